@@ -1,0 +1,105 @@
+//! What `#[perf_test]` submits: one [`PerfTest`] per test (per argument for
+//! `args = [...]`), collected with `inventory` so the runner finds every test
+//! of the binary without a list.
+
+use crate::bencher::Bencher;
+
+/// One registered perf test, as the `#[perf_test]` macro writes it.
+///
+/// The macro builds this in a `static`, so every field is `'static` and
+/// `const`-constructible. New options are added to [`TestOptions`], never
+/// here, so generated code keeps compiling across versions.
+#[derive(Debug)]
+pub struct PerfTest {
+    /// `module_path!()` at the test's definition, e.g. `perf::sorting`.
+    /// The first segment (the crate) is dropped from the test's name.
+    pub module_path: &'static str,
+    /// The function's identifier.
+    pub fn_name: &'static str,
+    /// For `args = [...]` tests: the argument as written (string literals
+    /// without quotes), appended to the name as `fn_name::arg`.
+    pub arg: Option<&'static str>,
+    /// For `args` tests whose argument is a number literal: its value (used
+    /// by the complexity check).
+    pub arg_value: Option<f64>,
+    /// `file!()` and `line!()` of the function.
+    pub file: &'static str,
+    /// Line of the function.
+    pub line: u32,
+    /// The attribute's options.
+    pub options: TestOptions,
+    /// Runs the test: sets up, then hands the timed routine to the Bencher.
+    pub body: fn(&mut Bencher),
+}
+
+/// Options of `#[perf_test(...)]`, already validated by the macro.
+///
+/// `None` means "not given": the runner applies the documented default (or
+/// an environment override) at run time.
+#[derive(Debug, Clone, Copy)]
+pub struct TestOptions {
+    /// `budget`: limit on time per iteration, in nanoseconds.
+    pub budget_ns: Option<f64>,
+    /// `confidence`: level of every CI of the test, in (0.5, 1).
+    pub confidence: Option<f64>,
+    /// `precision`: target relative half-width of the CI, as a fraction
+    /// (`"1%"` is `0.01`).
+    pub precision: Option<f64>,
+    /// `max_time`: cap on the measurement time, in nanoseconds.
+    pub max_time_ns: Option<u64>,
+    /// `warmup`: warm-up time, in nanoseconds.
+    pub warmup_ns: Option<u64>,
+    /// `ignore` / `ignore = "why"`.
+    pub ignore: Ignore,
+}
+
+impl TestOptions {
+    /// No option given. The macro writes `TestOptions { budget_ns: …, ..TestOptions::NONE }`.
+    pub const NONE: TestOptions = TestOptions {
+        budget_ns: None,
+        confidence: None,
+        precision: None,
+        max_time_ns: None,
+        warmup_ns: None,
+        ignore: Ignore::No,
+    };
+}
+
+/// Whether a test is ignored, as `#[ignore]` / `#[ignore = "why"]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ignore {
+    /// Runs normally.
+    No,
+    /// Ignored without a reason.
+    Yes,
+    /// Ignored with a reason, shown in the output as libtest does.
+    Because(&'static str),
+}
+
+inventory::collect!(PerfTest);
+
+impl PerfTest {
+    /// The test's name as libtest would give it: the module path inside the
+    /// test crate, the function, and for `args` tests the argument, joined
+    /// by `::` (e.g. `sorting::sort_1k`, `fib::20`).
+    pub fn name(&self) -> String {
+        let mut name = String::new();
+        if let Some((_, inner)) = self.module_path.split_once("::") {
+            name.push_str(inner);
+            name.push_str("::");
+        }
+        name.push_str(self.fn_name);
+        if let Some(arg) = self.arg {
+            name.push_str("::");
+            name.push_str(arg);
+        }
+        name
+    }
+}
+
+/// Every test registered in this binary, in a stable order (by name).
+pub fn all_tests() -> Vec<&'static PerfTest> {
+    let mut tests: Vec<&'static PerfTest> = inventory::iter::<PerfTest>.into_iter().collect();
+    tests.sort_by_cached_key(|t| t.name());
+    tests
+}
