@@ -5,13 +5,16 @@
 //! [`clock`] and [`sampler`] (driven through the [`Bencher`]) → [`stats`] →
 //! [`verdict`] → [`report`].
 
+pub mod baseline;
 pub mod bencher;
 pub mod clock;
+pub mod platform;
 pub mod registry;
 pub mod report;
 pub mod runner;
 pub mod sampler;
 pub mod stats;
+pub mod units;
 pub mod verdict;
 
 pub use bencher::{Bencher, Work};

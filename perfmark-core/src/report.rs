@@ -1,1 +1,294 @@
-//! placeholder
+//! Reports: the console summary lines, `report.json`, and the Markdown
+//! summary.
+//!
+//! `report.json` is a versioned format that other tools may read. Its
+//! stable core (DESIGN §1) is `schema` and, per test, `name`, `verdict`,
+//! `reasons`, `estimate` {`statistic`, `ns_per_iter`, `ci_low`, `ci_high`,
+//! `confidence`}, `samples` (the count) and `iters_per_sample`; later
+//! versions only add fields.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::bencher::Work;
+use crate::platform::Platform;
+use crate::sampler::Measurement;
+use crate::stats::{Estimate, Outliers, Statistic, Summary};
+use crate::verdict::{BudgetCheck, Verdict};
+
+/// Version of `report.json`'s format.
+pub const REPORT_SCHEMA: u32 = 1;
+
+/// The whole run, as written to `report.json`.
+#[derive(Debug, serde::Serialize)]
+pub struct Report {
+    /// Format version ([`REPORT_SCHEMA`]).
+    pub schema: u32,
+    /// The test target (binary) name, e.g. `perf`.
+    pub target: String,
+    /// The machine and toolchain.
+    pub platform: Platform,
+    /// The machine's noise floor: relative spread of a task with no
+    /// intrinsic variation, when measured.
+    pub noise_floor: Option<f64>,
+    /// Environment warnings (unoptimized build, governor, load, VM).
+    pub environment_warnings: Vec<String>,
+    /// One entry per test selected by the filters.
+    pub tests: Vec<TestReport>,
+    /// Wall time of the whole run, in seconds.
+    pub finished_in_s: f64,
+}
+
+/// One test's outcome. The first six fields are the stable core.
+#[derive(Debug, serde::Serialize)]
+pub struct TestReport {
+    /// The libtest name, e.g. `sorting::sort_1k`.
+    pub name: String,
+    /// `pass`, `fail`, `ignored` or `not_measured`.
+    pub verdict: Verdict,
+    /// One human-readable sentence per check.
+    pub reasons: Vec<String>,
+    /// The verdict statistic with its CI (absent for ignored tests and
+    /// tests whose body panicked before measuring).
+    pub estimate: Option<EstimateRecord>,
+    /// Number of samples.
+    pub samples: usize,
+    /// Iterations per sample.
+    pub iters_per_sample: u64,
+    /// Warnings about this test's measurement.
+    pub warnings: Vec<String>,
+    /// The budget check, when a budget was given and enforced.
+    pub budget: Option<BudgetCheck>,
+    /// Mean, median, sd, min, COV, quartiles of the samples.
+    pub summary: Option<Summary>,
+    /// Tukey outlier counts.
+    pub outliers: Option<Outliers>,
+    /// Work per iteration, when declared.
+    pub work: Option<Work>,
+    /// Rate from the work and the estimate, in the work's unit per second.
+    pub rate_per_s: Option<f64>,
+    /// The panic message, when the body panicked.
+    pub panic: Option<String>,
+    /// Everything the sampler recorded, including every sample.
+    pub measurement: Option<Measurement>,
+    /// Source location of the test.
+    pub file: String,
+    /// Line of the test.
+    pub line: u32,
+    /// Wall time of this test, in seconds.
+    pub duration_s: f64,
+}
+
+/// The `estimate` object of `report.json`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct EstimateRecord {
+    /// `median` or `mean`.
+    pub statistic: Statistic,
+    /// The point estimate, ns per iteration.
+    pub ns_per_iter: f64,
+    /// Lower end of the CI, ns per iteration.
+    pub ci_low: f64,
+    /// Upper end of the CI, ns per iteration.
+    pub ci_high: f64,
+    /// The CI's confidence level.
+    pub confidence: f64,
+}
+
+impl From<&Estimate> for EstimateRecord {
+    fn from(e: &Estimate) -> Self {
+        EstimateRecord {
+            statistic: e.statistic,
+            ns_per_iter: e.point,
+            ci_low: e.ci.low,
+            ci_high: e.ci.high,
+            confidence: e.ci.confidence,
+        }
+    }
+}
+
+/// A time in ns with a unit that keeps 3–4 significant digits:
+/// `0.42 ns`, `812.4 ns`, `1.234 µs`, `4.56 ms`, `1.234 s`.
+pub fn fmt_ns(ns: f64) -> String {
+    let (value, unit) = match ns.abs() {
+        x if x < 1e3 => (ns, "ns"),
+        x if x < 1e6 => (ns / 1e3, "µs"),
+        x if x < 1e9 => (ns / 1e6, "ms"),
+        _ => (ns / 1e9, "s"),
+    };
+    format!("{} {unit}", four_digits(value))
+}
+
+/// `value` with 4 significant digits for values from 1 to 9999 (3 decimals
+/// below 10), e.g. `0.421`, `4.560`, `45.60`, `812.4`, `2079`.
+fn four_digits(value: f64) -> String {
+    let decimals = match value.abs() {
+        x if x < 10.0 => 3,
+        x if x < 100.0 => 2,
+        x if x < 1000.0 => 1,
+        _ => 0,
+    };
+    format!("{value:.decimals$}")
+}
+
+/// The rate the declared work runs at, with an SI prefix:
+/// `207.9 Mitem/s`, `12.31 GB/s`, `456.7 MFLOP/s`.
+pub fn fmt_rate(work: Work, per_s: f64) -> String {
+    let unit = match work {
+        Work::Items(_) => "item/s",
+        Work::Bytes(_) => "B/s",
+        Work::Flops(_) => "FLOP/s",
+    };
+    let (value, prefix) = match per_s.abs() {
+        x if x >= 1e12 => (per_s / 1e12, "T"),
+        x if x >= 1e9 => (per_s / 1e9, "G"),
+        x if x >= 1e6 => (per_s / 1e6, "M"),
+        x if x >= 1e3 => (per_s / 1e3, "k"),
+        _ => (per_s, ""),
+    };
+    format!("{} {prefix}{unit}", four_digits(value))
+}
+
+/// Work per second at `ns_per_iter`.
+pub fn rate_per_s(work: Work, ns_per_iter: f64) -> Option<f64> {
+    let per_iter = match work {
+        Work::Items(n) | Work::Bytes(n) | Work::Flops(n) => n as f64,
+    };
+    (ns_per_iter > 0.0).then(|| per_iter * 1e9 / ns_per_iter)
+}
+
+impl TestReport {
+    /// The indented summary lines printed under `test NAME ... ok`.
+    pub fn console_lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let (Some(e), Some(m)) = (&self.estimate, &self.measurement) {
+            let mut line = format!(
+                "{} {}/iter [{}, {}] ({:.0}% CI, {} samples × {} iters)",
+                e.statistic.as_str(),
+                fmt_ns(e.ns_per_iter),
+                fmt_ns(e.ci_low),
+                fmt_ns(e.ci_high),
+                e.confidence * 100.0,
+                self.samples,
+                self.iters_per_sample,
+            );
+            if let (Some(work), Some(rate)) = (self.work, self.rate_per_s) {
+                let _ = write!(line, " · {}", fmt_rate(work, rate));
+            }
+            lines.push(line);
+            if let Some(s) = &self.summary {
+                lines.push(format!(
+                    "mean {} · sd {} · min {} · cov {:.1}% · first call {}",
+                    fmt_ns(s.mean),
+                    fmt_ns(s.sd),
+                    fmt_ns(s.min),
+                    s.cov * 100.0,
+                    fmt_ns(m.first_call_ns),
+                ));
+            }
+        }
+        lines.extend(self.reasons.iter().cloned());
+        lines.extend(self.warnings.iter().map(|w| format!("warning: {w}")));
+        lines
+    }
+}
+
+impl Report {
+    /// Writes `report.json` and `summary.md` into `dir` (created if
+    /// needed), and appends the Markdown to `$GITHUB_STEP_SUMMARY` when set.
+    ///
+    /// # Errors
+    /// When the directory or a file cannot be written; the message names it.
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, String> {
+        let fail = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
+        fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
+        let json_path = dir.join("report.json");
+        let json = serde_json::to_string_pretty(self).expect("a report always serializes");
+        write_atomically(&json_path, json.as_bytes()).map_err(|e| fail(&json_path, e))?;
+        let md_path = dir.join("summary.md");
+        let md = self.markdown();
+        write_atomically(&md_path, md.as_bytes()).map_err(|e| fail(&md_path, e))?;
+        if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY") {
+            let path = PathBuf::from(summary);
+            let mut file = fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| fail(&path, e))?;
+            file.write_all(md.as_bytes()).map_err(|e| fail(&path, e))?;
+        }
+        Ok(vec![json_path, md_path])
+    }
+
+    /// A Markdown table of the run, for pull requests and CI summaries.
+    pub fn markdown(&self) -> String {
+        let mut md = String::new();
+        let _ = writeln!(md, "### perfmark: `{}`\n", self.target);
+        let _ = writeln!(
+            md,
+            "{} · {} cores · {} · {} · {} build\n",
+            self.platform.cpu_model,
+            self.platform.cores,
+            self.platform.os,
+            self.platform.rustc,
+            self.platform.profile
+        );
+        let _ = writeln!(md, "| test | verdict | estimate | CI | reasons |");
+        let _ = writeln!(md, "|---|---|---|---|---|");
+        for t in &self.tests {
+            let (estimate, ci) = match &t.estimate {
+                Some(e) => (
+                    format!("{} {}", e.statistic.as_str(), fmt_ns(e.ns_per_iter)),
+                    format!("[{}, {}]", fmt_ns(e.ci_low), fmt_ns(e.ci_high)),
+                ),
+                None => (String::new(), String::new()),
+            };
+            let verdict = match t.verdict {
+                Verdict::Pass => "✅ pass",
+                Verdict::Fail => "❌ fail",
+                Verdict::Ignored => "ignored",
+                Verdict::NotMeasured => "not measured",
+            };
+            let reasons = t.reasons.join("; ").replace('|', "\\|");
+            let _ = writeln!(md, "| `{}` | {verdict} | {estimate} | {ci} | {reasons} |", t.name);
+        }
+        md
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`, so a reader never sees a half-written file.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+    }
+    fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_keep_three_to_four_significant_digits() {
+        assert_eq!(fmt_ns(0.4213), "0.421 ns");
+        assert_eq!(fmt_ns(4.56), "4.560 ns");
+        assert_eq!(fmt_ns(812.44), "812.4 ns");
+        assert_eq!(fmt_ns(1234.0), "1.234 µs");
+        assert_eq!(fmt_ns(45_600_000.0), "45.60 ms");
+        assert_eq!(fmt_ns(2.5e9), "2.500 s");
+    }
+
+    #[test]
+    fn rates_use_si_prefixes() {
+        let rate = rate_per_s(Work::Bytes(1000), 100.0).unwrap();
+        assert_eq!(rate, 1e10);
+        assert_eq!(fmt_rate(Work::Bytes(1000), rate), "10.00 GB/s");
+        assert_eq!(fmt_rate(Work::Items(1), 2.079e8), "207.9 Mitem/s");
+        assert_eq!(rate_per_s(Work::Items(1), 0.0), None);
+    }
+}

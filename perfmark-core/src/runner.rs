@@ -1,4 +1,719 @@
-//! placeholder
+//! The test binary's main: libtest's command line, one test at a time,
+//! libtest's output lines and exit status, and the reports.
+
+use std::ffi::OsString;
+use std::io::{self, Write as _};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, FormatSetting};
+
+use crate::bencher::Bencher;
+use crate::clock;
+use crate::platform::Platform;
+use crate::registry::{self, Ignore, PerfTest};
+use crate::report::{self, fmt_ns, EstimateRecord, Report, TestReport};
+use crate::sampler::{Plan, StopReason};
+use crate::stats;
+use crate::units;
+use crate::verdict::{BudgetCheck, Verdict};
+
+/// Default confidence level of every CI.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+/// Default target relative half-width of the CI.
+pub const DEFAULT_PRECISION: f64 = 0.01;
+/// Default cap on the sampling phase.
+pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(3);
+/// Default cap on the warm-up phase.
+pub const DEFAULT_WARMUP: Duration = Duration::from_millis(200);
+
+/// Facts about the test binary that only its own crate knows; `main!`
+/// fills them in.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildInfo {
+    /// `cfg!(debug_assertions)` of the test crate.
+    pub debug_assertions: bool,
+    /// `CARGO_CRATE_NAME` of the test target, e.g. `perf`.
+    pub crate_name: &'static str,
+    /// `CARGO_MANIFEST_DIR` of the package.
+    pub manifest_dir: &'static str,
+}
+
+/// Runs the binary's perf tests as the command line asks and exits with
+/// libtest's status: 0 when every test passed, 101 otherwise.
+pub fn run_main(build: BuildInfo) -> ! {
+    let code = match Options::parse(std::env::args_os().collect(), &EnvVars) {
+        Ok(options) => Runner::new(build, options).run(),
+        Err(message) => {
+            eprintln!("error: {message}");
+            101
+        }
+    };
+    let _ = io::stdout().flush();
+    std::process::exit(code)
+}
+
+/// Where environment variables come from (a trait so tests can give their own).
+trait Env {
+    fn get(&self, key: &str) -> Option<String>;
+}
+
+struct EnvVars;
+
+impl Env for EnvVars {
+    fn get(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok()
+    }
+}
+
+/// perfmark's own options, beside libtest's.
 #[derive(Debug)]
-pub struct BuildInfo { pub debug_assertions: bool, pub crate_name: &'static str, pub manifest_dir: &'static str }
-pub fn run_main(_b: BuildInfo) { for t in crate::registry::all_tests() { let mut b = crate::Bencher::new(crate::sampler::Plan); (t.body)(&mut b); println!("test {} ... ok", t.name()); } }
+struct Options {
+    libtest: Arguments,
+    save_baseline: bool,
+    no_baseline: bool,
+    baseline_dir: Option<PathBuf>,
+    report_dir: Option<PathBuf>,
+    verbose: bool,
+    force: bool,
+    confidence: f64,
+    precision: f64,
+    max_time: Duration,
+    warmup: Duration,
+}
+
+impl Options {
+    /// Splits perfmark's flags from libtest's, which libtest-mimic parses;
+    /// every perfmark flag has a `PERFMARK_…` variable, the flag winning.
+    fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, String> {
+        let mut rest = Vec::with_capacity(args.len());
+        let mut flags = Flags::default();
+        let mut args = args.into_iter();
+        if let Some(program) = args.next() {
+            rest.push(program);
+        }
+        while let Some(arg) = args.next() {
+            let Some(text) = arg.to_str() else {
+                rest.push(arg);
+                continue;
+            };
+            let (name, inline) = match text.split_once('=') {
+                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
+                _ => (text, None),
+            };
+            let mut value = |flag: &str| -> Result<String, String> {
+                inline
+                    .clone()
+                    .or_else(|| args.next().and_then(|v| v.into_string().ok()))
+                    .ok_or_else(|| format!("{flag} needs a directory: {flag} DIR"))
+            };
+            match name {
+                "--save-baseline" => flags.save_baseline = true,
+                "--no-baseline" => flags.no_baseline = true,
+                "--verbose" => flags.verbose = true,
+                "--baseline-dir" => flags.baseline_dir = Some(value(name)?.into()),
+                "--report-dir" => flags.report_dir = Some(value(name)?.into()),
+                _ => rest.push(arg),
+            }
+        }
+        let libtest = Arguments::from_iter(rest);
+        let flag = |set: bool, var: &str| -> Result<bool, String> {
+            Ok(set || env_bool(env, var)?.unwrap_or(false))
+        };
+        let options = Options {
+            save_baseline: flag(flags.save_baseline, "PERFMARK_SAVE_BASELINE")?,
+            no_baseline: flag(flags.no_baseline, "PERFMARK_NO_BASELINE")?,
+            verbose: flag(flags.verbose, "PERFMARK_VERBOSE")?,
+            force: env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false),
+            baseline_dir: flags.baseline_dir.or_else(|| env.get("PERFMARK_BASELINE_DIR").map(Into::into)),
+            report_dir: flags.report_dir.or_else(|| env.get("PERFMARK_REPORT_DIR").map(Into::into)),
+            confidence: match env.get("PERFMARK_CONFIDENCE") {
+                Some(v) => units::parse_confidence(&v).map_err(|e| format!("PERFMARK_CONFIDENCE: {e}"))?,
+                None => DEFAULT_CONFIDENCE,
+            },
+            precision: match env.get("PERFMARK_PRECISION") {
+                Some(v) => units::parse_percent(&v).map_err(|e| format!("PERFMARK_PRECISION: {e}"))?,
+                None => DEFAULT_PRECISION,
+            },
+            max_time: env_duration(env, "PERFMARK_MAX_TIME", DEFAULT_MAX_TIME)?,
+            warmup: env_duration(env, "PERFMARK_WARMUP", DEFAULT_WARMUP)?,
+            libtest,
+        };
+        if options.save_baseline && options.no_baseline {
+            return Err("--save-baseline and --no-baseline cannot be used together".to_owned());
+        }
+        Ok(options)
+    }
+}
+
+#[derive(Default)]
+struct Flags {
+    save_baseline: bool,
+    no_baseline: bool,
+    verbose: bool,
+    baseline_dir: Option<PathBuf>,
+    report_dir: Option<PathBuf>,
+}
+
+fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
+    match env.get(var).as_deref().map(str::trim) {
+        None => Ok(None),
+        Some("1" | "true" | "yes" | "on") => Ok(Some(true)),
+        Some("" | "0" | "false" | "no" | "off") => Ok(Some(false)),
+        Some(other) => {
+            Err(format!("{var}={other:?} is not understood: use 1/true/yes/on or 0/false/no/off"))
+        }
+    }
+}
+
+fn env_duration(env: &dyn Env, var: &str, default: Duration) -> Result<Duration, String> {
+    match env.get(var) {
+        None => Ok(default),
+        Some(v) => units::parse_duration_ns(&v)
+            .map(|ns| Duration::from_nanos(ns as u64))
+            .map_err(|e| format!("{var}: {e}")),
+    }
+}
+
+/// One run of the binary.
+struct Runner {
+    build: BuildInfo,
+    options: Options,
+}
+
+/// What happened to a test that ran.
+struct Outcome {
+    report: TestReport,
+    failure_detail: Option<String>,
+}
+
+impl Runner {
+    fn new(build: BuildInfo, options: Options) -> Self {
+        Runner { build, options }
+    }
+
+    /// Whether this run measures (an optimized build, or `PERFMARK_FORCE`).
+    fn measuring(&self) -> bool {
+        !self.build.debug_assertions || self.options.force
+    }
+
+    fn run(self) -> i32 {
+        let started = Instant::now();
+        let args = &self.options.libtest;
+        let all = registry::all_tests();
+        let selected: Vec<&PerfTest> = all.iter().copied().filter(|t| self.selected(t)).collect();
+        let filtered_out = all.len() - selected.len();
+
+        if args.list {
+            for t in &selected {
+                println!("{}: test", t.name());
+            }
+            if args.format != Some(FormatSetting::Terse) {
+                println!();
+                println!("{} tests, 0 benchmarks", selected.len());
+            }
+            return 0;
+        }
+
+        let clock = clock::info();
+        let platform = Platform::detect(!self.build.debug_assertions, clock);
+        let environment_warnings = platform.warnings();
+        let will_measure = self.measuring() && selected.iter().any(|t| self.runs(t));
+        let noise_floor = will_measure.then(measure_noise_floor);
+        let report_dir = self.report_dir();
+        self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
+
+        println!();
+        println!("running {} test{}", selected.len(), if selected.len() == 1 { "" } else { "s" });
+        let previous_hook = install_panic_capture();
+        let mut reports = Vec::with_capacity(selected.len());
+        let mut failures = Vec::new();
+        for t in &selected {
+            let name = t.name();
+            if !self.runs(t) {
+                match t.options.ignore {
+                    Ignore::Because(why) => println!("test {name} ... ignored, {why}"),
+                    _ => println!("test {name} ... ignored"),
+                }
+                reports.push(ignored_report(t, name));
+                continue;
+            }
+            print!("test {name} ... ");
+            let _ = io::stdout().flush();
+            let outcome = self.run_one(t, name, noise_floor);
+            let ok = outcome.report.verdict != Verdict::Fail;
+            println!("{}", if ok { "ok" } else { "FAILED" });
+            for line in outcome.report.console_lines() {
+                println!("    {line}");
+            }
+            if self.options.verbose {
+                for line in verbose_lines(&outcome.report) {
+                    println!("    {line}");
+                }
+            }
+            if !ok {
+                failures.push((outcome.report.name.clone(), outcome.failure_detail));
+            }
+            reports.push(outcome.report);
+        }
+        panic::set_hook(previous_hook);
+
+        let passed = reports.iter().filter(|r| matches!(r.verdict, Verdict::Pass | Verdict::NotMeasured)).count();
+        let ignored = reports.iter().filter(|r| r.verdict == Verdict::Ignored).count();
+        if !failures.is_empty() {
+            println!();
+            println!("failures:");
+            for (name, detail) in &failures {
+                if let Some(detail) = detail {
+                    println!();
+                    println!("---- {name} ----");
+                    println!("{detail}");
+                }
+            }
+            println!();
+            println!("failures:");
+            for (name, _) in &failures {
+                println!("    {name}");
+            }
+        }
+
+        let report = Report {
+            schema: report::REPORT_SCHEMA,
+            target: self.build.crate_name.to_owned(),
+            platform,
+            noise_floor,
+            environment_warnings,
+            tests: reports,
+            finished_in_s: started.elapsed().as_secs_f64(),
+        };
+        let mut code = if failures.is_empty() { 0 } else { 101 };
+        if let Err(message) = report.write(&report_dir) {
+            eprintln!("error: {message}; choose another place with --report-dir DIR");
+            code = 101;
+        }
+        println!();
+        println!(
+            "test result: {}. {passed} passed; {} failed; {ignored} ignored; 0 measured; {filtered_out} filtered out; finished in {:.2}s",
+            if failures.is_empty() { "ok" } else { "FAILED" },
+            failures.len(),
+            started.elapsed().as_secs_f64(),
+        );
+        println!();
+        code
+    }
+
+    /// libtest's selection: the filter (substring, or whole name with
+    /// `--exact`), `--skip` patterns, and `--ignored` (only ignored tests).
+    fn selected(&self, t: &PerfTest) -> bool {
+        let args = &self.options.libtest;
+        let name = t.name();
+        let matches = |pattern: &str| if args.exact { name == pattern } else { name.contains(pattern) };
+        if let Some(filter) = &args.filter {
+            if !matches(filter) {
+                return false;
+            }
+        }
+        if args.skip.iter().any(|s| matches(s)) {
+            return false;
+        }
+        !args.ignored || t.options.ignore != Ignore::No
+    }
+
+    /// Whether a selected test runs (rather than being reported ignored).
+    fn runs(&self, t: &PerfTest) -> bool {
+        let args = &self.options.libtest;
+        t.options.ignore == Ignore::No || args.ignored || args.include_ignored
+    }
+
+    fn report_dir(&self) -> PathBuf {
+        if let Some(dir) = &self.options.report_dir {
+            return dir.clone();
+        }
+        target_dir(Path::new(self.build.manifest_dir)).join("perfmark").join(self.build.crate_name)
+    }
+
+    fn print_header(
+        &self,
+        p: &Platform,
+        noise_floor: Option<f64>,
+        warnings: &[String],
+        report_dir: &Path,
+    ) {
+        let kernel = p.kernel.as_deref().map(|k| format!(" {k}")).unwrap_or_default();
+        println!(
+            "perfmark {} · {}{kernel} {} · {} · {} cores · {} · {} build",
+            p.perfmark_version, p.os, p.arch, p.cpu_model, p.cores, p.rustc, p.profile
+        );
+        let floor = match noise_floor {
+            Some(f) => format!("noise floor {:.2}% (LFSR task, robust spread)", f * 100.0),
+            None => "noise floor not measured".to_owned(),
+        };
+        println!(
+            "timer: Instant, resolution {}, overhead {} per read · {floor}",
+            fmt_ns(p.clock.resolution_ns),
+            fmt_ns(p.clock.overhead_ns)
+        );
+        if !self.measuring() {
+            println!("unoptimized build: tests run as smoke tests and are not measured; run `cargo test --release` (or set PERFMARK_FORCE=1)");
+        }
+        for w in warnings {
+            println!("warning: {w}");
+        }
+        println!("reports: {}", report_dir.display());
+    }
+
+    fn plan_for(&self, t: &PerfTest) -> Plan {
+        let o = &t.options;
+        let mut plan = Plan::new(
+            o.confidence.unwrap_or(self.options.confidence),
+            o.precision.unwrap_or(self.options.precision),
+            o.max_time_ns.map_or(self.options.max_time, Duration::from_nanos),
+            o.warmup_ns.map_or(self.options.warmup, Duration::from_nanos),
+        );
+        plan.budget_ns = o.budget_ns;
+        plan.smoke = !self.measuring();
+        plan
+    }
+
+    fn run_one(&self, t: &PerfTest, name: String, noise_floor: Option<f64>) -> Outcome {
+        let started = Instant::now();
+        let plan = self.plan_for(t);
+        let mut bencher = Bencher::new(plan.clone());
+        take_panic_message();
+        let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
+        let (measurement, work) = bencher.finish();
+        let mut report = TestReport {
+            name,
+            verdict: Verdict::Pass,
+            reasons: Vec::new(),
+            estimate: None,
+            samples: 0,
+            iters_per_sample: 0,
+            warnings: Vec::new(),
+            budget: None,
+            summary: None,
+            outliers: None,
+            work,
+            rate_per_s: None,
+            panic: None,
+            measurement: None,
+            file: t.file.to_owned(),
+            line: t.line,
+            duration_s: 0.0,
+        };
+        let mut failure_detail = None;
+        match (result, measurement) {
+            (Err(payload), _) => {
+                let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
+                report.verdict = Verdict::Fail;
+                report.reasons.push(format!("panicked: {}", first_line(&message)));
+                failure_detail = Some(format!("panicked at {message}"));
+                report.panic = Some(message);
+            }
+            (Ok(()), None) => {
+                report.verdict = Verdict::Fail;
+                let reason = "the test never handed a routine to the Bencher: call b.iter, \
+                              b.iter_batched, b.iter_batched_ref or b.iter_custom once"
+                    .to_owned();
+                failure_detail = Some(reason.clone());
+                report.reasons.push(reason);
+            }
+            (Ok(()), Some(m)) if m.stop == StopReason::Smoke => {
+                report.verdict = Verdict::NotMeasured;
+                report.reasons.push(
+                    "not measured: unoptimized build, run `cargo test --release`".to_owned(),
+                );
+                report.samples = m.samples_ns.len();
+                report.iters_per_sample = m.iters_per_sample;
+                report.measurement = Some(m);
+            }
+            (Ok(()), Some(m)) => {
+                judge(&mut report, &plan, &m, noise_floor);
+                if report.verdict == Verdict::Fail {
+                    failure_detail = Some(report.reasons.join("\n"));
+                }
+                report.samples = m.samples_ns.len();
+                report.iters_per_sample = m.iters_per_sample;
+                report.measurement = Some(m);
+            }
+        }
+        report.duration_s = started.elapsed().as_secs_f64();
+        Outcome { report, failure_detail }
+    }
+}
+
+/// Statistics and verdicts of a measured test.
+fn judge(report: &mut TestReport, plan: &Plan, m: &crate::sampler::Measurement, noise_floor: Option<f64>) {
+    let estimate = stats::estimate(&m.samples_ns, plan.confidence);
+    let summary = stats::summarize(&m.samples_ns);
+    let outliers = stats::tukey(&m.samples_ns);
+    report.rate_per_s = report.work.and_then(|w| report::rate_per_s(w, estimate.point));
+
+    match plan.budget_ns {
+        Some(budget_ns) => {
+            let check = BudgetCheck::decide(&estimate, budget_ns);
+            report.reasons.push(check.reason(&estimate));
+            if !check.passed() {
+                report.verdict = Verdict::Fail;
+            }
+            if check.inconclusive() {
+                report.warnings.push(format!(
+                    "the CI did not clear the budget within max_time {}: the verdict rests on the point estimate; raise max_time or the budget's margin",
+                    fmt_ns(plan.max_time.as_nanos() as f64)
+                ));
+            }
+            report.budget = Some(check);
+        }
+        None => report.reasons.push("no budget: measured only".to_owned()),
+    }
+
+    let half_width = estimate.ci.relative_half_width(estimate.point);
+    if m.stop != StopReason::Precision && half_width > plan.precision {
+        report.warnings.push(format!(
+            "precision target ±{:.1}% not reached within max_time {} (CI ±{:.1}%)",
+            plan.precision * 100.0,
+            fmt_ns(plan.max_time.as_nanos() as f64),
+            half_width * 100.0
+        ));
+    }
+    let high = outliers.high_mild + outliers.high_severe;
+    let low = outliers.low_mild + outliers.low_severe;
+    if high + low > 0 {
+        report.warnings.push(format!(
+            "{} outliers of {} samples ({} high, {} of them severe; {} low): the {} is robust to them",
+            high + low,
+            m.samples_ns.len(),
+            high,
+            outliers.high_severe,
+            low,
+            estimate.statistic.as_str()
+        ));
+    }
+    if let Some(floor) = noise_floor {
+        let spread = robust_spread(&summary);
+        if spread > 0.0 && spread <= 1.5 * floor {
+            report.warnings.push(format!(
+                "spread {:.2}% is within the machine's noise floor {:.2}%: it is the machine's, not the code's",
+                spread * 100.0,
+                floor * 100.0
+            ));
+        }
+    }
+    report.estimate = Some(EstimateRecord::from(&estimate));
+    report.summary = Some(summary);
+    report.outliers = Some(outliers);
+}
+
+/// Relative spread that outliers do not inflate: IQR / 1.349 / median (the
+/// IQR of a normal distribution is 1.349 sd).
+fn robust_spread(s: &stats::Summary) -> f64 {
+    if s.median <= 0.0 {
+        return 0.0;
+    }
+    (s.q3 - s.q1) / 1.349 / s.median
+}
+
+/// The machine's noise floor: the robust relative spread of Boyer's LFSR
+/// task (seed 002), which does the same work every time with no memory
+/// traffic, so its spread is the machine's alone.
+fn measure_noise_floor() -> f64 {
+    let mut plan = Plan::new(0.95, 0.005, Duration::from_millis(150), Duration::from_millis(30));
+    plan.clock = clock::info();
+    let mut bencher = Bencher::new(plan);
+    let mut state = 0xACE1_u64;
+    bencher.iter(|| {
+        state = perfmark_kernels::noise::lfsr_advance(std::hint::black_box(state), 64);
+        state
+    });
+    let (measurement, _) = bencher.finish();
+    let samples = measurement.map(|m| m.samples_ns).unwrap_or_default();
+    robust_spread(&stats::summarize(&samples))
+}
+
+fn ignored_report(t: &PerfTest, name: String) -> TestReport {
+    let reasons = match t.options.ignore {
+        Ignore::Because(why) => vec![format!("ignored: {why}")],
+        _ => vec!["ignored".to_owned()],
+    };
+    TestReport {
+        name,
+        verdict: Verdict::Ignored,
+        reasons,
+        estimate: None,
+        samples: 0,
+        iters_per_sample: 0,
+        warnings: Vec::new(),
+        budget: None,
+        summary: None,
+        outliers: None,
+        work: None,
+        rate_per_s: None,
+        panic: None,
+        measurement: None,
+        file: t.file.to_owned(),
+        line: t.line,
+        duration_s: 0.0,
+    }
+}
+
+fn verbose_lines(report: &TestReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(m) = &report.measurement {
+        lines.push(format!(
+            "first call {} · loop overhead {}/iter subtracted · warm-up {} in {} blocks ({}) · sampling {} · stop: {:?} (planned {} samples)",
+            fmt_ns(m.first_call_ns),
+            fmt_ns(m.loop_overhead_ns),
+            fmt_ns(m.warmup_ns),
+            m.warmup_blocks,
+            if m.warmup_settled { "settled" } else { "cap reached" },
+            fmt_ns(m.sampling_ns),
+            m.stop,
+            m.planned_samples,
+        ));
+    }
+    if let Some(s) = &report.summary {
+        lines.push(format!(
+            "n {} · mean {} · median {} · sd {} · min {} · max {} · q1 {} · q3 {}",
+            s.n,
+            fmt_ns(s.mean),
+            fmt_ns(s.median),
+            fmt_ns(s.sd),
+            fmt_ns(s.min),
+            fmt_ns(s.max),
+            fmt_ns(s.q1),
+            fmt_ns(s.q3)
+        ));
+    }
+    if let Some(o) = &report.outliers {
+        lines.push(format!(
+            "outliers (Tukey): low severe {} · low mild {} · high mild {} · high severe {}",
+            o.low_severe, o.low_mild, o.high_mild, o.high_severe
+        ));
+    }
+    lines
+}
+
+/// The directory cargo builds into: `CARGO_TARGET_DIR` when set, else the
+/// ancestor of this executable above `<profile>/deps/`, else
+/// `<manifest dir>/target`.
+fn target_dir(manifest_dir: &Path) -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return manifest_dir.join(dir);
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| {
+            let deps = exe.parent()?;
+            (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
+        })
+        .unwrap_or_else(|| manifest_dir.join("target"))
+}
+
+static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Replaces the panic hook with one that records the message (with its
+/// location) instead of printing it, as libtest shows it under `failures:`.
+/// Returns the previous hook.
+fn install_panic_capture() -> Box<dyn Fn(&panic::PanicHookInfo<'_>) + Sync + Send + 'static> {
+    let previous = panic::take_hook();
+    panic::set_hook(Box::new(|info| {
+        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        let message = panic_payload_text(info.payload());
+        let text = match location {
+            Some(at) => format!("{at}:\n{message}"),
+            None => message,
+        };
+        if let Ok(mut slot) = PANIC_MESSAGE.lock() {
+            slot.get_or_insert(text);
+        }
+    }));
+    previous
+}
+
+fn take_panic_message() -> Option<String> {
+    PANIC_MESSAGE.lock().ok()?.take()
+}
+
+fn panic_payload_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a non-string panic payload".to_owned()
+    }
+}
+
+/// The message's text after the location line.
+fn first_line(message: &str) -> &str {
+    message.lines().nth(1).or_else(|| message.lines().next()).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct FakeEnv(HashMap<&'static str, &'static str>);
+
+    impl Env for FakeEnv {
+        fn get(&self, key: &str) -> Option<String> {
+            self.0.get(key).map(|v| (*v).to_owned())
+        }
+    }
+
+    fn parse(args: &[&str], env: &[(&'static str, &'static str)]) -> Result<Options, String> {
+        let args = std::iter::once("perf").chain(args.iter().copied()).map(OsString::from).collect();
+        Options::parse(args, &FakeEnv(env.iter().copied().collect()))
+    }
+
+    #[test]
+    fn perfmark_flags_are_split_from_libtest_flags() {
+        let o = parse(
+            &["sort", "--exact", "--baseline-dir", "b", "--report-dir=r", "--save-baseline", "--nocapture"],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(o.libtest.filter.as_deref(), Some("sort"));
+        assert!(o.libtest.exact && o.libtest.nocapture && o.save_baseline && !o.no_baseline);
+        assert_eq!(o.baseline_dir, Some(PathBuf::from("b")));
+        assert_eq!(o.report_dir, Some(PathBuf::from("r")));
+    }
+
+    #[test]
+    fn environment_variables_stand_in_for_flags_and_defaults() {
+        let o = parse(
+            &[],
+            &[
+                ("PERFMARK_NO_BASELINE", "1"),
+                ("PERFMARK_BASELINE_DIR", "/tmp/b"),
+                ("PERFMARK_MAX_TIME", "500ms"),
+                ("PERFMARK_PRECISION", "2%"),
+                ("PERFMARK_CONFIDENCE", "0.99"),
+            ],
+        )
+        .unwrap();
+        assert!(o.no_baseline);
+        assert_eq!(o.baseline_dir, Some(PathBuf::from("/tmp/b")));
+        assert_eq!(o.max_time, Duration::from_millis(500));
+        assert_eq!(o.precision, 0.02);
+        assert_eq!(o.confidence, 0.99);
+        // The flag wins over the variable.
+        let o = parse(&["--baseline-dir", "mine"], &[("PERFMARK_BASELINE_DIR", "/tmp/b")]).unwrap();
+        assert_eq!(o.baseline_dir, Some(PathBuf::from("mine")));
+    }
+
+    #[test]
+    fn bad_values_say_what_is_accepted() {
+        let e = parse(&[], &[("PERFMARK_FORCE", "maybe")]).unwrap_err();
+        assert!(e.contains("PERFMARK_FORCE") && e.contains("1/true"), "{e}");
+        let e = parse(&[], &[("PERFMARK_MAX_TIME", "2 parsecs")]).unwrap_err();
+        assert!(e.contains("PERFMARK_MAX_TIME") && e.contains("ms"), "{e}");
+        let e = parse(&["--baseline-dir"], &[]).unwrap_err();
+        assert!(e.contains("--baseline-dir DIR"), "{e}");
+        let e = parse(&["--save-baseline", "--no-baseline"], &[]).unwrap_err();
+        assert!(e.contains("cannot be used together"), "{e}");
+    }
+}

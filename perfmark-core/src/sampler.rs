@@ -1,9 +1,413 @@
-//! placeholder
-use std::time::Duration;
+//! The sampler: first call, loop-overhead calibration, iterations per
+//! sample, warm-up, and the adaptive number of samples.
+//!
+//! A *block* is one call of the timed closure with `n` iterations; a
+//! *sample* is one block's time divided by `n`, less the harness's own
+//! per-iteration cost. The steps, from the sources:
+//! 1. the first call is timed on its own (Boyer's `timeExecFirst`, seed 002);
+//! 2. the harness's per-iteration cost `h` is measured with an empty routine
+//!    and subtracted, T'e = Tt/n − h (seed 004);
+//! 3. `n` grows until a block lasts [`ClockInfo::min_block`] (Sestoft's Mark5
+//!    doubling, seed 003; Boyer's `determineNumberExecutions`), so the clock's
+//!    overhead and gating error are negligible (seeds 001, 004);
+//! 4. blocks run until their time settles or the warm-up cap is reached;
+//! 5. samples are taken until the CI of the verdict statistic reaches the
+//!    target precision — planned from the pilot as n = (z·s / (e·x̄))²
+//!    (seed 004), which with the CI's own correction for serial correlation
+//!    accounts for correlated samples — and, with a budget, until the CI no
+//!    longer straddles it, or until `max_time`.
+
+use std::time::{Duration, Instant};
+
+use crate::clock::{self, ClockInfo};
+use crate::stats::{self, Estimate};
+
+/// How a test is to be measured: the attribute's options resolved against
+/// the defaults and the environment.
 #[derive(Debug, Clone)]
-pub struct Plan;
-#[derive(Debug, Clone)]
-pub struct Measurement;
-#[derive(Debug, Clone, Copy)]
-pub enum SampleKind { Loop, Batched, Custom }
-pub(crate) fn run(_p: &Plan, _k: SampleKind, mut t: impl FnMut(u64) -> Duration, _e: Option<impl FnMut(u64) -> Duration>) -> Measurement { t(1); Measurement }
+pub struct Plan {
+    /// Confidence level of the CIs.
+    pub confidence: f64,
+    /// Target relative half-width of the CI.
+    pub precision: f64,
+    /// Cap on the sampling phase (after warm-up).
+    pub max_time: Duration,
+    /// Cap on the warm-up phase.
+    pub warmup: Duration,
+    /// The budget, per iteration, in ns: sampling goes on while the CI
+    /// straddles it.
+    pub budget_ns: Option<f64>,
+    /// Unoptimized build: run a few iterations and measure nothing.
+    pub smoke: bool,
+    /// The calibrated clock.
+    pub clock: ClockInfo,
+}
+
+impl Plan {
+    /// A plan with the given caps, for the current process's clock.
+    pub fn new(confidence: f64, precision: f64, max_time: Duration, warmup: Duration) -> Self {
+        Plan {
+            confidence,
+            precision,
+            max_time,
+            warmup,
+            budget_ns: None,
+            smoke: false,
+            clock: clock::info(),
+        }
+    }
+}
+
+/// How the samples were taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SampleKind {
+    /// `iter`: the routine in a loop.
+    Loop,
+    /// `iter_batched` / `iter_batched_ref`: inputs made ahead, untimed.
+    Batched,
+    /// `iter_custom`: the test reports its own times.
+    Custom,
+}
+
+/// Why sampling stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The CI reached the target precision (and is clear of the budget).
+    Precision,
+    /// `max_time` ran out first.
+    MaxTime,
+    /// The sample cap was reached first.
+    SampleCap,
+    /// Unoptimized build: a smoke run, nothing measured.
+    Smoke,
+}
+
+/// What the sampler measured for one test.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Measurement {
+    /// How the samples were taken.
+    pub kind: SampleKind,
+    /// Time per iteration of each sample, in ns, in the order taken.
+    pub samples_ns: Vec<f64>,
+    /// Iterations per sample.
+    pub iters_per_sample: u64,
+    /// The very first call's time, in ns ("cold", Boyer's `timeExecFirst`).
+    pub first_call_ns: f64,
+    /// The harness's own per-iteration cost, measured with an empty
+    /// routine and subtracted from every sample, in ns.
+    pub loop_overhead_ns: f64,
+    /// Time spent warming up, in ns, and the blocks run meanwhile.
+    pub warmup_ns: f64,
+    /// Blocks run during warm-up.
+    pub warmup_blocks: u64,
+    /// Whether the block time settled before the warm-up cap.
+    pub warmup_settled: bool,
+    /// Time spent sampling, in ns.
+    pub sampling_ns: f64,
+    /// Why sampling stopped.
+    pub stop: StopReason,
+    /// Sample count planned from the pilot to reach the precision.
+    pub planned_samples: usize,
+}
+
+/// Samples before the CI is first looked at.
+const PILOT_SAMPLES: usize = 10;
+/// No verdict on fewer samples than this, unless `max_time` runs out.
+const MIN_SAMPLES: usize = 30;
+/// Hard cap on samples (a custom timer reporting tiny times could otherwise
+/// run long: `max_time` also counts the reported time).
+const MAX_SAMPLES: usize = 20_000;
+/// Cap on iterations per sample: a custom timer that reports zero time
+/// must not grow `n` without end.
+const MAX_ITERS_PER_SAMPLE: u64 = 1 << 40;
+/// Runs of the routine in an unoptimized build.
+const SMOKE_ITERATIONS: u64 = 3;
+/// Warm-up: blocks compared in each of the two windows.
+const SETTLE_WINDOW: usize = 5;
+/// Warm-up has settled when the median block time of the last window is
+/// within this fraction of the window before it.
+const SETTLE_TOLERANCE: f64 = 0.02;
+
+/// Measures one routine. `timed(n)` runs `n` iterations and returns their
+/// time; `empty(n)`, when given, does the same with an empty routine so the
+/// harness's per-iteration cost can be subtracted.
+pub(crate) fn run<T, E>(plan: &Plan, kind: SampleKind, mut timed: T, empty: Option<E>) -> Measurement
+where
+    T: FnMut(u64) -> Duration,
+    E: FnMut(u64) -> Duration,
+{
+    let started = Instant::now();
+    // The clock's read pair is part of every block we time ourselves.
+    let read_pair_ns = match kind {
+        SampleKind::Custom => 0.0,
+        SampleKind::Loop | SampleKind::Batched => plan.clock.overhead_ns,
+    };
+    let first_call_ns = (ns(timed(1)) - read_pair_ns).max(0.0);
+
+    if plan.smoke {
+        let mut samples_ns = vec![first_call_ns];
+        for _ in 1..SMOKE_ITERATIONS {
+            samples_ns.push((ns(timed(1)) - read_pair_ns).max(0.0));
+        }
+        return Measurement {
+            kind,
+            samples_ns,
+            iters_per_sample: 1,
+            first_call_ns,
+            loop_overhead_ns: 0.0,
+            warmup_ns: 0.0,
+            warmup_blocks: 0,
+            warmup_settled: false,
+            sampling_ns: ns(started.elapsed()),
+            stop: StopReason::Smoke,
+            planned_samples: 0,
+        };
+    }
+
+    let min_block_ns = ns(plan.clock.min_block());
+    let loop_overhead_ns = match empty {
+        Some(empty) => loop_overhead_ns(empty, min_block_ns, read_pair_ns),
+        None => 0.0,
+    };
+
+    // Warm-up: grow n until a block is long enough, then run blocks until
+    // their time settles (or the cap). Both phases warm caches, branch
+    // predictors and the CPU's frequency.
+    let warmup_start = Instant::now();
+    let mut reported_warmup_ns = first_call_ns;
+    let mut n: u64 = 1;
+    // The first call is often cold (page faults, lazy initialization):
+    // size the blocks from a second call.
+    let mut block_ns = ns(timed(1));
+    let mut warmup_blocks = 1u64;
+    while block_ns < min_block_ns
+        && n < MAX_ITERS_PER_SAMPLE
+        && warmup_start.elapsed() < plan.warmup.max(plan.max_time)
+    {
+        n = grow(n, block_ns, min_block_ns);
+        block_ns = ns(timed(n));
+        reported_warmup_ns += block_ns;
+        warmup_blocks += 1;
+    }
+    let mut recent: Vec<f64> = Vec::new();
+    let mut warmup_settled = false;
+    while warmup_start.elapsed() < plan.warmup && reported_warmup_ns < ns(plan.warmup) {
+        recent.push(ns(timed(n)));
+        reported_warmup_ns += recent[recent.len() - 1];
+        warmup_blocks += 1;
+        if settled(&recent) {
+            warmup_settled = true;
+            break;
+        }
+    }
+    let warmup_ns = ns(warmup_start.elapsed());
+
+    // Sampling.
+    let per_iter = |block_ns: f64| (block_ns - read_pair_ns) / n as f64 - loop_overhead_ns;
+    let sampling_start = Instant::now();
+    let max_time_ns = ns(plan.max_time);
+    let mut reported_ns = 0.0;
+    let mut samples_ns: Vec<f64> = Vec::new();
+    let mut next_check = PILOT_SAMPLES;
+    let mut planned_samples = MIN_SAMPLES;
+    let stop = loop {
+        let block = ns(timed(n));
+        reported_ns += block;
+        samples_ns.push(per_iter(block));
+        let elapsed_ns = ns(sampling_start.elapsed()).max(reported_ns);
+        if samples_ns.len() >= next_check {
+            let estimate = stats::estimate(&samples_ns, plan.confidence);
+            let done = precise_enough(&estimate, plan.precision) && !straddles(&estimate, plan.budget_ns);
+            if done && samples_ns.len() >= MIN_SAMPLES {
+                break StopReason::Precision;
+            }
+            planned_samples = plan_samples(&estimate, plan.precision, samples_ns.len());
+            next_check = next_check_at(samples_ns.len(), planned_samples);
+        }
+        if elapsed_ns >= max_time_ns {
+            break StopReason::MaxTime;
+        }
+        if samples_ns.len() >= MAX_SAMPLES {
+            break StopReason::SampleCap;
+        }
+    };
+
+    Measurement {
+        kind,
+        samples_ns,
+        iters_per_sample: n,
+        first_call_ns,
+        loop_overhead_ns,
+        warmup_ns,
+        warmup_blocks,
+        warmup_settled,
+        sampling_ns: ns(sampling_start.elapsed()),
+        stop,
+        planned_samples,
+    }
+}
+
+fn ns(d: Duration) -> f64 {
+    d.as_nanos() as f64
+}
+
+/// Next iteration count on the way to a block of `target_ns`: aim at the
+/// target from the last block's time with 20% to spare, at least doubling
+/// (Mark5) and at most ×16 per step so one fast outlier cannot overshoot far.
+fn grow(n: u64, block_ns: f64, target_ns: f64) -> u64 {
+    let aim = if block_ns > 0.0 { (n as f64) * 1.2 * target_ns / block_ns } else { f64::INFINITY };
+    let next = aim.clamp(n as f64 * 2.0, n as f64 * 16.0);
+    (next as u64).clamp(n + 1, MAX_ITERS_PER_SAMPLE)
+}
+
+/// The harness's per-iteration cost: an empty routine timed in blocks of
+/// the minimum block length; the smallest of several (the least disturbed).
+fn loop_overhead_ns<E: FnMut(u64) -> Duration>(mut empty: E, min_block_ns: f64, read_pair_ns: f64) -> f64 {
+    let mut n: u64 = 1;
+    let mut block_ns = ns(empty(n));
+    while block_ns < min_block_ns && n < MAX_ITERS_PER_SAMPLE {
+        n = grow(n, block_ns, min_block_ns);
+        block_ns = ns(empty(n));
+    }
+    let best = (0..7).map(|_| ns(empty(n))).fold(block_ns, f64::min);
+    ((best - read_pair_ns) / n as f64).max(0.0)
+}
+
+/// Whether the last window of block times has the same median as the one
+/// before it, within [`SETTLE_TOLERANCE`].
+fn settled(blocks: &[f64]) -> bool {
+    if blocks.len() < 2 * SETTLE_WINDOW {
+        return false;
+    }
+    let last = median(&blocks[blocks.len() - SETTLE_WINDOW..]);
+    let before = median(&blocks[blocks.len() - 2 * SETTLE_WINDOW..blocks.len() - SETTLE_WINDOW]);
+    (last - before).abs() <= SETTLE_TOLERANCE * before.abs().max(f64::MIN_POSITIVE)
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 0 {
+        (v[m - 1] + v[m]) / 2.0
+    } else {
+        v[m]
+    }
+}
+
+fn precise_enough(estimate: &Estimate, precision: f64) -> bool {
+    estimate.ci.relative_half_width(estimate.point) <= precision
+}
+
+/// Whether the CI still has the budget inside it: the verdict would not be
+/// decided by the interval.
+pub(crate) fn straddles(estimate: &Estimate, budget_ns: Option<f64>) -> bool {
+    budget_ns.is_some_and(|b| estimate.ci.low <= b && b < estimate.ci.high)
+}
+
+/// Samples needed for the target precision, from the current interval:
+/// the half-width shrinks as 1/√n, so n' = n · (w / e)² (seed 004's
+/// n = (z·s / (e·x̄))², with the interval's own z, spread and correction for
+/// serial correlation already inside w).
+fn plan_samples(estimate: &Estimate, precision: f64, n: usize) -> usize {
+    let w = estimate.ci.relative_half_width(estimate.point);
+    if !w.is_finite() {
+        return n * 2;
+    }
+    let ratio = (w / precision).powi(2);
+    ((n as f64 * ratio).ceil() as usize).clamp(MIN_SAMPLES, MAX_SAMPLES)
+}
+
+/// When to look at the CI again: at the planned count, but never more than
+/// half as many samples again as we have (the plan is refined as we go),
+/// and never less than one more.
+fn next_check_at(n: usize, planned: usize) -> usize {
+    planned.clamp(n + 1, n + (n / 2).max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quiet_plan() -> Plan {
+        let mut plan =
+            Plan::new(0.95, 0.01, Duration::from_millis(500), Duration::from_millis(50));
+        plan.clock = ClockInfo { resolution_ns: 1.0, overhead_ns: 20.0 };
+        plan
+    }
+
+    #[test]
+    fn grow_doubles_at_least_and_jumps_at_most_sixteen_fold() {
+        assert_eq!(grow(1, 0.0, 1e6), 16);
+        assert_eq!(grow(10, 1e3, 1e6), 160);
+        assert_eq!(grow(1000, 9e5, 1e6), 2000);
+    }
+
+    #[test]
+    fn custom_timings_are_taken_as_given() {
+        // 250 ns per iteration exactly: every sample reads 250 ns.
+        let m = run(
+            &quiet_plan(),
+            SampleKind::Custom,
+            |n| Duration::from_nanos(250 * n),
+            None::<fn(u64) -> Duration>,
+        );
+        assert!(m.samples_ns.iter().all(|&s| s == 250.0), "{:?}", &m.samples_ns[..5]);
+        assert_eq!(m.loop_overhead_ns, 0.0);
+        assert_eq!(m.first_call_ns, 250.0);
+        // 1 ms blocks: 250 ns × 4096 (n grows by ×16 from 1, then ×2 ... until ≥ 1 ms).
+        assert!(m.iters_per_sample as f64 * 250.0 >= 1e6);
+        assert_eq!(m.stop, StopReason::Precision);
+        assert!(m.samples_ns.len() >= MIN_SAMPLES);
+    }
+
+    #[test]
+    fn a_straddled_budget_keeps_sampling_until_max_time() {
+        // Noisy custom timings around 100 ns, budget exactly at the truth:
+        // the CI keeps straddling it, so sampling runs to the time cap.
+        let mut state = 1u64;
+        let mut plan = quiet_plan();
+        plan.budget_ns = Some(100.0);
+        plan.max_time = Duration::from_millis(200);
+        let m = run(
+            &plan,
+            SampleKind::Custom,
+            |n| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let noise = ((state >> 33) as f64 / (1u64 << 31) as f64 - 0.5) * 0.2;
+                Duration::from_nanos((100.0 * (1.0 + noise) * n as f64) as u64)
+            },
+            None::<fn(u64) -> Duration>,
+        );
+        assert_eq!(m.stop, StopReason::MaxTime);
+    }
+
+    #[test]
+    fn smoke_runs_a_few_iterations_only() {
+        let mut plan = quiet_plan();
+        plan.smoke = true;
+        let mut calls = 0;
+        let m = run(
+            &plan,
+            SampleKind::Loop,
+            |n| {
+                calls += n;
+                Duration::from_nanos(10)
+            },
+            None::<fn(u64) -> Duration>,
+        );
+        assert_eq!(calls, SMOKE_ITERATIONS);
+        assert_eq!(m.stop, StopReason::Smoke);
+    }
+
+    #[test]
+    fn warmup_settles_on_steady_blocks() {
+        assert!(settled(&[5.0; 10]));
+        assert!(!settled(&[5.0; 9]));
+        let mut cooling = vec![10.0; 5];
+        cooling.extend([5.0; 5]);
+        assert!(!settled(&cooling));
+    }
+}

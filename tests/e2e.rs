@@ -1,0 +1,212 @@
+//! End to end: a user's crate (`tests/fixtures/basic`) built and run by
+//! cargo the way a user would, checked against libtest's behaviour and
+//! perfmark's contract (DESIGN §1).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/basic")
+}
+
+/// One target directory for every fixture build, so the dependencies are
+/// compiled once.
+fn fixture_target_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fixtures")
+}
+
+/// Runs `cargo test [--release] --test perf -- ARGS` in the fixture crate.
+fn cargo_perf(release: bool, args: &[&str], envs: &[(&str, &str)]) -> Output {
+    build_once(release);
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(fixture_dir()).arg("test").arg("--quiet");
+    if release {
+        cmd.arg("--release");
+    }
+    cmd.args(["--test", "perf", "--"]).args(args);
+    cmd.env("CARGO_TARGET_DIR", fixture_target_dir());
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("cargo runs")
+}
+
+/// Builds the fixture's test binary once per profile, serially (the tests
+/// of this file run in parallel and would otherwise wait on cargo's lock).
+fn build_once(release: bool) {
+    static RELEASE: OnceLock<()> = OnceLock::new();
+    static DEBUG: OnceLock<()> = OnceLock::new();
+    let once = if release { &RELEASE } else { &DEBUG };
+    once.get_or_init(|| {
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.current_dir(fixture_dir()).args(["test", "--no-run", "--quiet", "--test", "perf"]);
+        if release {
+            cmd.arg("--release");
+        }
+        let out = cmd.env("CARGO_TARGET_DIR", fixture_target_dir()).output().expect("cargo runs");
+        assert!(out.status.success(), "fixture build failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    });
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn explain(out: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        stdout(out),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The `test NAME ... RESULT` lines, in order.
+fn result_lines(out: &Output) -> Vec<String> {
+    stdout(out).lines().filter(|l| l.starts_with("test ") && l.contains(" ... ")).map(str::to_owned).collect()
+}
+
+fn result_summary(out: &Output) -> String {
+    stdout(out).lines().find(|l| l.starts_with("test result: ")).unwrap_or_default().to_owned()
+}
+
+#[test]
+fn a_test_far_under_budget_passes() {
+    let out = cargo_perf(true, &["fast_add", "--exact"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test fast_add ... ok"]);
+    let text = stdout(&out);
+    assert!(text.contains("within budget 1.000 ms"), "{text}");
+    assert!(
+        result_summary(&out).starts_with("test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 9 filtered out; finished in "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_test_far_over_budget_fails_with_101() {
+    let out = cargo_perf(true, &["slow_spin"], &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test slow_spin ... FAILED"]);
+    let text = stdout(&out);
+    assert!(text.contains("over budget 10.00 ns"), "{text}");
+    assert!(text.contains("failures:\n    slow_spin"), "{text}");
+    assert!(result_summary(&out).starts_with("test result: FAILED. 0 passed; 1 failed;"), "{text}");
+}
+
+#[test]
+fn synthetic_timings_through_iter_custom_get_the_right_verdicts() {
+    let out = cargo_perf(true, &["custom_"], &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test custom_over ... FAILED", "test custom_under ... ok"]);
+    let text = stdout(&out);
+    assert!(text.contains("median 100.0 ns/iter [100.0 ns, 100.0 ns]"), "{text}");
+}
+
+#[test]
+fn a_panicking_body_fails_only_its_own_test() {
+    let out = cargo_perf(true, &["--skip", "slow_spin", "--skip", "custom_over"], &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let lines = result_lines(&out);
+    assert!(lines.contains(&"test panics ... FAILED".to_owned()), "{lines:?}");
+    let failed: Vec<_> = lines.iter().filter(|l| l.ends_with("FAILED")).collect();
+    assert_eq!(failed, ["test panics ... FAILED"], "{}", explain(&out));
+    let text = stdout(&out);
+    assert!(text.contains("boom: the fixture panics on purpose"), "{text}");
+    assert!(result_summary(&out).contains("6 passed; 1 failed; 1 ignored; 0 measured; 2 filtered out"), "{text}");
+}
+
+#[test]
+fn filters_and_exact_select_as_libtest_does() {
+    // A substring filter selects both nested tests and the parameterized ones.
+    let out = cargo_perf(true, &["--list", "inner"], &[]);
+    assert_eq!(stdout(&out), "group::inner: test\ngroup::inner_batched: test\n\n2 tests, 0 benchmarks\n");
+    let out = cargo_perf(true, &["--list", "--exact", "group::inner"], &[]);
+    assert_eq!(stdout(&out), "group::inner: test\n\n1 tests, 0 benchmarks\n");
+    let out = cargo_perf(true, &["--list", "with_args::1"], &[]);
+    assert_eq!(stdout(&out), "with_args::10: test\nwith_args::100: test\n\n2 tests, 0 benchmarks\n");
+    let out = cargo_perf(true, &["--list", "--exact", "with_args::10"], &[]);
+    assert_eq!(stdout(&out), "with_args::10: test\n\n1 tests, 0 benchmarks\n");
+    let out = cargo_perf(true, &["--list", "--skip", "custom", "--skip", "with_args", "--skip", "group"], &[]);
+    assert_eq!(
+        stdout(&out),
+        "fast_add: test\nignored_slow: test\npanics: test\nslow_spin: test\n\n4 tests, 0 benchmarks\n"
+    );
+}
+
+#[test]
+fn list_terse_is_what_nextest_reads() {
+    let out = cargo_perf(true, &["--list", "--format", "terse"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let expected = [
+        "custom_over", "custom_under", "fast_add", "group::inner", "group::inner_batched",
+        "ignored_slow", "panics", "slow_spin", "with_args::10", "with_args::100",
+    ];
+    let listed: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    let want: Vec<String> = expected.iter().map(|n| format!("{n}: test")).collect();
+    assert_eq!(listed, want);
+    let out = cargo_perf(true, &["--list", "--format", "terse", "--ignored"], &[]);
+    assert_eq!(stdout(&out), "ignored_slow: test\n");
+}
+
+#[test]
+fn ignored_tests_are_reported_and_run_on_request() {
+    let out = cargo_perf(true, &["ignored_slow"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test ignored_slow ... ignored, too slow for CI"]);
+    assert!(result_summary(&out).contains("0 passed; 0 failed; 1 ignored;"));
+    let out = cargo_perf(true, &["--ignored", "--exact", "ignored_slow"], &[("PERFMARK_MAX_TIME", "200ms")]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test ignored_slow ... ok"]);
+}
+
+#[test]
+fn an_unoptimized_build_passes_as_not_measured() {
+    let out = cargo_perf(false, &["slow_spin"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test slow_spin ... ok"]);
+    let text = stdout(&out);
+    assert!(text.contains("not measured: unoptimized build, run `cargo test --release`"), "{text}");
+    // PERFMARK_FORCE enforces the budget anyway.
+    let out = cargo_perf(false, &["slow_spin"], &[("PERFMARK_FORCE", "1")]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+}
+
+#[test]
+fn the_header_names_the_platform_and_the_timer() {
+    let out = cargo_perf(true, &["fast_add", "--exact"], &[]);
+    let text = stdout(&out);
+    let header: Vec<&str> = text.lines().take_while(|l| !l.starts_with("running ")).collect();
+    let first = header.first().copied().unwrap_or_default();
+    assert!(first.starts_with("perfmark 0.1.0 · linux"), "{text}");
+    assert!(first.contains("cores") && first.contains("rustc") && first.ends_with("release build"), "{text}");
+    assert!(header.iter().any(|l| l.starts_with("timer: Instant, resolution ") && l.contains("noise floor")), "{text}");
+}
+
+#[test]
+fn report_json_has_the_stable_core() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-report");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = cargo_perf(true, &["custom_", "--report-dir", dir.to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["schema"], 1);
+    let tests = report["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 2);
+    let over = &tests[0];
+    assert_eq!(over["name"], "custom_over");
+    assert_eq!(over["verdict"], "fail");
+    assert!(over["reasons"][0].as_str().unwrap().contains("over budget"));
+    let est = &over["estimate"];
+    assert_eq!(est["statistic"], "median");
+    assert_eq!(est["ns_per_iter"], 100.0);
+    assert_eq!(est["ci_low"], 100.0);
+    assert_eq!(est["ci_high"], 100.0);
+    assert_eq!(est["confidence"], 0.95);
+    assert!(over["samples"].as_u64().unwrap() >= 30);
+    assert!(over["iters_per_sample"].as_u64().unwrap() >= 10_000);
+    assert_eq!(tests[1]["verdict"], "pass");
+    assert!(dir.join("summary.md").exists());
+}
