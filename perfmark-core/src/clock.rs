@@ -30,15 +30,6 @@ impl ClockInfo {
         let floor_ns = 1_000.0 * self.resolution_ns.max(2.0 * self.overhead_ns);
         Duration::from_nanos(floor_ns.max(1_000_000.0) as u64)
     }
-
-    /// The bound on a block's relative error from the timer's resolution
-    /// (seed 001): half the resolution over the block's duration.
-    pub fn gating_error(&self, block_ns: f64) -> f64 {
-        if block_ns <= 0.0 {
-            return f64::INFINITY;
-        }
-        self.resolution_ns / (2.0 * block_ns)
-    }
 }
 
 /// The calibrated clock of this process (calibrated on first call, about 5 ms).
@@ -95,9 +86,8 @@ mod tests {
     }
 
     #[test]
-    fn gating_error_is_half_the_resolution_over_the_block() {
+    fn blocks_are_a_thousand_times_the_resolution_and_at_least_a_millisecond() {
         let c = ClockInfo { resolution_ns: 100.0, overhead_ns: 20.0 };
-        assert_eq!(c.gating_error(1_000_000.0), 5e-5);
         assert_eq!(c.min_block(), Duration::from_millis(1));
         let coarse = ClockInfo { resolution_ns: 15_600_000.0, overhead_ns: 20.0 };
         assert_eq!(coarse.min_block(), Duration::from_nanos(15_600_000_000));

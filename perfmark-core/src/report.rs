@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use crate::bencher::Work;
 use crate::platform::Platform;
 use crate::sampler::Measurement;
-use crate::stats::{Estimate, Outliers, Statistic, Summary};
+use crate::stats::{
+    Estimate, Interval, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Statistic, Summary,
+};
 use crate::verdict::{BudgetCheck, Verdict};
 
 /// Version of `report.json`'s format.
@@ -73,12 +75,35 @@ pub struct TestReport {
     pub panic: Option<String>,
     /// Everything the sampler recorded, including every sample.
     pub measurement: Option<Measurement>,
+    /// The full statistical account of the samples.
+    pub diagnostics: Option<Diagnostics>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
     pub line: u32,
     /// Wall time of this test, in seconds.
     pub duration_s: f64,
+}
+
+/// The statistical account of a measured test (`--verbose` prints it).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Diagnostics {
+    /// The verdict statistic in full: its serial-correlation-aware CI, the
+    /// CI that independent samples would give, and the effective sample size.
+    pub verdict_estimate: Estimate,
+    /// Every candidate statistic with its CI (the stability study reads these).
+    pub candidates: Vec<Estimate>,
+    /// CI of the standard deviation (Boyer).
+    pub sd_ci: Interval,
+    /// Autocorrelation by lag against chance, Ljung–Box, and the verdict.
+    pub serial: SerialCorrelation,
+    /// The modes of the samples.
+    pub modality: Modality,
+    /// Upper bound of a sample's relative error from the timer's resolution
+    /// (Newcomer's gating error).
+    pub gating_error: f64,
+    /// Whether the spread is the machine's (against the run's noise floor).
+    pub noise: Option<NoiseDiagnosis>,
 }
 
 /// The `estimate` object of `report.json`.
@@ -94,6 +119,9 @@ pub struct EstimateRecord {
     pub ci_high: f64,
     /// The CI's confidence level.
     pub confidence: f64,
+    /// Effective number of independent samples behind the CI (below the
+    /// sample count when samples are serially correlated).
+    pub effective_samples: f64,
 }
 
 impl From<&Estimate> for EstimateRecord {
@@ -104,6 +132,7 @@ impl From<&Estimate> for EstimateRecord {
             ci_low: e.ci.low,
             ci_high: e.ci.high,
             confidence: e.ci.confidence,
+            effective_samples: e.effective_n,
         }
     }
 }

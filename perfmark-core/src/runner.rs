@@ -14,9 +14,9 @@ use crate::bencher::Bencher;
 use crate::clock;
 use crate::platform::Platform;
 use crate::registry::{self, Ignore, PerfTest};
-use crate::report::{self, fmt_ns, EstimateRecord, Report, TestReport};
-use crate::sampler::{Plan, StopReason};
-use crate::stats;
+use crate::report::{self, fmt_ns, Diagnostics, EstimateRecord, Report, TestReport};
+use crate::sampler::{Measurement, Plan, SampleKind, StopReason};
+use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
 use crate::units;
 use crate::verdict::{BudgetCheck, Verdict};
 
@@ -399,6 +399,7 @@ impl Runner {
             rate_per_s: None,
             panic: None,
             measurement: None,
+            diagnostics: None,
             file: t.file.to_owned(),
             line: t.line,
             duration_s: 0.0,
@@ -444,11 +445,12 @@ impl Runner {
     }
 }
 
-/// Statistics and verdicts of a measured test.
-fn judge(report: &mut TestReport, plan: &Plan, m: &crate::sampler::Measurement, noise_floor: Option<f64>) {
-    let estimate = stats::estimate(&m.samples_ns, plan.confidence);
-    let summary = stats::summarize(&m.samples_ns);
-    let outliers = stats::tukey(&m.samples_ns);
+/// Statistics, diagnostics and verdicts of a measured test.
+fn judge(report: &mut TestReport, plan: &Plan, m: &Measurement, noise_floor: Option<f64>) {
+    let samples = &m.samples_ns;
+    let estimate = stats::estimate(samples, plan.confidence);
+    let summary = stats::summarize(samples);
+    let outliers = stats::tukey(samples);
     report.rate_per_s = report.work.and_then(|w| report::rate_per_s(w, estimate.point));
 
     match plan.budget_ns {
@@ -460,7 +462,8 @@ fn judge(report: &mut TestReport, plan: &Plan, m: &crate::sampler::Measurement, 
             }
             if check.inconclusive() {
                 report.warnings.push(format!(
-                    "the CI did not clear the budget within max_time {}: the verdict rests on the point estimate; raise max_time or the budget's margin",
+                    "the CI did not clear the budget within max_time {}: the verdict rests on the \
+                     point estimate; raise max_time or the budget's margin",
                     fmt_ns(plan.max_time.as_nanos() as f64)
                 ));
             }
@@ -469,46 +472,118 @@ fn judge(report: &mut TestReport, plan: &Plan, m: &crate::sampler::Measurement, 
         None => report.reasons.push("no budget: measured only".to_owned()),
     }
 
+    let diagnostics = diagnose(samples, plan, m, &estimate, &summary, noise_floor);
+    report.warnings.extend(warnings(plan, m, &estimate, &outliers, &diagnostics));
+    report.estimate = Some(EstimateRecord::from(&estimate));
+    report.summary = Some(summary);
+    report.outliers = Some(outliers);
+    report.diagnostics = Some(diagnostics);
+}
+
+fn diagnose(
+    samples: &[f64],
+    plan: &Plan,
+    m: &Measurement,
+    estimate: &Estimate,
+    summary: &Summary,
+    noise_floor: Option<f64>,
+) -> Diagnostics {
+    let block_ns = summary.median * m.iters_per_sample as f64;
+    Diagnostics {
+        verdict_estimate: estimate.clone(),
+        candidates: Statistic::ALL
+            .iter()
+            .map(|&s| stats::estimate_with(samples, plan.confidence, s))
+            .collect(),
+        sd_ci: stats::sd_interval(samples, plan.confidence),
+        serial: stats::serial_correlation(samples),
+        modality: stats::modes(samples),
+        gating_error: match m.kind {
+            SampleKind::Custom => 0.0,
+            SampleKind::Loop | SampleKind::Batched => {
+                stats::gating_error_bound(plan.clock.resolution_ns, block_ns)
+            }
+        },
+        noise: noise_floor.map(|floor| stats::diagnose_noise(robust_spread(summary), floor)),
+    }
+}
+
+/// The test's warnings in plain words, each saying what it means for the
+/// verdict.
+fn warnings(
+    plan: &Plan,
+    m: &Measurement,
+    estimate: &Estimate,
+    outliers: &Outliers,
+    d: &Diagnostics,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
     let half_width = estimate.ci.relative_half_width(estimate.point);
     if m.stop != StopReason::Precision && half_width > plan.precision {
-        report.warnings.push(format!(
+        warnings.push(format!(
             "precision target ±{:.1}% not reached within max_time {} (CI ±{:.1}%)",
             plan.precision * 100.0,
             fmt_ns(plan.max_time.as_nanos() as f64),
             half_width * 100.0
         ));
     }
-    let high = outliers.high_mild + outliers.high_severe;
-    let low = outliers.low_mild + outliers.low_severe;
-    if high + low > 0 {
-        report.warnings.push(format!(
+    if outliers.total() > 0 {
+        warnings.push(format!(
             "{} outliers of {} samples ({} high, {} of them severe; {} low): the {} is robust to them",
-            high + low,
+            outliers.total(),
             m.samples_ns.len(),
-            high,
+            outliers.high(),
             outliers.high_severe,
-            low,
+            outliers.total() - outliers.high(),
             estimate.statistic.as_str()
         ));
     }
-    if let Some(floor) = noise_floor {
-        let spread = robust_spread(&summary);
-        if spread > 0.0 && spread <= 1.5 * floor {
-            report.warnings.push(format!(
-                "spread {:.2}% is within the machine's noise floor {:.2}%: it is the machine's, not the code's",
-                spread * 100.0,
-                floor * 100.0
+    if d.serial.flagged {
+        let naive = estimate.naive_ci.relative_half_width(estimate.point);
+        let widened = if naive > 0.0 { half_width / naive } else { 1.0 };
+        warnings.push(format!(
+            "samples are serially correlated (lag-1 autocorrelation {:.2}): they are worth {:.0} \
+             independent ones of {}, and the CI is {:.2}× as wide as independence would make it",
+            d.serial.lags.first().copied().unwrap_or(0.0),
+            estimate.effective_n,
+            estimate.n,
+            widened
+        ));
+    }
+    if d.modality.multimodal {
+        let modes: Vec<String> = d
+            .modality
+            .modes
+            .iter()
+            .map(|mode| format!("{} ({:.0}%)", fmt_ns(mode.centre), mode.weight * 100.0))
+            .collect();
+        warnings.push(format!(
+            "the samples have {} modes: {}; the machine or the code switches between states",
+            modes.len(),
+            modes.join(", ")
+        ));
+    }
+    if d.gating_error > 0.001 {
+        warnings.push(format!(
+            "the timer's resolution allows a {:.2}% error per sample (gating error)",
+            d.gating_error * 100.0
+        ));
+    }
+    if let Some(noise) = &d.noise {
+        if noise.machine_dominated && noise.test_cov > 0.0 {
+            warnings.push(format!(
+                "spread {:.2}% is the machine's, not the code's: the noise floor alone is {:.2}%",
+                noise.test_cov * 100.0,
+                noise.floor_cov * 100.0
             ));
         }
     }
-    report.estimate = Some(EstimateRecord::from(&estimate));
-    report.summary = Some(summary);
-    report.outliers = Some(outliers);
+    warnings
 }
 
 /// Relative spread that outliers do not inflate: IQR / 1.349 / median (the
 /// IQR of a normal distribution is 1.349 sd).
-fn robust_spread(s: &stats::Summary) -> f64 {
+fn robust_spread(s: &Summary) -> f64 {
     if s.median <= 0.0 {
         return 0.0;
     }
@@ -552,46 +627,94 @@ fn ignored_report(t: &PerfTest, name: String) -> TestReport {
         rate_per_s: None,
         panic: None,
         measurement: None,
+        diagnostics: None,
         file: t.file.to_owned(),
         line: t.line,
         duration_s: 0.0,
     }
 }
 
+/// The full account of a test (Boyer's `toStringFull`), for `--verbose`.
 fn verbose_lines(report: &TestReport) -> Vec<String> {
     let mut lines = Vec::new();
-    if let Some(m) = &report.measurement {
+    let (Some(m), Some(s), Some(d)) = (&report.measurement, &report.summary, &report.diagnostics)
+    else {
+        return lines;
+    };
+    let e = &d.verdict_estimate;
+    lines.push(format!(
+        "first call {} · loop overhead {}/iter subtracted · warm-up {} in {} blocks ({}) · \
+         sampling {} · stop: {:?} (planned {} samples)",
+        fmt_ns(m.first_call_ns),
+        fmt_ns(m.loop_overhead_ns),
+        fmt_ns(m.warmup_ns),
+        m.warmup_blocks,
+        if m.warmup_settled { "settled" } else { "cap reached" },
+        fmt_ns(m.sampling_ns),
+        m.stop,
+        m.planned_samples,
+    ));
+    lines.push(format!(
+        "{} {} · CI [{}, {}] from {:.0} effective samples of {} · if independent [{}, {}]",
+        e.statistic.as_str(),
+        fmt_ns(e.point),
+        fmt_ns(e.ci.low),
+        fmt_ns(e.ci.high),
+        e.effective_n,
+        e.n,
+        fmt_ns(e.naive_ci.low),
+        fmt_ns(e.naive_ci.high)
+    ));
+    for c in &d.candidates {
         lines.push(format!(
-            "first call {} · loop overhead {}/iter subtracted · warm-up {} in {} blocks ({}) · sampling {} · stop: {:?} (planned {} samples)",
-            fmt_ns(m.first_call_ns),
-            fmt_ns(m.loop_overhead_ns),
-            fmt_ns(m.warmup_ns),
-            m.warmup_blocks,
-            if m.warmup_settled { "settled" } else { "cap reached" },
-            fmt_ns(m.sampling_ns),
-            m.stop,
-            m.planned_samples,
+            "  {:<18} {} [{}, {}]",
+            c.statistic.as_str(),
+            fmt_ns(c.point),
+            fmt_ns(c.ci.low),
+            fmt_ns(c.ci.high)
         ));
     }
-    if let Some(s) = &report.summary {
-        lines.push(format!(
-            "n {} · mean {} · median {} · sd {} · min {} · max {} · q1 {} · q3 {}",
-            s.n,
-            fmt_ns(s.mean),
-            fmt_ns(s.median),
-            fmt_ns(s.sd),
-            fmt_ns(s.min),
-            fmt_ns(s.max),
-            fmt_ns(s.q1),
-            fmt_ns(s.q3)
-        ));
-    }
+    lines.push(format!(
+        "sd {} [{}, {}] · min {} · q1 {} · q3 {} · max {} · cov {:.2}%",
+        fmt_ns(s.sd),
+        fmt_ns(d.sd_ci.low),
+        fmt_ns(d.sd_ci.high),
+        fmt_ns(s.min),
+        fmt_ns(s.q1),
+        fmt_ns(s.q3),
+        fmt_ns(s.max),
+        s.cov * 100.0
+    ));
     if let Some(o) = &report.outliers {
         lines.push(format!(
-            "outliers (Tukey): low severe {} · low mild {} · high mild {} · high severe {}",
-            o.low_severe, o.low_mild, o.high_mild, o.high_severe
+            "outliers (Tukey fences {} · {} · {} · {}): low severe {} · low mild {} · high mild {} · high severe {}",
+            fmt_ns(o.fences[0]),
+            fmt_ns(o.fences[1]),
+            fmt_ns(o.fences[2]),
+            fmt_ns(o.fences[3]),
+            o.low_severe,
+            o.low_mild,
+            o.high_mild,
+            o.high_severe
         ));
     }
+    let serial = &d.serial;
+    let lags: Vec<String> = serial.lags.iter().take(10).map(|r| format!("{r:+.2}")).collect();
+    lines.push(format!(
+        "autocorrelation by lag 1..{}: {} · band ±{:.2} · {} of {} lags outside (chance: {:.1}) · \
+         Ljung–Box p {:.3} · {}",
+        lags.len(),
+        lags.join(" "),
+        serial.band,
+        serial.outside,
+        serial.lags.len(),
+        serial.expected_outside,
+        serial.ljung_box_p,
+        if serial.flagged { "correlated" } else { "no evidence of correlation" }
+    ));
+    lines.push(format!("gating error bound {:.4}% per sample", d.gating_error * 100.0));
+    lines.push("histogram (ns/iter):".to_owned());
+    lines.extend(stats::text_histogram(&m.samples_ns, 12, 40).into_iter().map(|l| format!("  {l}")));
     lines
 }
 

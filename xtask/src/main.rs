@@ -1,1 +1,55 @@
-fn main() {}
+//! perfmark's project tasks (matklad's xtask convention): `cargo xtask TASK`.
+
+mod linearity;
+mod perfrun;
+mod stability;
+mod speed;
+
+use std::process::ExitCode;
+
+const TASKS: &str = "\
+usage: cargo xtask TASK [OPTIONS]
+
+tasks:
+  linearity [--repeats N]              k× the work reads k× the time? (calibration suite)
+  stability [--runs N] [FILTER...]     one estimate across N separate processes (default 10)
+  speed [--runs N]                     wall time per perf test and start-up time of --list
+";
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let task = args.next();
+    let rest: Vec<String> = args.collect();
+    let result = match task.as_deref() {
+        Some("linearity") => linearity::run(&rest),
+        Some("stability") => stability::run(&rest),
+        Some("speed") => speed::run(&rest),
+        Some("-h" | "--help") | None => {
+            print!("{TASKS}");
+            return ExitCode::SUCCESS;
+        }
+        Some(other) => Err(format!("unknown task `{other}`\n\n{TASKS}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads `--name N` from `args` (removing it), or `default`.
+fn take_count(args: &mut Vec<String>, name: &str, default: usize) -> Result<usize, String> {
+    let Some(i) = args.iter().position(|a| a == name) else {
+        return Ok(default);
+    };
+    let value = args.get(i + 1).ok_or_else(|| format!("{name} needs a number"))?;
+    let n = value
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{name} takes a positive whole number, not `{value}`"))?;
+    args.drain(i..=i + 1);
+    Ok(n)
+}
