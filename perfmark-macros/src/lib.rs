@@ -1,4 +1,60 @@
-//! placeholder
+//! The `#[perf_test]` attribute of perfmark. Users reach it through the
+//! `perfmark` facade (`use perfmark::perf_test;`), never through this crate.
+//!
+//! The expansion is a fixed pipeline (see `expand.rs`): parse the options
+//! (`attr.rs`) and the function (`ast.rs`) into typed models, validate them
+//! (`valid.rs`, collecting every error in `ctxt.rs`), then generate the
+//! registration (`generate.rs`). Generation only ever sees a validated test;
+//! on any error the function is emitted untouched beside the errors
+//! (`fallback.rs`), so the user sees every mistake at once and nothing else.
+
+mod ast;
+mod attr;
+mod ctxt;
+mod expand;
+mod fallback;
+mod generate;
+mod units;
+mod valid;
+
 use proc_macro::TokenStream;
+
+/// Makes a function a perf test: `cargo test --release` measures it and
+/// passes or fails it against its options.
+///
+/// ```ignore
+/// use perfmark::{perf_test, Bencher};
+///
+/// #[perf_test(budget = "50ns", confidence = 0.95)]
+/// fn add() -> u64 { perfmark::black_box(1u64) + perfmark::black_box(2u64) }
+///
+/// #[perf_test(budget = "40us", args = [100, 1000])]
+/// fn sort(b: &mut Bencher, n: usize) {
+///     b.iter_batched(|| shuffled(n), |mut v| { v.sort(); v });
+/// }
+///
+/// perfmark::main!();
+/// ```
+///
+/// # Function shapes
+/// - `fn f()` / `fn f() -> T`: the body is one iteration; the returned value
+///   passes through `black_box`.
+/// - `fn f(b: &mut Bencher)`: the body sets up and hands the timed routine to
+///   the [`Bencher`](../perfmark/struct.Bencher.html).
+/// - with `args = [..]`: `fn f(n: T)` (timed on a clone of the argument, made
+///   outside the timing) or `fn f(b: &mut Bencher, n: T)`; one test per
+///   argument, named `f::<argument>`.
+///
+/// # Options
+/// `budget = "50ns"`, `confidence = 0.95`, `precision = "1%"`,
+/// `max_time = "2s"`, `warmup = "300ms"`, `args = [..]`, `ignore` or
+/// `ignore = "why"`. Durations take the units `ns`, `us`, `µs`, `ms`, `s`,
+/// decimals and one optional space (`"1.5 us"`).
+///
+/// # Errors
+/// Any other shape or option, and any invalid value, is a compile error
+/// pointing at the offending tokens and saying what is accepted.
 #[proc_macro_attribute]
-pub fn perf_test(_a: TokenStream, i: TokenStream) -> TokenStream { i }
+pub fn perf_test(args: TokenStream, input: TokenStream) -> TokenStream {
+    expand::perf_test(args.into(), input.into()).into()
+}

@@ -1,0 +1,185 @@
+//! Turns a validated [`Test`] into the function plus its registration: one
+//! `::perfmark::__private::PerfTest` per test, submitted with `inventory`.
+//!
+//! Everything generated lives in `const _: () = { … };` and names locals
+//! with `Span::mixed_site()`, so nothing can collide with the user's names,
+//! and it refers only to `::perfmark::…` and `::core::…` paths.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens as _};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Ident, Type};
+
+use crate::valid::{Arg, Ignore, Options, Shape, Test};
+
+/// The function unchanged, then its registration (with the function's `cfg`
+/// attributes, so that a test compiled out is not registered either).
+pub fn expand(test: &Test<'_>) -> TokenStream {
+    let func = test.func;
+    let ident = &func.sig.ident;
+    let fn_name = ident.unraw().to_string();
+    let cfgs = func.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
+    let options = options(&test.options);
+    let bencher = Ident::new("bencher", Span::mixed_site());
+    let bencher_ty = quote!(&mut ::perfmark::__private::Bencher);
+
+    // (argument name, argument value, body) of each test.
+    let entries: Vec<(TokenStream, TokenStream, TokenStream)> = match &test.shape {
+        // The body is one iteration; `iter` passes its result through
+        // `black_box`, so the work cannot be optimized away (seed 003's
+        // Mark2, seed 002's `preventDce`).
+        Shape::Iter => vec![(
+            none(),
+            none(),
+            quote!(|#bencher: #bencher_ty| #bencher.iter(#ident)),
+        )],
+        Shape::Bencher { ty } => {
+            // Spanned at the declared bencher type, so a wrong type is
+            // reported there.
+            let located = Ident::new("bencher", Span::mixed_site().located_at(ty.span()));
+            let body = quote!(|#located: #bencher_ty| #ident(#located));
+            vec![(none(), none(), body)]
+        }
+        Shape::Args {
+            bencher: takes_bencher,
+            ty,
+            args,
+        } => args
+            .iter()
+            .map(|arg| {
+                let name = arg.name.as_str();
+                let value = match arg.value {
+                    Some(value) => {
+                        let value = Literal::f64_suffixed(value);
+                        quote!(::core::option::Option::Some(#value))
+                    }
+                    None => none(),
+                };
+                let body = args_body(ident, &bencher, &bencher_ty, ty, arg, *takes_bencher);
+                (quote!(::core::option::Option::Some(#name)), value, body)
+            })
+            .collect(),
+    };
+
+    let submits = entries.into_iter().map(|(arg, arg_value, body)| {
+        quote! {
+            ::perfmark::__private::inventory::submit! {
+                ::perfmark::__private::PerfTest {
+                    module_path: ::core::module_path!(),
+                    fn_name: #fn_name,
+                    arg: #arg,
+                    arg_value: #arg_value,
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                    options: #options,
+                    body: #body,
+                }
+            }
+        }
+    });
+    quote! {
+        #func
+        #(#cfgs)*
+        const _: () = {
+            #(#submits)*
+        };
+    }
+}
+
+/// The body of one `args` test. The argument is made once, outside the
+/// timing, bound to the declared type (with the element's span, so a wrong
+/// element is reported where it is written); without a bencher, each
+/// iteration gets a fresh clone, made by the untimed setup of
+/// `iter_batched`.
+fn args_body(
+    ident: &Ident,
+    bencher: &Ident,
+    bencher_ty: &TokenStream,
+    ty: &Type,
+    arg: &Arg<'_>,
+    takes_bencher: bool,
+) -> TokenStream {
+    let elem = arg.expr;
+    let value = if arg.into_string {
+        quote_spanned!(elem.span()=> ::core::convert::From::from(#elem))
+    } else {
+        quote!(#elem)
+    };
+    let var = Ident::new("arg", Span::mixed_site());
+    let bind = quote_spanned!(elem.span()=> let #var: #ty = #value;);
+    let run = if takes_bencher {
+        quote!(#ident(#bencher, #var);)
+    } else {
+        // Named through the declared type, spanned at it: a `T` that is not
+        // `Clone` is reported there.
+        let setup = quote_spanned!(ty.span()=> || <#ty as ::core::clone::Clone>::clone(&#var));
+        quote!(#bencher.iter_batched(#setup, #ident);)
+    };
+    quote! {
+        |#bencher: #bencher_ty| {
+            #bind
+            #run
+        }
+    }
+}
+
+/// `TestOptions { <given fields>, ..TestOptions::NONE }`: fields not given
+/// keep the runtime's "not given", and options added later do not break
+/// this code.
+fn options(options: &Options) -> TokenStream {
+    let some = |value: TokenStream| quote!(::core::option::Option::Some(#value));
+    let mut fields = Vec::new();
+    if let Some(ns) = options.budget_ns {
+        fields.push((
+            "budget_ns",
+            some(Literal::f64_suffixed(ns).into_token_stream()),
+        ));
+    }
+    if let Some(level) = options.confidence {
+        fields.push((
+            "confidence",
+            some(Literal::f64_suffixed(level).into_token_stream()),
+        ));
+    }
+    if let Some(fraction) = options.precision {
+        fields.push((
+            "precision",
+            some(Literal::f64_suffixed(fraction).into_token_stream()),
+        ));
+    }
+    if let Some(ns) = options.max_time_ns {
+        fields.push((
+            "max_time_ns",
+            some(Literal::u64_suffixed(ns).into_token_stream()),
+        ));
+    }
+    if let Some(ns) = options.warmup_ns {
+        fields.push((
+            "warmup_ns",
+            some(Literal::u64_suffixed(ns).into_token_stream()),
+        ));
+    }
+    match &options.ignore {
+        Ignore::No => {}
+        Ignore::Yes => fields.push(("ignore", quote!(::perfmark::__private::Ignore::Yes))),
+        Ignore::Because(reason) => fields.push((
+            "ignore",
+            quote!(::perfmark::__private::Ignore::Because(#reason)),
+        )),
+    }
+    let fields = fields.into_iter().map(|(name, value)| {
+        let name = Ident::new(name, Span::call_site());
+        quote!(#name: #value,)
+    });
+    quote! {
+        ::perfmark::__private::TestOptions {
+            #(#fields)*
+            ..::perfmark::__private::TestOptions::NONE
+        }
+    }
+}
+
+fn none() -> TokenStream {
+    quote!(::core::option::Option::None)
+}

@@ -1,0 +1,8 @@
+use perfmark::perf_test;
+
+#[perf_test(args = [-1])]
+fn fib(n: u64) -> u64 {
+    n
+}
+
+perfmark::main!();

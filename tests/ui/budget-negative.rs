@@ -1,0 +1,8 @@
+use perfmark::perf_test;
+
+#[perf_test(budget = "-5ns")]
+fn checksum() -> u32 {
+    42
+}
+
+perfmark::main!();

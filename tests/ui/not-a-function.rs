@@ -1,0 +1,6 @@
+use perfmark::perf_test;
+
+#[perf_test]
+struct Checksum;
+
+perfmark::main!();
