@@ -209,4 +209,6 @@ fn report_json_has_the_stable_core() {
     assert!(over["iters_per_sample"].as_u64().unwrap() >= 10_000);
     assert_eq!(tests[1]["verdict"], "pass");
     assert!(dir.join("summary.md").exists());
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html written");
+    assert!(html.contains("custom_over") && html.contains("<svg"));
 }

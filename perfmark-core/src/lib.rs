@@ -8,6 +8,7 @@
 pub mod baseline;
 pub mod bencher;
 pub mod clock;
+pub mod html;
 pub mod platform;
 pub mod registry;
 pub mod report;

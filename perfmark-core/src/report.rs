@@ -224,7 +224,7 @@ impl TestReport {
 }
 
 impl Report {
-    /// Writes `report.json` and `summary.md` into `dir` (created if
+    /// Writes `report.json`, `report.html` and `summary.md` into `dir` (created if
     /// needed), and appends the Markdown to `$GITHUB_STEP_SUMMARY` when set.
     ///
     /// # Errors
@@ -235,6 +235,9 @@ impl Report {
         let json_path = dir.join("report.json");
         let json = serde_json::to_string_pretty(self).expect("a report always serializes");
         write_atomically(&json_path, json.as_bytes()).map_err(|e| fail(&json_path, e))?;
+        let html_path = dir.join("report.html");
+        let html = crate::html::render(self);
+        write_atomically(&html_path, html.as_bytes()).map_err(|e| fail(&html_path, e))?;
         let md_path = dir.join("summary.md");
         let md = self.markdown();
         write_atomically(&md_path, md.as_bytes()).map_err(|e| fail(&md_path, e))?;
@@ -247,7 +250,7 @@ impl Report {
                 .map_err(|e| fail(&path, e))?;
             file.write_all(md.as_bytes()).map_err(|e| fail(&path, e))?;
         }
-        Ok(vec![json_path, md_path])
+        Ok(vec![json_path, html_path, md_path])
     }
 
     /// A Markdown table of the run, for pull requests and CI summaries.
