@@ -1,0 +1,179 @@
+//! The file-system half of a save: an exclusive cross-process lock, and a
+//! replacement of the baseline file that no crash can tear.
+
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::BaselineError;
+
+/// How long a save waits for another process's lock before giving up. A
+/// save holds the lock for the milliseconds it takes to read, merge and
+/// write one file, so a long wait means the holder is stopped or stuck.
+const LOCK_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What to tell the user when the baseline directory cannot be written.
+pub(super) const DIR_ADVICE: &str =
+    "choose a writable directory with --baseline-dir DIR or PERFMARK_BASELINE_DIR";
+
+/// An exclusive lock on `.<file>.lock` beside a baseline file, held until
+/// dropped.
+///
+/// The lock is `File::lock` (`flock` on Unix), so the kernel releases it when
+/// its holder dies, even by SIGKILL: a killed save never blocks the next.
+/// On Unix the lock file is deleted by its holder before unlocking, so no
+/// stray file stays beside the committed baselines. That is safe because a
+/// process that obtains the lock checks that the path still names the file
+/// it locked, and starts over if a previous holder deleted it meanwhile.
+#[derive(Debug)]
+pub(super) struct LockGuard {
+    path: PathBuf,
+    /// Kept open: closing it releases the lock.
+    _file: File,
+}
+
+impl LockGuard {
+    /// Takes the lock at `path`, waiting up to [`LOCK_TIMEOUT`].
+    pub(super) fn acquire(path: &Path) -> Result<LockGuard, BaselineError> {
+        let started = Instant::now();
+        loop {
+            let file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map_err(|e| {
+                    BaselineError::io(path, "cannot create the baseline lock file", DIR_ADVICE, e)
+                })?;
+            let mut pause = Duration::from_millis(1);
+            loop {
+                match file.try_lock() {
+                    Ok(()) => break,
+                    Err(TryLockError::WouldBlock) => {
+                        if started.elapsed() >= LOCK_TIMEOUT {
+                            return Err(BaselineError::lock_timeout(path, LOCK_TIMEOUT.as_secs()));
+                        }
+                        thread::sleep(pause);
+                        pause = (pause * 2).min(Duration::from_millis(20));
+                    }
+                    Err(TryLockError::Error(e)) => {
+                        return Err(BaselineError::io(
+                            path,
+                            "cannot lock the baseline lock file",
+                            DIR_ADVICE,
+                            e,
+                        ))
+                    }
+                }
+            }
+            if still_names(path, &file) {
+                return Ok(LockGuard {
+                    path: path.to_owned(),
+                    _file: file,
+                });
+            }
+            // The previous holder deleted the file we locked: lock the new one.
+        }
+    }
+}
+
+impl Drop for LockGuard {
+    fn drop(&mut self) {
+        // Delete while still holding the lock (see the type's doc); the
+        // lock itself goes when `_file` is closed right after. Failing to
+        // delete leaves an empty dot-file, harmless, so the error is dropped.
+        if cfg!(unix) {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` is still the file `file` has open.
+#[cfg(unix)]
+fn still_names(path: &Path, file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (fs::metadata(path), file.metadata()) {
+        (Ok(on_disk), Ok(open)) => on_disk.dev() == open.dev() && on_disk.ino() == open.ino(),
+        _ => false,
+    }
+}
+
+/// Lock files are never deleted off Unix, so the path always names the
+/// locked file.
+#[cfg(not(unix))]
+fn still_names(_path: &Path, _file: &File) -> bool {
+    true
+}
+
+/// Distinguishes the temporary files of successive saves in one process.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Replaces `target` (in directory `dir`) with `bytes` so that, whatever
+/// happens, `target` holds either its old content or all of the new one:
+/// write a temporary file in the same directory, `fsync` it, `rename` it
+/// over the target (atomic within one file system), then `fsync` the
+/// directory so the rename itself is durable.
+///
+/// The temporary file is `.<target name>.<pid>.<n>.tmp`: a dot-file with a
+/// `.tmp` suffix, never mistaken for a baseline. If the process dies before
+/// the rename it stays behind; [`remove_stale_temps`] deletes it at the next
+/// save.
+pub(super) fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = file_name(target);
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let written = write_synced(&temp, bytes).and_then(|()| fs::rename(&temp, target));
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    written?;
+    sync_dir(dir)
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Makes a rename in `dir` durable.
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Directories cannot be opened as files off Unix; NTFS journals renames.
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// Deletes the temporary files that saves of `target` killed before their
+/// rename left in `dir`. Must be called with `target`'s lock held: then no
+/// live save of `target` has a temporary file.
+pub(super) fn remove_stale_temps(dir: &Path, target: &Path) -> io::Result<()> {
+    let prefix = format!(".{}.", file_name(target));
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(&prefix) && name.ends_with(".tmp") {
+            match fs::remove_file(entry.path()) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,346 @@
+//! One test's stored baseline, and the merge of several runs into one.
+
+use serde::{Deserialize, Serialize};
+
+use super::{BaselineError, Fingerprint};
+
+/// A point estimate of the time per iteration with its confidence interval,
+/// as the verdict computed it (the same fields as `report.json`'s
+/// `estimate`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Upper end of the confidence interval, ns per iteration.
+    #[serde(rename = "ci_high")]
+    pub ci_high_ns: f64,
+    /// Lower end of the confidence interval, ns per iteration.
+    #[serde(rename = "ci_low")]
+    pub ci_low_ns: f64,
+    /// Level of the interval, in (0, 1): `0.95`.
+    pub confidence: f64,
+    /// The point estimate, ns per iteration.
+    pub ns_per_iter: f64,
+    /// Which statistic the estimate is, as `stats::Statistic` serializes:
+    /// `median`, `mean`, `mean_remove_upper`.
+    pub statistic: String,
+}
+
+impl Estimate {
+    /// An estimate from plain values: `statistic` (`"median"`, `"mean"`, …),
+    /// the estimate and the interval `(low, high)` in ns per iteration, and
+    /// the interval's confidence level.
+    pub fn new(
+        statistic: impl Into<String>,
+        ns_per_iter: f64,
+        ci_ns: (f64, f64),
+        confidence: f64,
+    ) -> Estimate {
+        Estimate {
+            ci_high_ns: ci_ns.1,
+            ci_low_ns: ci_ns.0,
+            confidence,
+            ns_per_iter,
+            statistic: statistic.into(),
+        }
+    }
+}
+
+/// The between-run (between-process) spread of a baseline recorded over
+/// several processes (`cargo xtask baseline --runs N`).
+///
+/// Run-to-run variation is far larger than the spread inside one run
+/// (Newcomer, seed 001, found 30% between a dozen runs of one product; see
+/// DESIGN §1 "Regression"), and it is multiplicative, so it is measured on
+/// a log scale, as the lecture (seed 004) compares performance by ratios
+/// and geometric means.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BetweenRuns {
+    /// Each run's estimate, ns per iteration, in the order the runs were
+    /// given to [`merge_runs`].
+    pub run_estimates_ns: Vec<f64>,
+    /// Number of runs (processes), at least 2.
+    pub runs: usize,
+    /// Sample standard deviation (n − 1 denominator) of the natural
+    /// logarithms of the run estimates: `0.05` is about 5% between runs.
+    pub sd_log: f64,
+}
+
+/// One test's baseline: its estimate, its samples and the environment they
+/// were measured in.
+///
+/// Built by the runner with [`Entry::new`] from a measured test, or read
+/// from a baseline file. Values are checked when saved, not when built, so
+/// the runner can build one from whatever it measured and get a
+/// [`BaselineError`] naming the test if it is unfit to store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    name: String,
+    estimate: Estimate,
+    samples_ns: Vec<f64>,
+    iters_per_sample: u64,
+    between_runs: Option<BetweenRuns>,
+    fingerprint: Fingerprint,
+}
+
+impl Entry {
+    /// An entry for the test `name` (its full name, as libtest prints it:
+    /// `sorting::sort_1k`) from one run: its `estimate`, the `samples_ns`
+    /// themselves (ns per iteration, one per timed block, in measurement
+    /// order), the iterations in each sample, and the `fingerprint` of the
+    /// run. It has no between-run spread; see [`merge_runs`].
+    pub fn new(
+        name: impl Into<String>,
+        estimate: Estimate,
+        samples_ns: Vec<f64>,
+        iters_per_sample: u64,
+        fingerprint: Fingerprint,
+    ) -> Entry {
+        Entry {
+            name: name.into(),
+            estimate,
+            samples_ns,
+            iters_per_sample,
+            between_runs: None,
+            fingerprint,
+        }
+    }
+
+    /// The test's full name, the key of the entry in its file.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The estimate and its confidence interval.
+    pub fn estimate(&self) -> &Estimate {
+        &self.estimate
+    }
+
+    /// The samples, ns per iteration, in measurement order.
+    pub fn samples_ns(&self) -> &[f64] {
+        &self.samples_ns
+    }
+
+    /// Iterations timed together in each sample.
+    pub fn iters_per_sample(&self) -> u64 {
+        self.iters_per_sample
+    }
+
+    /// The between-run spread, when the baseline was recorded over several
+    /// processes; `None` for a single `--save-baseline` run, for which the
+    /// verdict assumes its documented prior.
+    pub fn between_runs(&self) -> Option<&BetweenRuns> {
+        self.between_runs.as_ref()
+    }
+
+    /// The environment the entry was measured in.
+    pub fn fingerprint(&self) -> &Fingerprint {
+        &self.fingerprint
+    }
+
+    /// The reason this entry cannot be stored, if any: every number finite,
+    /// the interval not upside down, a confidence in (0, 1), at least one
+    /// sample and one iteration per sample, a statistic name in
+    /// `snake_case`, a consistent between-run record.
+    pub(super) fn problem(&self) -> Option<String> {
+        let e = &self.estimate;
+        let finite = [
+            ("ns_per_iter", e.ns_per_iter),
+            ("ci_low", e.ci_low_ns),
+            ("ci_high", e.ci_high_ns),
+        ];
+        if let Some((field, value)) = finite.iter().find(|(_, v)| !v.is_finite()) {
+            return Some(format!("{field} is {value}, not a finite number of ns"));
+        }
+        if e.ci_low_ns > e.ci_high_ns {
+            return Some(format!(
+                "ci_low ({}) is above ci_high ({})",
+                e.ci_low_ns, e.ci_high_ns
+            ));
+        }
+        if !(e.confidence > 0.0 && e.confidence < 1.0) {
+            return Some(format!("confidence {} is not in (0, 1)", e.confidence));
+        }
+        let statistic_ok = !e.statistic.is_empty()
+            && e.statistic
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !statistic_ok {
+            return Some(format!(
+                "statistic {:?} is not a snake_case name such as \"median\" or \"mean\"",
+                e.statistic
+            ));
+        }
+        if self.samples_ns.is_empty() {
+            return Some("no samples".to_owned());
+        }
+        if let Some((i, s)) = self
+            .samples_ns
+            .iter()
+            .enumerate()
+            .find(|(_, s)| !s.is_finite())
+        {
+            return Some(format!("sample {i} is {s}, not a finite number of ns"));
+        }
+        if self.iters_per_sample == 0 {
+            return Some("iters_per_sample is 0".to_owned());
+        }
+        if let Some(runs) = &self.between_runs {
+            if runs.runs < 2 || runs.runs != runs.run_estimates_ns.len() {
+                return Some(format!(
+                    "between_runs records {} runs but {} run estimates (at least 2 needed)",
+                    runs.runs,
+                    runs.run_estimates_ns.len()
+                ));
+            }
+            if !(runs.sd_log.is_finite() && runs.sd_log >= 0.0) {
+                return Some(format!(
+                    "between-run sd_log {} is not a finite sd",
+                    runs.sd_log
+                ));
+            }
+            if runs.run_estimates_ns.iter().any(|r| !r.is_finite()) {
+                return Some("a run estimate is not a finite number of ns".to_owned());
+            }
+        }
+        None
+    }
+
+    pub(super) fn to_repr(&self) -> EntryRepr {
+        EntryRepr {
+            between_runs: self.between_runs.clone(),
+            estimate: self.estimate.clone(),
+            fingerprint: self.fingerprint.clone(),
+            iters_per_sample: self.iters_per_sample,
+            sample_count: self.samples_ns.len(),
+            samples_ns: self.samples_ns.clone(),
+        }
+    }
+
+    /// The entry `name` from its stored form, or the reason it is not one.
+    pub(super) fn from_repr(name: &str, repr: EntryRepr) -> Result<Entry, String> {
+        if repr.sample_count != repr.samples_ns.len() {
+            return Err(format!(
+                "sample_count is {} but {} samples are stored",
+                repr.sample_count,
+                repr.samples_ns.len()
+            ));
+        }
+        let entry = Entry {
+            name: name.to_owned(),
+            estimate: repr.estimate,
+            samples_ns: repr.samples_ns,
+            iters_per_sample: repr.iters_per_sample,
+            between_runs: repr.between_runs,
+            fingerprint: repr.fingerprint,
+        };
+        match entry.problem() {
+            Some(problem) => Err(problem),
+            None => Ok(entry),
+        }
+    }
+}
+
+/// An entry as it is stored under its test's name (fields in alphabetical
+/// order, as they appear in the JSON). `sample_count` is redundant with
+/// `samples_ns` on purpose: it makes a file cut short inside the samples
+/// array detectable even if someone repairs the brackets by hand, and gives
+/// a reader the count without counting lines.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct EntryRepr {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    between_runs: Option<BetweenRuns>,
+    estimate: Estimate,
+    fingerprint: Fingerprint,
+    iters_per_sample: u64,
+    sample_count: usize,
+    samples_ns: Vec<f64>,
+}
+
+/// Estimates are floored at this many ns before taking logarithms: a
+/// loop-overhead-corrected estimate of an empty routine may be 0 or
+/// slightly negative, and 1 ps is below any clock's resolution, so the
+/// floor only keeps the logarithm finite.
+const LOG_FLOOR_NS: f64 = 1e-3;
+
+/// Merges the entries of one test measured in `runs.len()` separate
+/// processes into one entry with the between-run spread, for `cargo xtask
+/// baseline --runs N`.
+///
+/// What is kept: the estimate, confidence interval, samples, iterations per
+/// sample and fingerprint of the **median run** (the run whose estimate is
+/// the median; for an even count, the lower of the two middle runs; ties
+/// keep the earlier run). Pooling all runs' samples would describe no
+/// process that ever ran and would give an interval as narrow as if the
+/// runs were one long run, which is the very mistake the between-run spread
+/// corrects; the median run is a real run, and the one least moved by a
+/// slow or fast process. Added: [`BetweenRuns`] with `runs = N`, every run's
+/// estimate, and the sample sd of their natural logarithms (estimates
+/// floored at 0.001 ns).
+///
+/// One run is returned as it is (no spread can be measured from it).
+///
+/// # Errors
+///
+/// [`BaselineError::is_invalid`] when `runs` is empty, when the runs are of
+/// different tests, statistics or confidence levels, or when one of them
+/// is not a storable entry.
+pub fn merge_runs(runs: &[Entry]) -> Result<Entry, BaselineError> {
+    let Some(first) = runs.first() else {
+        return Err(BaselineError::invalid(
+            None,
+            "cannot merge zero runs into a baseline entry",
+        ));
+    };
+    for (i, run) in runs.iter().enumerate() {
+        let mismatch = if run.name != first.name {
+            Some(format!("test `{}`", run.name))
+        } else if run.estimate.statistic != first.estimate.statistic {
+            Some(format!("statistic {}", run.estimate.statistic))
+        } else if run.estimate.confidence != first.estimate.confidence {
+            Some(format!("confidence {}", run.estimate.confidence))
+        } else {
+            None
+        };
+        if let Some(what) = mismatch {
+            return Err(BaselineError::invalid(
+                None,
+                format!(
+                    "test `{}`: run {} has {what}, unlike run 1 ({}, {}, {}); only runs of one \
+                     test measured the same way can be merged",
+                    first.name,
+                    i + 1,
+                    first.name,
+                    first.estimate.statistic,
+                    first.estimate.confidence
+                ),
+            ));
+        }
+        if let Some(problem) = run.problem() {
+            return Err(BaselineError::invalid(
+                None,
+                format!("test `{}`: run {}: {problem}", first.name, i + 1),
+            ));
+        }
+    }
+    if runs.len() == 1 {
+        return Ok(first.clone());
+    }
+
+    let estimates: Vec<f64> = runs.iter().map(|r| r.estimate.ns_per_iter).collect();
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    // Stable sort: among equal estimates the earlier run comes first.
+    order.sort_by(|&a, &b| estimates[a].total_cmp(&estimates[b]));
+    let median_run = order[(runs.len() - 1) / 2];
+
+    let logs: Vec<f64> = estimates.iter().map(|e| e.max(LOG_FLOOR_NS).ln()).collect();
+    let mean_log = logs.iter().sum::<f64>() / logs.len() as f64;
+    let ss: f64 = logs.iter().map(|l| (l - mean_log).powi(2)).sum();
+    let sd_log = (ss / (logs.len() - 1) as f64).sqrt();
+
+    let mut merged = runs[median_run].clone();
+    merged.between_runs = Some(BetweenRuns {
+        run_estimates_ns: estimates,
+        runs: runs.len(),
+        sd_log,
+    });
+    Ok(merged)
+}

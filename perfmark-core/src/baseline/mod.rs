@@ -1,0 +1,75 @@
+//! The baseline store: what a team records with `--save-baseline` (or
+//! `cargo xtask baseline --runs N`) and commits, and what later runs compare
+//! against (DESIGN §1 "Files").
+//!
+//! # Layout
+//!
+//! One directory, by default `perf-baselines/` in the package root
+//! ([`BaselineStore::in_package`]), holding one JSON file per test target:
+//! `perf-baselines/perf.json` holds every test of `tests/perf.rs`. Files are
+//! pretty-printed with the keys of every object sorted, so a re-recorded test
+//! shows in review as a diff of that test's lines only:
+//!
+//! ```json
+//! {
+//!   "schema": 1,
+//!   "tests": {
+//!     "sorting::sort_1k": {
+//!       "between_runs": { "run_estimates_ns": [812.4, 799.0, 830.1], "runs": 3, "sd_log": 0.019 },
+//!       "estimate": {
+//!         "ci_high": 820.0, "ci_low": 805.1, "confidence": 0.95,
+//!         "ns_per_iter": 812.4, "statistic": "median"
+//!       },
+//!       "fingerprint": {
+//!         "arch": "x86_64", "cores": 8, "cpu_model": "AMD EPYC 7B13",
+//!         "date": "2026-05-01T12:34:56Z", "kernel": "6.1.0-18-amd64", "os": "linux",
+//!         "perfmark_version": "0.1.0", "profile": "release",
+//!         "rustc": "rustc 1.95.0 (59807616e 2026-04-14)"
+//!       },
+//!       "iters_per_sample": 4096,
+//!       "sample_count": 3,
+//!       "samples_ns": [811.9, 812.4, 813.0]
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! (shown compacted here; the file has one value per line). `between_runs`
+//! is present only for baselines recorded over several processes
+//! ([`merge_runs`]). Numbers are written in the shortest form that reads
+//! back to the same `f64`, and read back exactly: perfmark-core turns on
+//! serde_json's `float_roundtrip` feature, without which one sample in
+//! seven came back one ulp off and every save would rewrite the entries it
+//! was meant to keep. Unknown fields are ignored on reading and kept when
+//! another test's entry is saved, so a newer perfmark may add optional
+//! fields without a new `schema`; any change an older reader must not
+//! ignore increments [`SCHEMA_VERSION`].
+//!
+//! # Trust
+//!
+//! A stored file that cannot be read as a baseline (corrupt, truncated,
+//! a newer schema) is an error naming the file and saying what to do; it is
+//! never skipped, and a save over it fails and leaves it untouched
+//! ([`BaselineError`]). Saves lock, re-read and merge, and replace the file
+//! atomically ([`BaselineStore::save`]). An entry carries the
+//! [`Fingerprint`] of the machine that measured it; the runner uses a
+//! baseline to fail a test only when [`Fingerprint::compare`] says it comes
+//! from the same machine.
+
+mod atomic;
+mod entry;
+mod error;
+mod fingerprint;
+mod store;
+
+pub use entry::{merge_runs, BetweenRuns, Entry, Estimate};
+pub use error::BaselineError;
+pub use fingerprint::{cpu_model_from_cpuinfo, rfc3339_utc, Fingerprint, MachineMatch};
+pub use store::{BaselineFile, BaselineStore};
+
+/// The version of the baseline file format this perfmark writes, and the
+/// newest it reads.
+pub const SCHEMA_VERSION: u64 = 1;
+
+/// The default baseline directory's name, inside the package root.
+pub const DEFAULT_DIR: &str = "perf-baselines";

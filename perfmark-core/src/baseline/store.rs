@@ -1,0 +1,377 @@
+//! [`BaselineStore`]: one directory of baseline files, one file per test
+//! target; loading, and locked, merging, atomic saving.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::atomic::{self, LockGuard, DIR_ADVICE};
+use super::entry::EntryRepr;
+use super::{BaselineError, Entry, DEFAULT_DIR, SCHEMA_VERSION};
+
+/// A directory of baseline files: `<dir>/<test target>.json`, e.g.
+/// `perf-baselines/perf.json` for the test target `perf` (`tests/perf.rs`).
+///
+/// The store only takes a directory; choosing it (`--baseline-dir`,
+/// `PERFMARK_BASELINE_DIR`, or [`BaselineStore::in_package`]) is the
+/// runner's job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaselineStore {
+    dir: PathBuf,
+}
+
+/// The entries of one baseline file, as loaded or as left by a save.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BaselineFile {
+    path: PathBuf,
+    entries: BTreeMap<String, Entry>,
+}
+
+impl BaselineStore {
+    /// The store in `dir`. Nothing is read or created until a load or save.
+    pub fn new(dir: impl Into<PathBuf>) -> BaselineStore {
+        BaselineStore { dir: dir.into() }
+    }
+
+    /// The default store of a package: `<manifest_dir>/perf-baselines`
+    /// (pass `env!("CARGO_MANIFEST_DIR")` of the crate under test), meant to
+    /// be committed.
+    pub fn in_package(manifest_dir: impl AsRef<Path>) -> BaselineStore {
+        BaselineStore::new(manifest_dir.as_ref().join(DEFAULT_DIR))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file holding the baselines of the test target `target`:
+    /// `<dir>/<target>.json`.
+    pub fn path_of(&self, target: &str) -> PathBuf {
+        self.dir.join(format!("{target}.json"))
+    }
+
+    /// The stored baselines of the test target `target`, or `None` when it
+    /// has no baseline file yet.
+    ///
+    /// Takes no lock: saves replace the file by an atomic rename, so a load
+    /// sees the file before or after a concurrent save, never a mixture.
+    ///
+    /// # Errors
+    ///
+    /// A [`BaselineError`] naming the file when it exists but is corrupt,
+    /// truncated or of a newer schema ([`is_corrupt`], [`is_future_schema`]),
+    /// or cannot be read ([`is_io`]); [`is_invalid`] when `target` is not a
+    /// cargo target name (letters, digits, `-`, `_`).
+    ///
+    /// [`is_corrupt`]: BaselineError::is_corrupt
+    /// [`is_future_schema`]: BaselineError::is_future_schema
+    /// [`is_io`]: BaselineError::is_io
+    /// [`is_invalid`]: BaselineError::is_invalid
+    pub fn load(&self, target: &str) -> Result<Option<BaselineFile>, BaselineError> {
+        self.check_target(target)?;
+        let path = self.path_of(target);
+        let Some(stored) = read_stored(&path)? else {
+            return Ok(None);
+        };
+        Ok(Some(BaselineFile {
+            entries: stored.entries,
+            path,
+        }))
+    }
+
+    /// Saves `entries` into the file of test target `target`, keeping every
+    /// other test's entry as it was (byte for byte), and returns the file as
+    /// written. An entry whose test is already stored replaces it.
+    ///
+    /// The save is safe against other processes and crashes:
+    /// 1. an exclusive lock is taken on `.<target>.json.lock` beside the
+    ///    file (released by the kernel if the process dies);
+    /// 2. the current file is read again under the lock, so two processes
+    ///    saving different tests at once both keep their entries;
+    /// 3. the merged file is written to a temporary file in the same
+    ///    directory, `fsync`ed, renamed over the target, and the directory
+    ///    is `fsync`ed: a process killed at any point leaves the old file or
+    ///    the new one, complete. Temporary files left by killed saves
+    ///    (`.<target>.json.<pid>.<n>.tmp`) are deleted by the next save.
+    ///
+    /// The directory is created if missing.
+    ///
+    /// # Errors
+    ///
+    /// - the file exists but is corrupt, truncated or of a newer schema: the
+    ///   same error as [`load`](Self::load), and the file is left untouched;
+    /// - the directory cannot be created or written ([`is_io`], naming the
+    ///   directory or the file);
+    /// - another process held the lock for two minutes
+    ///   ([`is_lock_timeout`]);
+    /// - an entry is unfit to store (non-finite numbers, an interval upside
+    ///   down, no samples), or two entries have the same name
+    ///   ([`is_invalid`], naming the test): nothing is written.
+    ///
+    /// [`is_io`]: BaselineError::is_io
+    /// [`is_lock_timeout`]: BaselineError::is_lock_timeout
+    /// [`is_invalid`]: BaselineError::is_invalid
+    pub fn save(&self, target: &str, entries: &[Entry]) -> Result<BaselineFile, BaselineError> {
+        self.check_target(target)?;
+        let path = self.path_of(target);
+        let mut names = BTreeSet::new();
+        for entry in entries {
+            if let Some(problem) = entry.problem() {
+                let detail = format!("test `{}`: {problem}", entry.name());
+                return Err(BaselineError::invalid(Some(&path), detail));
+            }
+            if !names.insert(entry.name()) {
+                let detail = format!("test `{}` is given twice in one save", entry.name());
+                return Err(BaselineError::invalid(Some(&path), detail));
+            }
+        }
+
+        fs::create_dir_all(&self.dir).map_err(|e| {
+            BaselineError::io(
+                &self.dir,
+                "cannot create the baseline directory",
+                DIR_ADVICE,
+                e,
+            )
+        })?;
+        let lock_path = self.dir.join(format!(".{target}.json.lock"));
+        let _lock = LockGuard::acquire(&lock_path)?;
+
+        // Under the lock: what is on disk now is what we merge into.
+        let stored = read_stored(&path)?;
+        // Best effort: a temporary file that cannot be deleted is ignored
+        // by every reader, and the write below reports a broken directory.
+        let _ = atomic::remove_stale_temps(&self.dir, &path);
+
+        let (mut top, mut tests, mut merged) = match stored {
+            Some(stored) => (stored.top, stored.tests, stored.entries),
+            None => (Map::new(), Map::new(), BTreeMap::new()),
+        };
+        for entry in entries {
+            let value = serde_json::to_value(entry.to_repr())
+                .expect("an entry of numbers and strings always serializes");
+            tests.insert(entry.name().to_owned(), value);
+            merged.insert(entry.name().to_owned(), entry.clone());
+        }
+        top.insert("schema".to_owned(), Value::from(SCHEMA_VERSION));
+        top.insert("tests".to_owned(), Value::Object(tests));
+        let text = to_sorted_pretty(Value::Object(top));
+
+        atomic::replace_file(&self.dir, &path, text.as_bytes()).map_err(|e| {
+            BaselineError::io(&path, "cannot write the baseline file", DIR_ADVICE, e)
+        })?;
+        Ok(BaselineFile {
+            path,
+            entries: merged,
+        })
+    }
+
+    /// The test targets that have a baseline file in the directory, sorted.
+    /// Lock files and temporary files of saves (dot-files) and files not
+    /// named `<target>.json` are not baselines and are not listed. A missing
+    /// directory has none.
+    ///
+    /// # Errors
+    ///
+    /// [`BaselineError::is_io`] when the directory cannot be listed.
+    pub fn targets(&self) -> Result<Vec<String>, BaselineError> {
+        let listing = match fs::read_dir(&self.dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(list_error(&self.dir, e)),
+        };
+        let mut targets = Vec::new();
+        for entry in listing {
+            let entry = entry.map_err(|e| list_error(&self.dir, e))?;
+            let name = entry.file_name();
+            let Some(target) = name.to_str().and_then(|n| n.strip_suffix(".json")) else {
+                continue;
+            };
+            if is_target_name(target) && entry.path().is_file() {
+                targets.push(target.to_owned());
+            }
+        }
+        targets.sort();
+        Ok(targets)
+    }
+
+    fn check_target(&self, target: &str) -> Result<(), BaselineError> {
+        if is_target_name(target) {
+            return Ok(());
+        }
+        Err(BaselineError::invalid(
+            Some(&self.dir),
+            format!(
+                "test target name {target:?} is not a cargo target name (letters, digits, `-` \
+                 and `_`)"
+            ),
+        ))
+    }
+}
+
+impl BaselineFile {
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The entry of the test named `test`, if stored.
+    pub fn get(&self, test: &str) -> Option<&Entry> {
+        self.entries.get(test)
+    }
+
+    /// Every entry, sorted by test name.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
+        self.entries.values()
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the file has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The names of stored entries whose test is not among `current` (the
+    /// full names of every test of the binary, filtered or not): tests that
+    /// were renamed or deleted, for the runner to report. Sorted.
+    pub fn stale_tests<I, S>(&self, current: I) -> Vec<String>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let current: BTreeSet<String> = current
+            .into_iter()
+            .map(|name| name.as_ref().to_owned())
+            .collect();
+        self.entries
+            .keys()
+            .filter(|name| !current.contains(*name))
+            .cloned()
+            .collect()
+    }
+}
+
+/// A cargo target name: non-empty ASCII letters, digits, `-`, `_`. This
+/// also keeps baseline files apart from the store's dot-files.
+fn is_target_name(target: &str) -> bool {
+    !target.is_empty()
+        && target
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn list_error(dir: &Path, e: io::Error) -> BaselineError {
+    BaselineError::io(dir, "cannot list the baseline directory", DIR_ADVICE, e)
+}
+
+/// A baseline file as read: its top-level object and its `tests` object as
+/// JSON (so a save rewrites the entries it does not replace exactly as
+/// they were), and the entries checked and decoded.
+struct Stored {
+    top: Map<String, Value>,
+    tests: Map<String, Value>,
+    entries: BTreeMap<String, Entry>,
+}
+
+/// Reads and checks the baseline file at `path`; `None` when there is none.
+fn read_stored(path: &Path) -> Result<Option<Stored>, BaselineError> {
+    match fs::read(path) {
+        Ok(bytes) => parse(path, &bytes).map(Some),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(BaselineError::io(
+            path,
+            "cannot read the baseline file",
+            "check that it is a readable file",
+            e,
+        )),
+    }
+}
+
+/// Decodes a baseline file's bytes. The schema is checked before anything
+/// else, so a newer perfmark's file is reported as such even if its layout
+/// changed.
+fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(BaselineError::truncated(path, "the file is empty"));
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        if e.is_eof() {
+            let at = format!(
+                "the JSON ends early, at line {} column {}",
+                e.line(),
+                e.column()
+            );
+            BaselineError::truncated(path, at)
+        } else {
+            BaselineError::corrupt(path, format!("invalid JSON: {e}"))
+        }
+    })?;
+    let Value::Object(mut top) = value else {
+        return Err(BaselineError::corrupt(
+            path,
+            "the top level is not a JSON object",
+        ));
+    };
+    match top.get("schema") {
+        None => return Err(BaselineError::corrupt(path, "it has no `schema` field")),
+        Some(schema) => match schema.as_u64() {
+            Some(SCHEMA_VERSION) => {}
+            Some(found) if found > SCHEMA_VERSION => {
+                return Err(BaselineError::future_schema(path, found))
+            }
+            _ => {
+                let detail = format!("`schema` is {schema}, not a perfmark baseline schema");
+                return Err(BaselineError::corrupt(path, detail));
+            }
+        },
+    }
+    let tests = match top.remove("tests") {
+        Some(Value::Object(tests)) => tests,
+        Some(_) => return Err(BaselineError::corrupt(path, "`tests` is not a JSON object")),
+        None => return Err(BaselineError::corrupt(path, "it has no `tests` object")),
+    };
+    let mut entries = BTreeMap::new();
+    for (name, value) in &tests {
+        let entry = serde_json::from_value::<EntryRepr>(value.clone())
+            .map_err(|e| e.to_string())
+            .and_then(|repr| Entry::from_repr(name, repr))
+            .map_err(|problem| BaselineError::corrupt(path, format!("test `{name}`: {problem}")))?;
+        entries.insert(name.clone(), entry);
+    }
+    Ok(Stored {
+        top,
+        tests,
+        entries,
+    })
+}
+
+/// `value` as pretty JSON with the keys of every object sorted, ending with
+/// a newline. serde_json's map is sorted already unless some crate in the
+/// build turns on its `preserve_order` feature; sorting again makes the
+/// file's layout independent of that.
+fn to_sorted_pretty(mut value: Value) -> String {
+    sort_keys(&mut value);
+    let mut text =
+        serde_json::to_string_pretty(&value).expect("a serde_json::Value always serializes");
+    text.push('\n');
+    text
+}
+
+fn sort_keys(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.sort_keys();
+            map.values_mut().for_each(sort_keys);
+        }
+        Value::Array(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
+}
