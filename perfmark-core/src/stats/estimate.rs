@@ -1,0 +1,501 @@
+//! The verdict estimate: a point estimate of the chosen statistic with a
+//! confidence interval that accounts for serial correlation.
+//!
+//! Two intervals are computed for every estimate. `naive_ci` assumes
+//! independent samples, as every peer harness does (DESIGN §6). `ci` replaces
+//! the sample size by the effective sample size of the series
+//! ([`effective_sample_size`]), so correlated samples widen it; this is the
+//! interval the budget verdict and the adaptive stop use. Coverage of both is
+//! measured by simulation in `tests/stats_simulation.rs` and tabulated in
+//! `docs/statistics.md`.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+use super::autocorr::{effective_sample_size, effective_sample_size_of_signs};
+use super::modality::{density_at, silverman_bandwidth};
+use super::outliers::fences_sorted;
+use super::summary::{interpolate_rank, mean, quantile_sorted, sd_about, sorted_copy};
+
+/// A two-sided confidence interval `[low, high]` at level `confidence`.
+///
+/// Bounds may be infinite when the data cannot bound the statistic at that
+/// level (for instance the median of fewer than 6 samples at 95%): such an
+/// interval contains every value and has infinite width, so no verdict is
+/// ever decided on it. In JSON an infinite bound is written as `null` and read
+/// back as −∞ (`low`) or +∞ (`high`), since JSON has no infinities.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// Lower bound (−∞ when unbounded).
+    #[serde(
+        serialize_with = "finite_or_null",
+        deserialize_with = "null_as_neg_infinity"
+    )]
+    pub low: f64,
+    /// Upper bound (+∞ when unbounded).
+    #[serde(
+        serialize_with = "finite_or_null",
+        deserialize_with = "null_as_infinity"
+    )]
+    pub high: f64,
+    /// Confidence level in (0, 1), e.g. 0.95.
+    pub confidence: f64,
+}
+
+impl Interval {
+    /// The interval that bounds nothing: `(−∞, +∞)`.
+    pub fn unbounded(confidence: f64) -> Self {
+        Interval {
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+            confidence,
+        }
+    }
+
+    /// Whether `low <= x <= high`.
+    pub fn contains(&self, x: f64) -> bool {
+        self.low <= x && x <= self.high
+    }
+
+    /// `high - low` (+∞ when a bound is infinite).
+    pub fn width(&self) -> f64 {
+        self.high - self.low
+    }
+
+    /// Half the width relative to `point`: `(high - low) / 2 / |point|`, the
+    /// "precision" the adaptive stop compares with the test's target.
+    /// 0 for a zero-width interval; +∞ when a bound is infinite or when
+    /// `point` is 0 and the width is not.
+    pub fn relative_half_width(&self, point: f64) -> f64 {
+        let width = self.width();
+        if width == 0.0 {
+            0.0
+        } else if !width.is_finite() || point == 0.0 {
+            f64::INFINITY
+        } else {
+            width / 2.0 / point.abs()
+        }
+    }
+}
+
+fn finite_or_null<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if x.is_finite() {
+        s.serialize_some(x)
+    } else {
+        s.serialize_none()
+    }
+}
+
+fn null_as_neg_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
+}
+
+fn null_as_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
+}
+
+/// The statistic a test's verdict is decided on.
+///
+/// Interrupt spikes (seed 001: 5 ms samples in a 100 µs loop) must not move a
+/// verdict, which rules out the plain mean; the candidates are the median and
+/// the mean after removing upper outliers. The default is [`Statistic::Median`]
+/// until the between-process stability study picks one (DESIGN §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Statistic {
+    /// The sample median, with an order-statistic interval.
+    #[default]
+    Median,
+    /// The arithmetic mean of all samples, with a Student-t interval. Not
+    /// robust: one spike moves it.
+    Mean,
+    /// The mean of the samples at or below the upper mild Tukey fence
+    /// (`q3 + 1.5·iqr`), as BenchmarkDotNet's `OutlierMode.RemoveUpper`:
+    /// spikes go, fast samples stay (they are real).
+    MeanRemoveUpper,
+}
+
+impl Statistic {
+    /// Every statistic, for studies that compare them.
+    pub const ALL: [Statistic; 3] = [
+        Statistic::Median,
+        Statistic::Mean,
+        Statistic::MeanRemoveUpper,
+    ];
+
+    /// The snake_case name used in JSON and in output: `median`, `mean`,
+    /// `mean_remove_upper`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Statistic::Median => "median",
+            Statistic::Mean => "mean",
+            Statistic::MeanRemoveUpper => "mean_remove_upper",
+        }
+    }
+}
+
+impl std::fmt::Display for Statistic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A point estimate with its serial-correlation-aware interval and, for
+/// comparison, the interval that assumes independent samples.
+#[derive(Debug, Clone, Serialize)]
+pub struct Estimate {
+    /// Which statistic `point` is.
+    pub statistic: Statistic,
+    /// The statistic's value on the samples (NaN when there are none).
+    pub point: f64,
+    /// Confidence interval corrected for serial correlation: the verdict's.
+    pub ci: Interval,
+    /// Confidence interval assuming independent samples (for reports and for
+    /// showing what the correction changed).
+    pub naive_ci: Interval,
+    /// Number of samples given.
+    pub n: usize,
+    /// Effective number of independent samples behind `ci`, in `[1, 2n]`
+    /// (above `n` only for anti-correlated series; see [`estimate_with`] for
+    /// the series it is computed on, and [`super::effective_sample_size`]).
+    pub effective_n: f64,
+}
+
+/// [`estimate_with`] for the default statistic ([`Statistic::default`]).
+///
+/// # Panics
+/// When `confidence` is not strictly between 0 and 1.
+pub fn estimate(xs: &[f64], confidence: f64) -> Estimate {
+    estimate_with(xs, confidence, Statistic::default())
+}
+
+/// Estimates `statistic` from `xs` (samples in the order they were taken: the
+/// order carries the serial correlation) with intervals at `confidence`.
+///
+/// - **Median**: the interval runs between order statistics at fractional
+///   ranks `(n-1)/2 ∓ z·√n/2 · √(n/n_eff)` (0-based), interpolated linearly —
+///   the binomial (distribution-free) interval of the median in its normal
+///   form with continuity correction, its rank offset widened by
+///   `√(n/n_eff)`. `n_eff` is the effective sample size of the signs
+///   `sign(x_t − median)`: the median's variance is that of the fraction of
+///   samples below it, so their correlation is the one that matters (see
+///   [`super::effective_sample_size`]; the AR(1) bound there is taken
+///   through the arcsine law, which relates the signs' correlation to the
+///   samples').
+/// - **Mean**: `x̄ ± t_{n_eff−1} · s/√n_eff` with `n_eff` the effective sample
+///   size of the samples themselves (degrees of freedom within `[1, n−1]`).
+/// - **MeanRemoveUpper**: the mean of the samples at or below `q3 + 1.5·iqr`,
+///   `± t_{n_eff−1} · s_ψ/√n_eff` where `s_ψ` and `n_eff` are the standard
+///   deviation and effective sample size of the statistic's influence values
+///   (which account for the fence being estimated too).
+///
+/// Degenerate inputs never panic: with no samples the point is NaN and both
+/// intervals are unbounded; when a rank falls outside the sample (the median
+/// of fewer than 6 samples at 95%) or a mean has a single sample, that side is
+/// infinite (see [`Interval`]); samples that are all equal give `[x, x]`.
+/// Cost: O(n log n) plus O(n) per autocorrelation lag summed (usually a few).
+///
+/// # Panics
+/// When `confidence` is not strictly between 0 and 1.
+pub fn estimate_with(xs: &[f64], confidence: f64, statistic: Statistic) -> Estimate {
+    assert!(
+        confidence > 0.0 && confidence < 1.0,
+        "confidence must be strictly between 0 and 1, got {confidence}"
+    );
+    let n = xs.len();
+    if n == 0 {
+        let ci = Interval::unbounded(confidence);
+        return Estimate {
+            statistic,
+            point: f64::NAN,
+            ci,
+            naive_ci: ci,
+            n,
+            effective_n: 0.0,
+        };
+    }
+    let sorted = sorted_copy(xs);
+    match statistic {
+        Statistic::Median => {
+            let point = quantile_sorted(&sorted, 0.5);
+            let signs: Vec<f64> = xs.iter().map(|&x| sign(x - point)).collect();
+            let effective_n = effective_sample_size_of_signs(&signs);
+            Estimate {
+                statistic,
+                point,
+                ci: median_interval(&sorted, confidence, effective_n),
+                naive_ci: median_interval(&sorted, confidence, n as f64),
+                n,
+                effective_n,
+            }
+        }
+        Statistic::Mean => mean_estimate(xs, confidence),
+        Statistic::MeanRemoveUpper => remove_upper_estimate(xs, &sorted, confidence),
+    }
+}
+
+/// The mean of `xs` with its t intervals.
+fn mean_estimate(xs: &[f64], confidence: f64) -> Estimate {
+    let n = xs.len();
+    let point = mean(xs);
+    let sd = sd_about(xs, point);
+    let effective_n = effective_sample_size(xs);
+    Estimate {
+        statistic: Statistic::Mean,
+        point,
+        ci: t_interval(point, sd, n, effective_n, confidence),
+        naive_ci: t_interval(point, sd, n, n as f64, confidence),
+        n,
+        effective_n,
+    }
+}
+
+/// The mean below the upper mild fence, with t intervals whose standard
+/// error comes from the statistic's influence function.
+///
+/// With `f = q3 + 1.5·(q3 − q1)`, kept share `B = F(f)` and point `T`, the
+/// influence of a sample `x` is
+/// `ψ(x) = 1{x ≤ f}(x − T)/B + p(f)(f − T)/B · ψ_f(x)`, where
+/// `ψ_f = 2.5 ψ_{q3} − 1.5 ψ_{q1}` and `ψ_{q}(x) = (P − 1{x ≤ q}) / p(q)` is the
+/// influence of the quantile at probability `P`. The first term is the
+/// mean's own; the second is the fence moving with the sample, which matters
+/// when the density `p` at the fence is not negligible (skewed timings): it
+/// lifts coverage on log-normal samples from about 91% to the nominal level.
+/// Densities come from a Gaussian kernel estimate. `Var(T) ≈ Var(ψ)/n_eff`
+/// with `n_eff` the effective sample size of the series `ψ(x_t)`, in time
+/// order.
+fn remove_upper_estimate(xs: &[f64], sorted: &[f64], confidence: f64) -> Estimate {
+    let n = xs.len();
+    let [_, _, fence, _] = fences_sorted(sorted);
+    let (q1, q3) = (quantile_sorted(sorted, 0.25), quantile_sorted(sorted, 0.75));
+    let kept: Vec<f64> = xs.iter().copied().filter(|&x| x <= fence).collect();
+    let point = mean(&kept);
+    let share = kept.len() as f64 / n as f64;
+    let bandwidth = silverman_bandwidth(sorted);
+    // how far the point moves per unit of fence, times the fence's influence
+    let fence_term: Option<(f64, f64, f64)> = if bandwidth > 0.0 && bandwidth.is_finite() {
+        let (p1, p3) = (
+            density_at(sorted, q1, bandwidth),
+            density_at(sorted, q3, bandwidth),
+        );
+        let slope = density_at(sorted, fence, bandwidth) * (fence - point) / share;
+        (p1 > 0.0 && p3 > 0.0).then_some((slope, p1, p3))
+    } else {
+        None
+    };
+    let influence: Vec<f64> = xs
+        .iter()
+        .map(|&x| {
+            let own = if x <= fence { (x - point) / share } else { 0.0 };
+            let moved = fence_term.map_or(0.0, |(slope, p1, p3)| {
+                let below = |q: f64| if x <= q { 1.0 } else { 0.0 };
+                slope * (2.5 * (0.75 - below(q3)) / p3 - 1.5 * (0.25 - below(q1)) / p1)
+            });
+            own + moved
+        })
+        .collect();
+    let sd = sd_about(&influence, mean(&influence));
+    let effective_n = effective_sample_size(&influence);
+    Estimate {
+        statistic: Statistic::MeanRemoveUpper,
+        point,
+        ci: t_interval(point, sd, n, effective_n, confidence),
+        naive_ci: t_interval(point, sd, n, n as f64, confidence),
+        n,
+        effective_n,
+    }
+}
+
+/// `point ± t_{df} · sd / √n_eff` with `df = n_eff − 1` kept within
+/// `[1, n − 1]`; unbounded
+/// for a single sample, `[point, point]` when `sd` is 0.
+fn t_interval(point: f64, sd: f64, n: usize, n_eff: f64, confidence: f64) -> Interval {
+    if n < 2 {
+        return Interval::unbounded(confidence);
+    }
+    let df = (n_eff - 1.0).clamp(1.0, (n - 1) as f64);
+    let half = t_quantile(upper_tail(confidence), df) * sd / n_eff.sqrt();
+    Interval {
+        low: point - half,
+        high: point + half,
+        confidence,
+    }
+}
+
+/// Order-statistic interval of the median of sorted data whose ranks are as
+/// uncertain as those of `n_eff` independent samples.
+fn median_interval(sorted: &[f64], confidence: f64, n_eff: f64) -> Interval {
+    let n = sorted.len() as f64;
+    let z = normal_quantile(upper_tail(confidence));
+    let offset = z * n.sqrt() / 2.0 * (n / n_eff).sqrt();
+    let centre = (n - 1.0) / 2.0;
+    let (lo, hi) = (centre - offset, centre + offset);
+    Interval {
+        low: if lo < 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            interpolate_rank(sorted, lo)
+        },
+        high: if hi > n - 1.0 {
+            f64::INFINITY
+        } else {
+            interpolate_rank(sorted, hi)
+        },
+        confidence,
+    }
+}
+
+/// The probability below the upper bound of a two-sided interval.
+fn upper_tail(confidence: f64) -> f64 {
+    0.5 + confidence / 2.0
+}
+
+fn sign(d: f64) -> f64 {
+    if d > 0.0 {
+        1.0
+    } else if d < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// Standard normal quantile.
+pub(crate) fn normal_quantile(p: f64) -> f64 {
+    // Normal::new(0, 1) cannot fail: the parameters are valid constants.
+    Normal::new(0.0, 1.0)
+        .map(|d| d.inverse_cdf(p))
+        .unwrap_or(f64::NAN)
+}
+
+/// Student-t quantile with `df` (> 0, possibly fractional) degrees of freedom.
+pub(crate) fn t_quantile(p: f64, df: f64) -> f64 {
+    if df > 1e7 {
+        return normal_quantile(p);
+    }
+    StudentsT::new(0.0, 1.0, df)
+        .map(|d| d.inverse_cdf(p))
+        .unwrap_or(f64::NAN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_interval_uses_order_statistics() {
+        // 0..=99 shuffled deterministically: median 49.5; iid offset
+        // 1.96·√100/2 = 9.8 ranks around 49.5 → ranks 39.7 and 59.3.
+        let xs: Vec<f64> = (0..100).map(|i| ((i * 37) % 100) as f64).collect();
+        let e = estimate_with(&xs, 0.95, Statistic::Median);
+        assert_eq!(e.point, 49.5);
+        assert!((e.naive_ci.low - 39.7).abs() < 0.01, "{:?}", e.naive_ci);
+        assert!((e.naive_ci.high - 59.3).abs() < 0.01, "{:?}", e.naive_ci);
+        assert!(e.ci.contains(e.point));
+        assert_eq!(e.n, 100);
+    }
+
+    #[test]
+    fn mean_interval_matches_the_t_formula() {
+        let xs = [1.0, 2.0, 3.0, 4.0, 5.0, 4.0, 2.0, 5.0, 1.0, 3.0];
+        let e = estimate_with(&xs, 0.95, Statistic::Mean);
+        // mean 3, sd √(20/9), t_{9, .975} = 2.262157
+        let half = 2.262157 * (20.0f64 / 9.0).sqrt() / 10f64.sqrt();
+        assert!((e.naive_ci.low - (3.0 - half)).abs() < 1e-5);
+        assert!((e.naive_ci.high - (3.0 + half)).abs() < 1e-5);
+    }
+
+    #[test]
+    fn correlated_samples_widen_the_interval() {
+        // slow drift in blocks of 10: strongly correlated neighbours
+        let xs: Vec<f64> = (0..200)
+            .map(|i| 100.0 + ((i / 10) * 7 % 13) as f64)
+            .collect();
+        for statistic in Statistic::ALL {
+            let e = estimate_with(&xs, 0.95, statistic);
+            assert!(e.effective_n < 100.0, "{statistic}: {e:?}");
+            assert!(
+                e.ci.width() > 1.3 * e.naive_ci.width(),
+                "{statistic}: {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn remove_upper_ignores_spikes() {
+        let mut xs: Vec<f64> = (0..100).map(|i| 100.0 + (i % 10) as f64).collect();
+        xs[17] = 5000.0;
+        xs[63] = 9000.0;
+        let e = estimate_with(&xs, 0.95, Statistic::MeanRemoveUpper);
+        assert!(e.point < 105.0 && e.point > 103.0, "{e:?}");
+        assert!(estimate_with(&xs, 0.95, Statistic::Mean).point > 200.0);
+    }
+
+    #[test]
+    fn degenerate_inputs() {
+        for statistic in Statistic::ALL {
+            let none = estimate_with(&[], 0.95, statistic);
+            assert!(none.point.is_nan() && none.ci.width().is_infinite());
+            let one = estimate_with(&[5.0], 0.95, statistic);
+            assert_eq!(one.point, 5.0);
+            assert!(one.ci.contains(5.0) && one.ci.width().is_infinite());
+            let two = estimate_with(&[5.0, 7.0], 0.95, statistic);
+            assert_eq!(two.point, 6.0);
+            assert!(two.ci.contains(6.0));
+            let flat = estimate_with(&[3.0; 40], 0.95, statistic);
+            assert_eq!((flat.ci.low, flat.ci.high), (3.0, 3.0));
+            assert_eq!(flat.ci.relative_half_width(3.0), 0.0);
+        }
+        // 95% median needs 6 samples: 5 is unbounded, 8 is not
+        assert!(estimate(&[4.0, 1.0, 5.0, 2.0, 3.0], 0.95)
+            .ci
+            .width()
+            .is_infinite());
+        let eight = estimate(&[4.0, 1.0, 7.0, 2.0, 8.0, 3.0, 6.0, 5.0], 0.95);
+        assert!(eight.ci.width().is_finite(), "{eight:?}");
+        // a trend is serial correlation: the same values in order cannot bound the median
+        let trend = estimate(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], 0.95);
+        assert!(trend.naive_ci.width().is_finite() && trend.ci.width().is_infinite());
+    }
+
+    #[test]
+    fn relative_half_width() {
+        let i = Interval {
+            low: 90.0,
+            high: 110.0,
+            confidence: 0.95,
+        };
+        assert_eq!(i.relative_half_width(100.0), 0.1);
+        assert_eq!(i.relative_half_width(0.0), f64::INFINITY);
+        assert_eq!(
+            Interval::unbounded(0.95).relative_half_width(1.0),
+            f64::INFINITY
+        );
+    }
+
+    #[test]
+    fn infinite_bounds_round_trip_through_json() {
+        let i = Interval {
+            low: f64::NEG_INFINITY,
+            high: 3.5,
+            confidence: 0.9,
+        };
+        let json = serde_json::to_string(&i).unwrap();
+        assert_eq!(json, r#"{"low":null,"high":3.5,"confidence":0.9}"#);
+        assert_eq!(serde_json::from_str::<Interval>(&json).unwrap(), i);
+        let up: Interval =
+            serde_json::from_str(r#"{"low":1,"high":null,"confidence":0.9}"#).unwrap();
+        assert_eq!(up.high, f64::INFINITY);
+    }
+
+    #[test]
+    fn statistic_names() {
+        for s in Statistic::ALL {
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.as_str())
+            );
+        }
+        assert_eq!(Statistic::default(), Statistic::Median);
+    }
+}

@@ -1,0 +1,515 @@
+//! Proof by simulation of the comparison functions and the regression rule
+//! (`perfmark_core::stats::compare`), DESIGN §4.
+//!
+//! Every case is seeded and deterministic, with `REPS` (2,000) replications.
+//! The world simulated is the one the rule is built for: each process's
+//! estimate of a test is `truth × exp(b) × exp(w)`, with a between-run offset
+//! `b ~ N(0, σ_b²)` drawn once per process (σ_b from 1% to 5%) and a within-run
+//! error `w ~ N(0, se²)` whose 95% CI the process reports, its relative
+//! half-width drawn uniformly in 0.2–2% (BenchmarkDotNet#1484's figures).
+//! Baselines are recorded over R = 1 or R = 5 processes.
+//!
+//! The tables that `docs/regression-rule.md` quotes are printed by
+//! `cargo test -p perfmark-core --test compare_simulation -- --nocapture --test-threads=1`.
+
+use perfmark_core::stats::compare::{
+    compare, ratio_of_estimates, welch_difference, welch_log_ratio, BaselineSummary, Change,
+    Comparison, RegressionRule, RunEstimate, DEFAULT_PRIOR_DF,
+};
+use perfmark_core::stats::Interval;
+
+/// Replications per case.
+const REPS: usize = 2_000;
+/// The tests' confidence.
+const CONFIDENCE: f64 = 0.95;
+/// The tests' tolerance.
+const TOLERANCE: f64 = 0.05;
+/// Two-sided 95% normal quantile of the simulated within-run CIs.
+const Z_95: f64 = 1.959_963_985;
+/// True time per iteration of the baseline's code, ns.
+const TRUTH_NS: f64 = 100.0;
+/// Prior weight used unless a case says otherwise: the library's default.
+const PRIOR_DF: f64 = DEFAULT_PRIOR_DF;
+
+/// A small seeded generator (xoshiro256**, seeded through splitmix64;
+/// Blackman and Vigna) so that the simulation depends on no crate's stream
+/// staying the same across versions.
+struct Rng([u64; 4]);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        let mut z = seed;
+        let mut next = || {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = z;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        };
+        Rng([next(), next(), next(), next()])
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        let s = &mut self.0;
+        let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        result
+    }
+
+    /// Uniform in [0, 1), 53 random bits.
+    fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in [low, high).
+    fn between(&mut self, low: f64, high: f64) -> f64 {
+        low + (high - low) * self.uniform()
+    }
+
+    /// Normal with the given mean and sd (Box–Muller, one value per call).
+    fn normal(&mut self, mean: f64, sd: f64) -> f64 {
+        let u1 = 1.0 - self.uniform(); // in (0, 1]: ln is finite
+        let u2 = self.uniform();
+        mean + sd * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+}
+
+/// One simulated process's estimate of a test whose true time is `truth_ns`.
+fn process(rng: &mut Rng, truth_ns: f64, sigma_b: f64) -> RunEstimate {
+    let half_width = rng.between(0.002, 0.02);
+    let within_se = half_width / Z_95;
+    let between = rng.normal(0.0, sigma_b);
+    let within = rng.normal(0.0, within_se);
+    let point_ns = truth_ns * (between + within).exp();
+    RunEstimate::new(
+        point_ns,
+        Interval {
+            low: point_ns * (-half_width).exp(),
+            high: point_ns * half_width.exp(),
+            confidence: 0.95,
+        },
+    )
+    .unwrap()
+}
+
+/// How one case's replications were judged, as fractions of `REPS`.
+#[derive(Debug, Default, Clone, Copy)]
+struct Rates {
+    /// The rule's verdict was `Regressed` (a failure).
+    regressed: f64,
+    /// The rule's verdict was `Improved`.
+    improved: f64,
+    /// Variant: the tolerance applied to the interval's low end instead of
+    /// the point (`ci.low > 1 + tolerance`).
+    regressed_bound_rule: f64,
+    /// Variant: two-sided at the confidence (one-sided at `(1 + c) / 2`).
+    regressed_two_sided: f64,
+    /// Variant: σ_b ignored, within-run errors only.
+    regressed_within_only: f64,
+    /// σ_b ignored: how often the interval excludes "no change" (slower).
+    significant_within_only: f64,
+    /// The rule's interval (two-sided `2c − 1`) covered the true ratio.
+    covered: f64,
+}
+
+/// One case: baseline of `runs` processes of `TRUTH_NS`, current process of
+/// `TRUTH_NS × shift`, true between-run sd `sigma_b`, judged by `rule`.
+fn simulate(seed: u64, sigma_b: f64, runs: usize, shift: f64, rule: RegressionRule) -> Rates {
+    let mut rng = Rng::new(seed);
+    let two_sided = RegressionRule {
+        confidence: (1.0 + rule.confidence) / 2.0,
+        ..rule
+    };
+    // "Ignoring σ_b": a negligible prior taken as known, and no measured spread.
+    let within_only = rule.with_prior(1e-12, f64::INFINITY).unwrap();
+    let mut counts = [0usize; 7];
+    for _ in 0..REPS {
+        let baseline_runs: Vec<RunEstimate> = (0..runs)
+            .map(|_| process(&mut rng, TRUTH_NS, sigma_b))
+            .collect();
+        let current = process(&mut rng, TRUTH_NS * shift, sigma_b);
+        let baseline = BaselineSummary::from_runs(&baseline_runs).unwrap();
+        let c = compare(&baseline, &current, &rule).unwrap();
+        let c2 = compare(&baseline, &current, &two_sided).unwrap();
+        let unspread = BaselineSummary {
+            spread: None,
+            ..baseline
+        };
+        let c0 = compare(&unspread, &current, &within_only).unwrap();
+        let hits = [
+            c.verdict == Change::Regressed,
+            c.verdict == Change::Improved,
+            c.ci.low > 1.0 + rule.tolerance && c.ratio > 1.0 + rule.tolerance,
+            c2.verdict == Change::Regressed,
+            c0.verdict == Change::Regressed,
+            c0.ci.low > 1.0,
+            c.ci.low <= shift && shift <= c.ci.high,
+        ];
+        for (count, hit) in counts.iter_mut().zip(hits) {
+            *count += usize::from(hit);
+        }
+    }
+    let f = |i: usize| counts[i] as f64 / REPS as f64;
+    Rates {
+        regressed: f(0),
+        improved: f(1),
+        regressed_bound_rule: f(2),
+        regressed_two_sided: f(3),
+        regressed_within_only: f(4),
+        significant_within_only: f(5),
+        covered: f(6),
+    }
+}
+
+fn rule(prior_sd: f64, prior_df: f64, tolerance: f64) -> RegressionRule {
+    RegressionRule::new(CONFIDENCE, tolerance)
+        .unwrap()
+        .with_prior(prior_sd, prior_df)
+        .unwrap()
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// A seed for case number `case` of test number `test`.
+fn seed(test: u64, case: u64) -> u64 {
+    0x5EED_0000_0000 + test * 1_000 + case
+}
+
+const SIGMAS: [f64; 4] = [0.01, 0.02, 0.03, 0.05];
+const RUNS: [usize; 2] = [1, 5];
+
+/// The rule with a calibrated prior (σ₀ = the true σ_b, ν₀ = 8): false
+/// alarms, detection, improvements, interval coverage, and the variants.
+#[test]
+fn regression_rule_with_a_calibrated_prior() {
+    let shifts = [0.8, 0.9, 1.0, 1.1, 1.2];
+    let mut table = String::from(
+        "| σ_b | R | shift | regressed | improved | two-sided rule | tolerance on bound \
+         | σ_b ignored | 90% CI covers |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut failures = Vec::new();
+    let mut case = 0;
+    for &sigma_b in &SIGMAS {
+        for &runs in &RUNS {
+            for &shift in &shifts {
+                case += 1;
+                let r = simulate(
+                    seed(1, case),
+                    sigma_b,
+                    runs,
+                    shift,
+                    rule(sigma_b, PRIOR_DF, TOLERANCE),
+                );
+                table += &format!(
+                    "| {} | {runs} | {:+.0}% | {} | {} | {} | {} | {} | {} |\n",
+                    pct(sigma_b),
+                    (shift - 1.0) * 100.0,
+                    pct(r.regressed),
+                    pct(r.improved),
+                    pct(r.regressed_two_sided),
+                    pct(r.regressed_bound_rule),
+                    pct(r.regressed_within_only),
+                    pct(r.covered),
+                );
+                let at = format!("σ_b {sigma_b}, R {runs}, shift {shift}: {r:?}");
+                let mut check = |ok: bool, what: &str| {
+                    if !ok {
+                        failures.push(format!("{what}: {at}"));
+                    }
+                };
+                // Improvements never fail.
+                if shift < 1.0 {
+                    check(r.regressed == 0.0, "an improvement failed");
+                }
+                // Unchanged code fails at most at the nominal one-sided rate.
+                if shift == 1.0 {
+                    check(
+                        r.regressed <= 1.0 - CONFIDENCE,
+                        "false alarms above nominal",
+                    );
+                    check(
+                        r.improved <= 1.0 - CONFIDENCE,
+                        "false improvements above nominal",
+                    );
+                    check(
+                        r.regressed_two_sided <= r.regressed,
+                        "two-sided rule alarms more than one-sided",
+                    );
+                    // Ignoring the between-run spread: the interval excludes
+                    // "no change" far more often than 5%, and with a noisy
+                    // machine even the tolerance does not save the verdict.
+                    if sigma_b >= 0.02 {
+                        check(r.significant_within_only > 0.25, "σ_b ignored looks fine");
+                    }
+                    if sigma_b >= 0.03 {
+                        check(
+                            r.regressed_within_only > 1.0 - CONFIDENCE,
+                            "σ_b ignored stays within nominal",
+                        );
+                    }
+                }
+                // The interval (two-sided 90%) covers the true ratio at least
+                // nominally: the within-run terms are counted conservatively.
+                check(r.covered >= 0.88, "interval coverage below nominal");
+                // Realistic noise: +10% is caught ≥ 95% with a 5-run
+                // baseline, ≥ 85% with a single run (see the docs: with a 5%
+                // tolerance on the point, one run against one run cannot pass
+                // about 94% whatever the significance rule).
+                if sigma_b <= 0.02 && shift == 1.1 {
+                    let floor = if runs == 5 { 0.95 } else { 0.85 };
+                    check(r.regressed >= floor, "+10% not caught often enough");
+                }
+                // +20% is caught all but never at realistic noise: a miss
+                // needs a 4-sd draw with one run (≈ 1e-4), less with five.
+                if sigma_b <= 0.02 && shift == 1.2 {
+                    check(r.regressed >= 0.999, "+20% missed");
+                }
+            }
+        }
+    }
+    println!(
+        "\n## the rule with a calibrated prior (σ₀ = σ_b, ν₀ = {PRIOR_DF}), \
+         confidence {CONFIDENCE}, \
+         tolerance {}, {REPS} replications per row\n\n{table}",
+        pct(TOLERANCE)
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A miscalibrated prior: σ₀ fixed at 2% while the truth is 1–5%, and the
+/// prior's weight ν₀ varied, with R = 1 and R = 5.
+#[test]
+fn regression_rule_with_a_miscalibrated_prior() {
+    let mut table = String::from(
+        "| true σ_b | R | ν₀ | false alarms (shift 0) | caught (+10%) |\n\
+         |---|---|---|---|---|\n",
+    );
+    let mut case = 0;
+    let mut rates = Vec::new();
+    for &sigma_b in &SIGMAS {
+        for &runs in &RUNS {
+            for &prior_df in &[2.0, 4.0, 8.0, f64::INFINITY] {
+                case += 1;
+                let r = rule(0.02, prior_df, TOLERANCE);
+                let null = simulate(seed(2, case), sigma_b, runs, 1.0, r);
+                let shifted = simulate(seed(2, 100 + case), sigma_b, runs, 1.1, r);
+                table += &format!(
+                    "| {} | {runs} | {prior_df} | {} | {} |\n",
+                    pct(sigma_b),
+                    pct(null.regressed),
+                    pct(shifted.regressed)
+                );
+                rates.push((sigma_b, runs, prior_df, null.regressed));
+            }
+        }
+    }
+    println!("\n## prior fixed at 2%, confidence {CONFIDENCE}, tolerance 5%\n\n{table}");
+    let rate = |s: f64, r: usize, d: f64| {
+        rates
+            .iter()
+            .find(|x| x.0 == s && x.1 == r && x.2 == d)
+            .unwrap()
+            .3
+    };
+    // A prior that is too large never raises false alarms.
+    assert!(rate(0.01, 1, PRIOR_DF) <= 0.01);
+    // When the prior is too small, measuring five runs brings the false
+    // alarms down, and more so the less the prior weighs.
+    assert!(rate(0.05, 5, PRIOR_DF) < rate(0.05, 1, PRIOR_DF));
+    assert!(rate(0.05, 5, 2.0) < rate(0.05, 5, f64::INFINITY));
+}
+
+/// The tolerance and the confidence trade false alarms against detection.
+#[test]
+fn tolerance_and_confidence_trade_off() {
+    let mut table = String::from(
+        "| confidence | tolerance | R | false alarms (shift 0) | caught (+5%) | caught (+10%) \
+         | false alarms, σ_b ignored |\n|---|---|---|---|---|---|---|\n",
+    );
+    let mut case = 0;
+    for &confidence in &[0.95, 0.99] {
+        for &tolerance in &[0.0, 0.02, 0.05, 0.10] {
+            for &runs in &RUNS {
+                case += 1;
+                let r = RegressionRule::new(confidence, tolerance)
+                    .unwrap()
+                    .with_prior(0.02, PRIOR_DF)
+                    .unwrap();
+                let null = simulate(seed(3, case), 0.02, runs, 1.0, r);
+                let small = simulate(seed(3, 100 + case), 0.02, runs, 1.05, r);
+                let shifted = simulate(seed(3, 200 + case), 0.02, runs, 1.1, r);
+                table += &format!(
+                    "| {confidence} | {} | {runs} | {} | {} | {} | {} |\n",
+                    pct(tolerance),
+                    pct(null.regressed),
+                    pct(small.regressed),
+                    pct(shifted.regressed),
+                    pct(null.regressed_within_only),
+                );
+                let at = format!("confidence {confidence}, tolerance {tolerance}, R {runs}");
+                assert!(null.regressed <= 1.0 - confidence, "{at}: {null:?}");
+                if tolerance == 0.0 {
+                    // Without a tolerance to hide behind, ignoring σ_b fails
+                    // unchanged code many times the nominal rate.
+                    let ignored = null.regressed_within_only;
+                    assert!(ignored > 4.0 * (1.0 - confidence), "{at}: {null:?}");
+                }
+            }
+        }
+    }
+    println!("\n## σ_b = 2%, prior calibrated (2%, ν₀ = {PRIOR_DF})\n\n{table}");
+}
+
+/// Welch's interval of a difference of means keeps its coverage with unequal
+/// variances and sizes, where the pooled-variance interval does not.
+#[test]
+fn welch_interval_covers_the_true_difference() {
+    let mut table = String::from(
+        "| case | n before | n after | Welch coverage | pooled-variance coverage |\n\
+         |---|---|---|---|---|\n",
+    );
+    let cases = [
+        ("normal, equal sd", 20, 2.0, 20, 2.0),
+        ("normal, sd 2 vs 6", 10, 6.0, 40, 2.0),
+        ("normal, sd 6 vs 2", 40, 6.0, 10, 2.0),
+        ("normal, small n", 5, 1.0, 8, 3.0),
+    ];
+    for (i, &(name, n_before, sd_before, n_after, sd_after)) in cases.iter().enumerate() {
+        let mut rng = Rng::new(seed(4, i as u64));
+        let (mut welch, mut pooled) = (0, 0);
+        for _ in 0..REPS {
+            let before: Vec<f64> = (0..n_before)
+                .map(|_| rng.normal(100.0, sd_before))
+                .collect();
+            let after: Vec<f64> = (0..n_after).map(|_| rng.normal(103.0, sd_after)).collect();
+            let d = welch_difference(&before, &after, 0.95).unwrap();
+            welch += usize::from(d.ci.low <= 3.0 && 3.0 <= d.ci.high);
+            if pooled_covers(&before, &after, 3.0) {
+                pooled += 1;
+            }
+        }
+        let (welch, pooled) = (welch as f64 / REPS as f64, pooled as f64 / REPS as f64);
+        table += &format!(
+            "| {name} | {n_before} | {n_after} | {} | {} |\n",
+            pct(welch),
+            pct(pooled)
+        );
+        assert!(
+            (0.93..=0.97).contains(&welch),
+            "{name}: Welch coverage {welch}"
+        );
+        if name == "normal, sd 2 vs 6" {
+            // The small sample has the large variance: pooling understates it.
+            assert!(pooled < 0.90, "{name}: pooled coverage {pooled}");
+        }
+    }
+    println!("\n## 95% interval of a difference of means\n\n{table}");
+}
+
+/// The 95% pooled-variance (Student) interval, for contrast with Welch's.
+fn pooled_covers(before: &[f64], after: &[f64], truth: f64) -> bool {
+    let stats = |xs: &[f64]| {
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let ss = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
+        (n, mean, ss)
+    };
+    let (n1, m1, ss1) = stats(before);
+    let (n2, m2, ss2) = stats(after);
+    let df = n1 + n2 - 2.0;
+    let se = ((ss1 + ss2) / df * (1.0 / n1 + 1.0 / n2)).sqrt();
+    // Equal-variance t interval via Welch's function on a fake equal-size
+    // problem would be circular; use the t quantile through statrs directly.
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    let t = StudentsT::new(0.0, 1.0, df).unwrap().inverse_cdf(0.975);
+    let d = m2 - m1;
+    d - t * se <= truth && truth <= d + t * se
+}
+
+/// Ratios on the log scale: Welch on log samples covers the ratio of
+/// geometric means; the ratio of two estimates covers the true ratio when the
+/// estimates' errors are all there is, and fails when processes differ.
+#[test]
+fn log_scale_ratio_intervals_cover_the_true_ratio() {
+    let mut rng = Rng::new(seed(5, 0));
+    let mut welch = 0;
+    for _ in 0..REPS {
+        let before: Vec<f64> = (0..15)
+            .map(|_| rng.normal(100f64.ln(), 0.1).exp())
+            .collect();
+        let after: Vec<f64> = (0..30)
+            .map(|_| rng.normal(110f64.ln(), 0.3).exp())
+            .collect();
+        let r = welch_log_ratio(&before, &after, 0.95).unwrap();
+        welch += usize::from(r.ci.low <= 1.1 && 1.1 <= r.ci.high);
+    }
+    let welch = welch as f64 / REPS as f64;
+
+    let coverage = |sigma_b: f64, case: u64| {
+        let mut rng = Rng::new(seed(5, case));
+        let mut covered = 0;
+        for _ in 0..REPS {
+            let base = process(&mut rng, TRUTH_NS, sigma_b);
+            let cur = process(&mut rng, TRUTH_NS * 1.1, sigma_b);
+            let r = ratio_of_estimates(&cur, &base, 0.95).unwrap();
+            covered += usize::from(r.ci.low <= 1.1 && 1.1 <= r.ci.high);
+        }
+        covered as f64 / REPS as f64
+    };
+    let same_process = coverage(0.0, 1);
+    let across_processes = coverage(0.02, 2);
+    println!(
+        "\n## 95% intervals of a ratio (true ratio 1.10)\n\n\
+         | method | coverage |\n|---|---|\n\
+         | Welch on logs, log-normal samples (n 15, σ 0.1 vs n 30, σ 0.3) | {} |\n\
+         | ratio of two estimates, no between-run spread | {} |\n\
+         | ratio of two estimates, between-run σ_b = 2% ignored | {} |\n",
+        pct(welch),
+        pct(same_process),
+        pct(across_processes)
+    );
+    assert!(
+        (0.93..=0.97).contains(&welch),
+        "Welch log ratio coverage {welch}"
+    );
+    assert!(
+        (0.93..=0.97).contains(&same_process),
+        "estimate ratio coverage {same_process}"
+    );
+    assert!(
+        across_processes < 0.5,
+        "ignoring σ_b should ruin coverage: {across_processes}"
+    );
+}
+
+/// The rule's interval and verdict on a fixed example, so a change in the
+/// formula shows up as a failure here as well as in the rates.
+#[test]
+fn a_five_run_baseline_narrows_the_interval() {
+    let mut rng = Rng::new(seed(6, 0));
+    let runs: Vec<RunEstimate> = (0..5).map(|_| process(&mut rng, TRUTH_NS, 0.02)).collect();
+    let current = process(&mut rng, TRUTH_NS * 1.1, 0.02);
+    let r = rule(0.02, PRIOR_DF, TOLERANCE);
+    let one: Comparison = compare(
+        &BaselineSummary::from_runs(&runs[..1]).unwrap(),
+        &current,
+        &r,
+    )
+    .unwrap();
+    let five = compare(&BaselineSummary::from_runs(&runs).unwrap(), &current, &r).unwrap();
+    assert!(five.log_se < one.log_se, "{one:?} vs {five:?}");
+    assert!(five.ci.high / five.ci.low < one.ci.high / one.ci.low);
+    println!(
+        "\none run:   {}\nfive runs: {}",
+        one.summary(),
+        five.summary()
+    );
+}
