@@ -40,12 +40,20 @@ fn build_once(release: bool) {
     let once = if release { &RELEASE } else { &DEBUG };
     once.get_or_init(|| {
         let mut cmd = Command::new(env!("CARGO"));
-        cmd.current_dir(fixture_dir()).args(["test", "--no-run", "--quiet", "--test", "perf"]);
+        cmd.current_dir(fixture_dir())
+            .args(["test", "--no-run", "--quiet", "--test", "perf"]);
         if release {
             cmd.arg("--release");
         }
-        let out = cmd.env("CARGO_TARGET_DIR", fixture_target_dir()).output().expect("cargo runs");
-        assert!(out.status.success(), "fixture build failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let out = cmd
+            .env("CARGO_TARGET_DIR", fixture_target_dir())
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "fixture build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     });
 }
 
@@ -64,11 +72,19 @@ fn explain(out: &Output) -> String {
 
 /// The `test NAME ... RESULT` lines, in order.
 fn result_lines(out: &Output) -> Vec<String> {
-    stdout(out).lines().filter(|l| l.starts_with("test ") && l.contains(" ... ")).map(str::to_owned).collect()
+    stdout(out)
+        .lines()
+        .filter(|l| l.starts_with("test ") && l.contains(" ... "))
+        .map(str::to_owned)
+        .collect()
 }
 
 fn result_summary(out: &Output) -> String {
-    stdout(out).lines().find(|l| l.starts_with("test result: ")).unwrap_or_default().to_owned()
+    stdout(out)
+        .lines()
+        .find(|l| l.starts_with("test result: "))
+        .unwrap_or_default()
+        .to_owned()
 }
 
 #[test]
@@ -79,7 +95,7 @@ fn a_test_far_under_budget_passes() {
     let text = stdout(&out);
     assert!(text.contains("within budget 1.000 ms"), "{text}");
     assert!(
-        result_summary(&out).starts_with("test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 9 filtered out; finished in "),
+        result_summary(&out).starts_with("test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 10 filtered out; finished in "),
         "{text}"
     );
 }
@@ -92,16 +108,29 @@ fn a_test_far_over_budget_fails_with_101() {
     let text = stdout(&out);
     assert!(text.contains("over budget 10.00 ns"), "{text}");
     assert!(text.contains("failures:\n    slow_spin"), "{text}");
-    assert!(result_summary(&out).starts_with("test result: FAILED. 0 passed; 1 failed;"), "{text}");
+    assert!(
+        result_summary(&out).starts_with("test result: FAILED. 0 passed; 1 failed;"),
+        "{text}"
+    );
 }
 
 #[test]
 fn synthetic_timings_through_iter_custom_get_the_right_verdicts() {
     let out = cargo_perf(true, &["custom_"], &[]);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
-    assert_eq!(result_lines(&out), ["test custom_over ... FAILED", "test custom_under ... ok"]);
+    assert_eq!(
+        result_lines(&out),
+        [
+            "test custom_over ... FAILED",
+            "test custom_scaled ... ok",
+            "test custom_under ... ok"
+        ]
+    );
     let text = stdout(&out);
-    assert!(text.contains("median 100.0 ns/iter [100.0 ns, 100.0 ns]"), "{text}");
+    assert!(
+        text.contains("median 100.0 ns/iter [100.0 ns, 100.0 ns]"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -109,26 +138,59 @@ fn a_panicking_body_fails_only_its_own_test() {
     let out = cargo_perf(true, &["--skip", "slow_spin", "--skip", "custom_over"], &[]);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     let lines = result_lines(&out);
-    assert!(lines.contains(&"test panics ... FAILED".to_owned()), "{lines:?}");
+    assert!(
+        lines.contains(&"test panics ... FAILED".to_owned()),
+        "{lines:?}"
+    );
     let failed: Vec<_> = lines.iter().filter(|l| l.ends_with("FAILED")).collect();
     assert_eq!(failed, ["test panics ... FAILED"], "{}", explain(&out));
     let text = stdout(&out);
-    assert!(text.contains("boom: the fixture panics on purpose"), "{text}");
-    assert!(result_summary(&out).contains("6 passed; 1 failed; 1 ignored; 0 measured; 2 filtered out"), "{text}");
+    assert!(
+        text.contains("boom: the fixture panics on purpose"),
+        "{text}"
+    );
+    assert!(
+        result_summary(&out).contains("7 passed; 1 failed; 1 ignored; 0 measured; 2 filtered out"),
+        "{text}"
+    );
 }
 
 #[test]
 fn filters_and_exact_select_as_libtest_does() {
     // A substring filter selects both nested tests and the parameterized ones.
     let out = cargo_perf(true, &["--list", "inner"], &[]);
-    assert_eq!(stdout(&out), "group::inner: test\ngroup::inner_batched: test\n\n2 tests, 0 benchmarks\n");
+    assert_eq!(
+        stdout(&out),
+        "group::inner: test\ngroup::inner_batched: test\n\n2 tests, 0 benchmarks\n"
+    );
     let out = cargo_perf(true, &["--list", "--exact", "group::inner"], &[]);
-    assert_eq!(stdout(&out), "group::inner: test\n\n1 tests, 0 benchmarks\n");
+    assert_eq!(
+        stdout(&out),
+        "group::inner: test\n\n1 tests, 0 benchmarks\n"
+    );
     let out = cargo_perf(true, &["--list", "with_args::1"], &[]);
-    assert_eq!(stdout(&out), "with_args::10: test\nwith_args::100: test\n\n2 tests, 0 benchmarks\n");
+    assert_eq!(
+        stdout(&out),
+        "with_args::10: test\nwith_args::100: test\n\n2 tests, 0 benchmarks\n"
+    );
     let out = cargo_perf(true, &["--list", "--exact", "with_args::10"], &[]);
-    assert_eq!(stdout(&out), "with_args::10: test\n\n1 tests, 0 benchmarks\n");
-    let out = cargo_perf(true, &["--list", "--skip", "custom", "--skip", "with_args", "--skip", "group"], &[]);
+    assert_eq!(
+        stdout(&out),
+        "with_args::10: test\n\n1 tests, 0 benchmarks\n"
+    );
+    let out = cargo_perf(
+        true,
+        &[
+            "--list",
+            "--skip",
+            "custom",
+            "--skip",
+            "with_args",
+            "--skip",
+            "group",
+        ],
+        &[],
+    );
     assert_eq!(
         stdout(&out),
         "fast_add: test\nignored_slow: test\npanics: test\nslow_spin: test\n\n4 tests, 0 benchmarks\n"
@@ -140,8 +202,17 @@ fn list_terse_is_what_nextest_reads() {
     let out = cargo_perf(true, &["--list", "--format", "terse"], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     let expected = [
-        "custom_over", "custom_under", "fast_add", "group::inner", "group::inner_batched",
-        "ignored_slow", "panics", "slow_spin", "with_args::10", "with_args::100",
+        "custom_over",
+        "custom_scaled",
+        "custom_under",
+        "fast_add",
+        "group::inner",
+        "group::inner_batched",
+        "ignored_slow",
+        "panics",
+        "slow_spin",
+        "with_args::10",
+        "with_args::100",
     ];
     let listed: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
     let want: Vec<String> = expected.iter().map(|n| format!("{n}: test")).collect();
@@ -154,9 +225,16 @@ fn list_terse_is_what_nextest_reads() {
 fn ignored_tests_are_reported_and_run_on_request() {
     let out = cargo_perf(true, &["ignored_slow"], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    assert_eq!(result_lines(&out), ["test ignored_slow ... ignored, too slow for CI"]);
+    assert_eq!(
+        result_lines(&out),
+        ["test ignored_slow ... ignored, too slow for CI"]
+    );
     assert!(result_summary(&out).contains("0 passed; 0 failed; 1 ignored;"));
-    let out = cargo_perf(true, &["--ignored", "--exact", "ignored_slow"], &[("PERFMARK_MAX_TIME", "200ms")]);
+    let out = cargo_perf(
+        true,
+        &["--ignored", "--exact", "ignored_slow"],
+        &[("PERFMARK_MAX_TIME", "200ms")],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     assert_eq!(result_lines(&out), ["test ignored_slow ... ok"]);
 }
@@ -167,7 +245,10 @@ fn an_unoptimized_build_passes_as_not_measured() {
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     assert_eq!(result_lines(&out), ["test slow_spin ... ok"]);
     let text = stdout(&out);
-    assert!(text.contains("not measured: unoptimized build, run `cargo test --release`"), "{text}");
+    assert!(
+        text.contains("not measured: unoptimized build, run `cargo test --release`"),
+        "{text}"
+    );
     // PERFMARK_FORCE enforces the budget anyway.
     let out = cargo_perf(false, &["slow_spin"], &[("PERFMARK_FORCE", "1")]);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
@@ -177,24 +258,39 @@ fn an_unoptimized_build_passes_as_not_measured() {
 fn the_header_names_the_platform_and_the_timer() {
     let out = cargo_perf(true, &["fast_add", "--exact"], &[]);
     let text = stdout(&out);
-    let header: Vec<&str> = text.lines().take_while(|l| !l.starts_with("running ")).collect();
+    let header: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("running "))
+        .collect();
     let first = header.first().copied().unwrap_or_default();
     assert!(first.starts_with("perfmark 0.1.0 · linux"), "{text}");
-    assert!(first.contains("cores") && first.contains("rustc") && first.ends_with("release build"), "{text}");
-    assert!(header.iter().any(|l| l.starts_with("timer: Instant, resolution ") && l.contains("noise floor")), "{text}");
+    assert!(
+        first.contains("cores") && first.contains("rustc") && first.ends_with("release build"),
+        "{text}"
+    );
+    assert!(
+        header
+            .iter()
+            .any(|l| l.starts_with("timer: Instant, resolution ") && l.contains("noise floor")),
+        "{text}"
+    );
 }
 
 #[test]
 fn report_json_has_the_stable_core() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-report");
     let _ = std::fs::remove_dir_all(&dir);
-    let out = cargo_perf(true, &["custom_", "--report-dir", dir.to_str().unwrap()], &[]);
+    let out = cargo_perf(
+        true,
+        &["custom_", "--report-dir", dir.to_str().unwrap()],
+        &[],
+    );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
     let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(report["schema"], 1);
     let tests = report["tests"].as_array().unwrap();
-    assert_eq!(tests.len(), 2);
+    assert_eq!(tests.len(), 3);
     let over = &tests[0];
     assert_eq!(over["name"], "custom_over");
     assert_eq!(over["verdict"], "fail");
@@ -207,8 +303,147 @@ fn report_json_has_the_stable_core() {
     assert_eq!(est["confidence"], 0.95);
     assert!(over["samples"].as_u64().unwrap() >= 30);
     assert!(over["iters_per_sample"].as_u64().unwrap() >= 10_000);
-    assert_eq!(tests[1]["verdict"], "pass");
+    assert_eq!(tests[2]["name"], "custom_under");
+    assert_eq!(tests[2]["verdict"], "pass");
     assert!(dir.join("summary.md").exists());
     let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html written");
     assert!(html.contains("custom_over") && html.contains("<svg"));
+}
+
+/// A fresh baseline directory for one test.
+fn baseline_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("e2e-baselines")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run_scaled(dir: &Path, scale: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "--exact",
+        "custom_scaled",
+        "--baseline-dir",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    cargo_perf(true, &args, &[("PERFMARK_FIXTURE_SCALE", scale)])
+}
+
+#[test]
+fn a_saved_baseline_fails_a_real_regression_and_passes_unchanged_code() {
+    let dir = baseline_dir("regression");
+    let out = run_scaled(&dir, "1.0", &["--save-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("baseline saved: "),
+        "{}",
+        explain(&out)
+    );
+    let file = dir.join("perf.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["schema"], 1, "{saved}");
+
+    // Unchanged: no significant change.
+    let out = run_scaled(&dir, "1.0", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(stdout(&out).contains("+0.0% ["), "{}", explain(&out));
+    // +50%: significant and beyond the 5% tolerance.
+    let out = run_scaled(&dir, "1.5", &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test custom_scaled ... FAILED"]);
+    assert!(stdout(&out).contains("+50.0% ["), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("regressed beyond the 5% tolerance"),
+        "{}",
+        explain(&out)
+    );
+    // Twice as fast: reported, never failed.
+    let out = run_scaled(&dir, "0.5", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("improved beyond tolerance"),
+        "{}",
+        explain(&out)
+    );
+    // --no-baseline ignores it.
+    let out = run_scaled(&dir, "1.5", &["--no-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    // The environment variable stands in for the flag.
+    let out = cargo_perf(
+        true,
+        &["--exact", "custom_scaled"],
+        &[
+            ("PERFMARK_FIXTURE_SCALE", "1.5"),
+            ("PERFMARK_BASELINE_DIR", dir.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+}
+
+#[test]
+fn a_filtered_save_keeps_the_other_entries() {
+    let dir = baseline_dir("filtered");
+    let d = dir.to_str().unwrap();
+    let out = cargo_perf(
+        true,
+        &[
+            "--exact",
+            "custom_under",
+            "--save-baseline",
+            "--baseline-dir",
+            d,
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let out = run_scaled(&dir, "1.0", &["--save-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let text = std::fs::read_to_string(dir.join("perf.json")).unwrap();
+    assert!(
+        text.contains("\"custom_under\"") && text.contains("\"custom_scaled\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_corrupt_baseline_is_an_error_naming_the_file_and_is_left_untouched() {
+    let dir = baseline_dir("corrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("perf.json");
+    let garbage = b"{ \"schema\": 1, \"tests\": { \"custom_scaled\": ";
+    std::fs::write(&file, garbage).unwrap();
+    for extra in [&[][..], &["--save-baseline"][..]] {
+        let out = run_scaled(&dir, "1.0", extra);
+        assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("perf.json"), "{}", explain(&out));
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            garbage,
+            "the corrupt file was modified"
+        );
+    }
+}
+
+#[test]
+fn a_baseline_from_another_machine_is_not_used_to_fail() {
+    let dir = baseline_dir("other-machine");
+    let out = run_scaled(&dir, "1.0", &["--save-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let file = dir.join("perf.json");
+    let mut saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    saved["tests"]["custom_scaled"]["fingerprint"]["cpu_model"] = "Imaginary CPU 9000".into();
+    saved["tests"]["custom_scaled"]["fingerprint"]["cores"] = 64.into();
+    std::fs::write(&file, serde_json::to_string_pretty(&saved).unwrap()).unwrap();
+    let out = run_scaled(&dir, "1.5", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("baseline recorded on Imaginary CPU 9000")
+            && text.contains("not used to fail"),
+        "{text}"
+    );
 }

@@ -28,6 +28,7 @@ fn with_bencher(b: &mut Bencher) {
 #[perf_test(
     budget = "2ms",
     confidence = 0.9,
+    regression = "2.5%",
     precision = "0.5%",
     max_time = "2s",
     warmup = "300ms"
@@ -38,6 +39,9 @@ fn every_option() -> u32 {
 
 #[perf_test(budget = "2\u{b5}s", max_time = "1.5 ms", warmup = "0s")]
 fn micro_sign_and_zero_warmup() {}
+
+#[perf_test(regression = "0%")]
+fn zero_tolerance() {}
 
 #[perf_test(ignore)]
 fn ignored_flag() {}
@@ -180,6 +184,7 @@ fn names_follow_the_module_path_without_the_crate() {
         "with_bencher",
         "with_bencher_and_arg::SMALL",
         "with_bencher_and_arg::SMALL*4",
+        "zero_tolerance",
     ];
     assert_eq!(names, expected);
 }
@@ -205,6 +210,7 @@ fn options_without_values_are_not_given() {
     let options = test("unit_body").options;
     assert_eq!(options.budget_ns, None);
     assert_eq!(options.confidence, None);
+    assert_eq!(options.regression, None);
     assert_eq!(options.precision, None);
     assert_eq!(options.max_time_ns, None);
     assert_eq!(options.warmup_ns, None);
@@ -221,6 +227,7 @@ fn durations_are_nanoseconds_and_percentages_fractions() {
     let every = test("every_option").options;
     assert_eq!(every.budget_ns, Some(2e6));
     assert_eq!(every.confidence, Some(0.9));
+    assert_eq!(every.regression, Some(0.025));
     assert_eq!(every.precision, Some(0.005));
     assert_eq!(every.max_time_ns, Some(2_000_000_000));
     assert_eq!(every.warmup_ns, Some(300_000_000));
@@ -233,6 +240,17 @@ fn durations_are_nanoseconds_and_percentages_fractions() {
 
     assert_eq!(test("sorting::sort_1k").options.budget_ns, Some(40_000.0));
     assert_eq!(test("sorting::nested::deep").options.budget_ns, Some(3e9));
+}
+
+#[test]
+fn regression_is_a_fraction_only_where_given() {
+    assert_eq!(test("every_option").options.regression, Some(0.025));
+    assert_eq!(test("zero_tolerance").options.regression, Some(0.0));
+    for t in all_tests() {
+        if !matches!(t.fn_name, "every_option" | "zero_tolerance") {
+            assert_eq!(t.options.regression, None, "{}", t.name());
+        }
+    }
 }
 
 #[test]

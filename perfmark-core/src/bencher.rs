@@ -37,7 +37,12 @@ const MAX_BATCH: u64 = 4096;
 
 impl Bencher {
     pub(crate) fn new(plan: Plan) -> Self {
-        Bencher { plan, work: None, outcome: None, used: false }
+        Bencher {
+            plan,
+            work: None,
+            outcome: None,
+            used: false,
+        }
     }
 
     /// Declares the work one iteration does, so rates are reported.
@@ -84,7 +89,12 @@ impl Bencher {
             }
             start.elapsed()
         };
-        self.outcome = Some(sampler::run(&self.plan, SampleKind::Loop, timed, Some(empty)));
+        self.outcome = Some(sampler::run(
+            &self.plan,
+            SampleKind::Loop,
+            timed,
+            Some(empty),
+        ));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup` is
@@ -100,7 +110,12 @@ impl Bencher {
         self.start();
         let timed = |n: u64| batched(n, &mut setup, &mut routine);
         let empty = |n: u64| batched(n, &mut || (), &mut |()| ());
-        self.outcome = Some(sampler::run(&self.plan, SampleKind::Batched, timed, Some(empty)));
+        self.outcome = Some(sampler::run(
+            &self.plan,
+            SampleKind::Batched,
+            timed,
+            Some(empty),
+        ));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by `&mut`. `setup`
@@ -116,7 +131,12 @@ impl Bencher {
         self.start();
         let timed = |n: u64| batched_ref(n, &mut setup, &mut routine);
         let empty = |n: u64| batched_ref(n, &mut || (), &mut |_: &mut ()| ());
-        self.outcome = Some(sampler::run(&self.plan, SampleKind::Batched, timed, Some(empty)));
+        self.outcome = Some(sampler::run(
+            &self.plan,
+            SampleKind::Batched,
+            timed,
+            Some(empty),
+        ));
     }
 
     /// Lets the test time itself: `routine(n)` runs `n` iterations and
@@ -148,7 +168,11 @@ impl Bencher {
     }
 }
 
-fn batched<I, O>(n: u64, setup: &mut impl FnMut() -> I, routine: &mut impl FnMut(I) -> O) -> Duration {
+fn batched<I, O>(
+    n: u64,
+    setup: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(I) -> O,
+) -> Duration {
     let mut total = Duration::ZERO;
     let mut left = n;
     while left > 0 {

@@ -39,7 +39,10 @@ pub fn info() -> ClockInfo {
 }
 
 fn calibrate() -> ClockInfo {
-    ClockInfo { resolution_ns: resolution_ns(), overhead_ns: overhead_ns() }
+    ClockInfo {
+        resolution_ns: resolution_ns(),
+        overhead_ns: overhead_ns(),
+    }
 }
 
 /// Smallest non-zero difference between consecutive reads, over many pairs.
@@ -80,16 +83,25 @@ mod tests {
     #[test]
     fn calibration_is_plausible() {
         let c = info();
-        assert!(c.resolution_ns > 0.0 && c.resolution_ns < 1_000_000.0, "{c:?}");
+        assert!(
+            c.resolution_ns > 0.0 && c.resolution_ns < 1_000_000.0,
+            "{c:?}"
+        );
         assert!(c.overhead_ns > 0.0 && c.overhead_ns < 100_000.0, "{c:?}");
         assert!(c.min_block() >= Duration::from_millis(1));
     }
 
     #[test]
     fn blocks_are_a_thousand_times_the_resolution_and_at_least_a_millisecond() {
-        let c = ClockInfo { resolution_ns: 100.0, overhead_ns: 20.0 };
+        let c = ClockInfo {
+            resolution_ns: 100.0,
+            overhead_ns: 20.0,
+        };
         assert_eq!(c.min_block(), Duration::from_millis(1));
-        let coarse = ClockInfo { resolution_ns: 15_600_000.0, overhead_ns: 20.0 };
+        let coarse = ClockInfo {
+            resolution_ns: 15_600_000.0,
+            overhead_ns: 20.0,
+        };
         assert_eq!(coarse.min_block(), Duration::from_nanos(15_600_000_000));
     }
 }

@@ -55,7 +55,8 @@ impl Platform {
                     .to_owned(),
             );
         }
-        if let Some(governor) = read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+        if let Some(governor) =
+            read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
         {
             if governor != "performance" {
                 warnings.push(format!(
@@ -84,7 +85,10 @@ impl Platform {
 }
 
 fn read_trimmed(path: &str) -> Option<String> {
-    fs::read_to_string(path).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+    fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
 }
 
 /// The CPU model from /proc/cpuinfo (`model name`, or `Model`/`Hardware` on ARM).
@@ -100,7 +104,11 @@ pub fn cpu_model() -> Option<String> {
 
 /// The one-minute load average.
 fn load_average() -> Option<f64> {
-    read_trimmed("/proc/loadavg")?.split_whitespace().next()?.parse().ok()
+    read_trimmed("/proc/loadavg")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Whether the CPU says it runs under a hypervisor (x86 `hypervisor` flag).

@@ -42,6 +42,9 @@ pub struct TestOptions {
     pub budget_ns: Option<f64>,
     /// `confidence`: level of every CI of the test, in (0.5, 1).
     pub confidence: Option<f64>,
+    /// `regression`: tolerance beyond the stored baseline, as a fraction
+    /// (`"5%"` is `0.05`).
+    pub regression: Option<f64>,
     /// `precision`: target relative half-width of the CI, as a fraction
     /// (`"1%"` is `0.01`).
     pub precision: Option<f64>,
@@ -58,6 +61,7 @@ impl TestOptions {
     pub const NONE: TestOptions = TestOptions {
         budget_ns: None,
         confidence: None,
+        regression: None,
         precision: None,
         max_time_ns: None,
         warmup_ns: None,

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::bencher::Work;
 use crate::platform::Platform;
 use crate::sampler::Measurement;
+use crate::stats::compare::Comparison;
 use crate::stats::{
     Estimate, Interval, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Statistic, Summary,
 };
@@ -77,12 +78,28 @@ pub struct TestReport {
     pub measurement: Option<Measurement>,
     /// The full statistical account of the samples.
     pub diagnostics: Option<Diagnostics>,
+    /// The comparison with the stored baseline, when there is one.
+    pub baseline: Option<BaselineCheck>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
     pub line: u32,
     /// Wall time of this test, in seconds.
     pub duration_s: f64,
+}
+
+/// A test's check against its stored baseline.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BaselineCheck {
+    /// The baseline file.
+    pub path: String,
+    /// Processes the baseline was recorded over.
+    pub runs: usize,
+    /// The regression rule's result, when the baseline was used.
+    pub comparison: Option<Comparison>,
+    /// Why the baseline was not used to fail (another machine, another
+    /// statistic, an unusable estimate).
+    pub not_used: Option<String>,
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).
@@ -283,7 +300,11 @@ impl Report {
                 Verdict::NotMeasured => "not measured",
             };
             let reasons = t.reasons.join("; ").replace('|', "\\|");
-            let _ = writeln!(md, "| `{}` | {verdict} | {estimate} | {ci} | {reasons} |", t.name);
+            let _ = writeln!(
+                md,
+                "| `{}` | {verdict} | {estimate} | {ci} | {reasons} |",
+                t.name
+            );
         }
         md
     }

@@ -10,12 +10,14 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, FormatSetting};
 
+use crate::baseline::{self, BaselineFile, BaselineStore, Entry, Fingerprint};
 use crate::bencher::Bencher;
 use crate::clock;
 use crate::platform::Platform;
 use crate::registry::{self, Ignore, PerfTest};
-use crate::report::{self, fmt_ns, Diagnostics, EstimateRecord, Report, TestReport};
+use crate::report::{self, fmt_ns, BaselineCheck, Diagnostics, EstimateRecord, Report, TestReport};
 use crate::sampler::{Measurement, Plan, SampleKind, StopReason};
+use crate::stats::compare::{self, BaselineSummary, RegressionRule, RunEstimate, Spread};
 use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
 use crate::units;
 use crate::verdict::{BudgetCheck, Verdict};
@@ -26,6 +28,9 @@ pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 pub const DEFAULT_PRECISION: f64 = 0.01;
 /// Default cap on the sampling phase.
 pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(3);
+/// Default tolerance beyond the stored baseline: a slowdown must be both
+/// significant and larger than this to fail (see docs/regression-rule.md).
+pub const DEFAULT_REGRESSION: f64 = compare::DEFAULT_TOLERANCE;
 /// Default cap on the warm-up phase.
 pub const DEFAULT_WARMUP: Duration = Duration::from_millis(200);
 
@@ -80,6 +85,7 @@ struct Options {
     force: bool,
     confidence: f64,
     precision: f64,
+    regression: f64,
     max_time: Duration,
     warmup: Duration,
 }
@@ -122,25 +128,38 @@ impl Options {
         let flag = |set: bool, var: &str| -> Result<bool, String> {
             Ok(set || env_bool(env, var)?.unwrap_or(false))
         };
-        let options = Options {
-            save_baseline: flag(flags.save_baseline, "PERFMARK_SAVE_BASELINE")?,
-            no_baseline: flag(flags.no_baseline, "PERFMARK_NO_BASELINE")?,
-            verbose: flag(flags.verbose, "PERFMARK_VERBOSE")?,
-            force: env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false),
-            baseline_dir: flags.baseline_dir.or_else(|| env.get("PERFMARK_BASELINE_DIR").map(Into::into)),
-            report_dir: flags.report_dir.or_else(|| env.get("PERFMARK_REPORT_DIR").map(Into::into)),
-            confidence: match env.get("PERFMARK_CONFIDENCE") {
-                Some(v) => units::parse_confidence(&v).map_err(|e| format!("PERFMARK_CONFIDENCE: {e}"))?,
-                None => DEFAULT_CONFIDENCE,
-            },
-            precision: match env.get("PERFMARK_PRECISION") {
-                Some(v) => units::parse_percent(&v).map_err(|e| format!("PERFMARK_PRECISION: {e}"))?,
-                None => DEFAULT_PRECISION,
-            },
-            max_time: env_duration(env, "PERFMARK_MAX_TIME", DEFAULT_MAX_TIME)?,
-            warmup: env_duration(env, "PERFMARK_WARMUP", DEFAULT_WARMUP)?,
-            libtest,
-        };
+        let options =
+            Options {
+                save_baseline: flag(flags.save_baseline, "PERFMARK_SAVE_BASELINE")?,
+                no_baseline: flag(flags.no_baseline, "PERFMARK_NO_BASELINE")?,
+                verbose: flag(flags.verbose, "PERFMARK_VERBOSE")?,
+                force: env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false),
+                baseline_dir: flags
+                    .baseline_dir
+                    .or_else(|| env.get("PERFMARK_BASELINE_DIR").map(Into::into)),
+                report_dir: flags
+                    .report_dir
+                    .or_else(|| env.get("PERFMARK_REPORT_DIR").map(Into::into)),
+                confidence: match env.get("PERFMARK_CONFIDENCE") {
+                    Some(v) => units::parse_confidence(&v)
+                        .map_err(|e| format!("PERFMARK_CONFIDENCE: {e}"))?,
+                    None => DEFAULT_CONFIDENCE,
+                },
+                precision: match env.get("PERFMARK_PRECISION") {
+                    Some(v) => {
+                        units::parse_percent(&v).map_err(|e| format!("PERFMARK_PRECISION: {e}"))?
+                    }
+                    None => DEFAULT_PRECISION,
+                },
+                regression: match env.get("PERFMARK_REGRESSION") {
+                    Some(v) => units::parse_tolerance(&v)
+                        .map_err(|e| format!("PERFMARK_REGRESSION: {e}"))?,
+                    None => DEFAULT_REGRESSION,
+                },
+                max_time: env_duration(env, "PERFMARK_MAX_TIME", DEFAULT_MAX_TIME)?,
+                warmup: env_duration(env, "PERFMARK_WARMUP", DEFAULT_WARMUP)?,
+                libtest,
+            };
         if options.save_baseline && options.no_baseline {
             return Err("--save-baseline and --no-baseline cannot be used together".to_owned());
         }
@@ -162,9 +181,9 @@ fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
         None => Ok(None),
         Some("1" | "true" | "yes" | "on") => Ok(Some(true)),
         Some("" | "0" | "false" | "no" | "off") => Ok(Some(false)),
-        Some(other) => {
-            Err(format!("{var}={other:?} is not understood: use 1/true/yes/on or 0/false/no/off"))
-        }
+        Some(other) => Err(format!(
+            "{var}={other:?} is not understood: use 1/true/yes/on or 0/false/no/off"
+        )),
     }
 }
 
@@ -219,14 +238,50 @@ impl Runner {
 
         let clock = clock::info();
         let platform = Platform::detect(!self.build.debug_assertions, clock);
-        let environment_warnings = platform.warnings();
+        let mut environment_warnings = platform.warnings();
+        let store = self.baseline_store();
+        let fingerprint = Fingerprint::current(
+            &platform.rustc,
+            &platform.profile,
+            &platform.perfmark_version,
+        );
+        if self.options.save_baseline && !self.measuring() {
+            eprintln!("error: refusing to save baselines from an unoptimized build: run `cargo test --release -- --save-baseline`");
+            return 101;
+        }
+        let baselines =
+            if self.options.no_baseline || self.options.save_baseline || !self.measuring() {
+                None
+            } else {
+                match store.load(self.build.crate_name) {
+                    Ok(file) => file,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 101;
+                    }
+                }
+            };
+        if let Some(file) = &baselines {
+            let stale = file.stale_tests(all.iter().map(|t| t.name()));
+            if !stale.is_empty() {
+                environment_warnings.push(format!(
+                    "{} has entries for tests that no longer exist: {}",
+                    file.path().display(),
+                    stale.join(", ")
+                ));
+            }
+        }
         let will_measure = self.measuring() && selected.iter().any(|t| self.runs(t));
         let noise_floor = will_measure.then(measure_noise_floor);
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
 
         println!();
-        println!("running {} test{}", selected.len(), if selected.len() == 1 { "" } else { "s" });
+        println!(
+            "running {} test{}",
+            selected.len(),
+            if selected.len() == 1 { "" } else { "s" }
+        );
         let previous_hook = install_panic_capture();
         let mut reports = Vec::with_capacity(selected.len());
         let mut failures = Vec::new();
@@ -242,7 +297,10 @@ impl Runner {
             }
             print!("test {name} ... ");
             let _ = io::stdout().flush();
-            let outcome = self.run_one(t, name, noise_floor);
+            let mut outcome = self.run_one(t, name, noise_floor);
+            if let Some(file) = &baselines {
+                self.check_baseline(t, &mut outcome, file, &fingerprint);
+            }
             let ok = outcome.report.verdict != Verdict::Fail;
             println!("{}", if ok { "ok" } else { "FAILED" });
             for line in outcome.report.console_lines() {
@@ -260,8 +318,14 @@ impl Runner {
         }
         panic::set_hook(previous_hook);
 
-        let passed = reports.iter().filter(|r| matches!(r.verdict, Verdict::Pass | Verdict::NotMeasured)).count();
-        let ignored = reports.iter().filter(|r| r.verdict == Verdict::Ignored).count();
+        let passed = reports
+            .iter()
+            .filter(|r| matches!(r.verdict, Verdict::Pass | Verdict::NotMeasured))
+            .count();
+        let ignored = reports
+            .iter()
+            .filter(|r| r.verdict == Verdict::Ignored)
+            .count();
         if !failures.is_empty() {
             println!();
             println!("failures:");
@@ -279,6 +343,16 @@ impl Runner {
             }
         }
 
+        let mut code = if failures.is_empty() { 0 } else { 101 };
+        if self.options.save_baseline {
+            match save_baselines(&store, self.build.crate_name, &reports, &fingerprint) {
+                Ok(line) => println!("\n{line}"),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    code = 101;
+                }
+            }
+        }
         let report = Report {
             schema: report::REPORT_SCHEMA,
             target: self.build.crate_name.to_owned(),
@@ -288,7 +362,6 @@ impl Runner {
             tests: reports,
             finished_in_s: started.elapsed().as_secs_f64(),
         };
-        let mut code = if failures.is_empty() { 0 } else { 101 };
         if let Err(message) = report.write(&report_dir) {
             eprintln!("error: {message}; choose another place with --report-dir DIR");
             code = 101;
@@ -309,7 +382,13 @@ impl Runner {
     fn selected(&self, t: &PerfTest) -> bool {
         let args = &self.options.libtest;
         let name = t.name();
-        let matches = |pattern: &str| if args.exact { name == pattern } else { name.contains(pattern) };
+        let matches = |pattern: &str| {
+            if args.exact {
+                name == pattern
+            } else {
+                name.contains(pattern)
+            }
+        };
         if let Some(filter) = &args.filter {
             if !matches(filter) {
                 return false;
@@ -327,11 +406,81 @@ impl Runner {
         t.options.ignore == Ignore::No || args.ignored || args.include_ignored
     }
 
+    fn baseline_store(&self) -> BaselineStore {
+        match &self.options.baseline_dir {
+            Some(dir) => BaselineStore::new(Path::new(self.build.manifest_dir).join(dir)),
+            None => BaselineStore::in_package(self.build.manifest_dir),
+        }
+    }
+
+    /// The regression verdict against the stored baseline of this test.
+    fn check_baseline(
+        &self,
+        t: &PerfTest,
+        outcome: &mut Outcome,
+        file: &BaselineFile,
+        here: &Fingerprint,
+    ) {
+        let report = &mut outcome.report;
+        let (Some(entry), Some(estimate)) = (file.get(&report.name), &report.estimate) else {
+            return;
+        };
+        let machine = here.compare(entry.fingerprint());
+        let mut check = BaselineCheck {
+            path: file.path().display().to_string(),
+            runs: entry.between_runs().map_or(1, |b| b.runs),
+            comparison: None,
+            not_used: None,
+        };
+        if !machine.is_same_machine() {
+            check.not_used = Some(machine.to_string());
+        } else if entry.estimate().statistic != estimate.statistic.as_str() {
+            check.not_used = Some(format!(
+                "baseline not used: it records the {}, this run the {}; re-record with --save-baseline",
+                entry.estimate().statistic,
+                estimate.statistic.as_str()
+            ));
+        } else {
+            let tolerance = t.options.regression.unwrap_or(self.options.regression);
+            let confidence = estimate.confidence;
+            let current = stats::Interval {
+                low: estimate.ci_low,
+                high: estimate.ci_high,
+                confidence,
+            };
+            let result = RegressionRule::new(confidence, tolerance).and_then(|rule| {
+                let summary = baseline_summary(entry)?;
+                compare::compare(
+                    &summary,
+                    &RunEstimate::new(estimate.ns_per_iter, current)?,
+                    &rule,
+                )
+            });
+            match result {
+                Ok(comparison) => {
+                    report.reasons.push(comparison.summary());
+                    if comparison.verdict.is_failure() {
+                        report.verdict = Verdict::Fail;
+                        outcome.failure_detail = Some(report.reasons.join("\n"));
+                    }
+                    check.comparison = Some(comparison);
+                }
+                Err(e) => check.not_used = Some(format!("baseline not used: {e}")),
+            }
+        }
+        if let Some(why) = &check.not_used {
+            report.reasons.push(why.clone());
+        }
+        report.baseline = Some(check);
+    }
+
     fn report_dir(&self) -> PathBuf {
         if let Some(dir) = &self.options.report_dir {
             return dir.clone();
         }
-        target_dir(Path::new(self.build.manifest_dir)).join("perfmark").join(self.build.crate_name)
+        target_dir(Path::new(self.build.manifest_dir))
+            .join("perfmark")
+            .join(self.build.crate_name)
     }
 
     fn print_header(
@@ -341,7 +490,11 @@ impl Runner {
         warnings: &[String],
         report_dir: &Path,
     ) {
-        let kernel = p.kernel.as_deref().map(|k| format!(" {k}")).unwrap_or_default();
+        let kernel = p
+            .kernel
+            .as_deref()
+            .map(|k| format!(" {k}"))
+            .unwrap_or_default();
         println!(
             "perfmark {} · {}{kernel} {} · {} · {} cores · {} · {} build",
             p.perfmark_version, p.os, p.arch, p.cpu_model, p.cores, p.rustc, p.profile
@@ -369,8 +522,10 @@ impl Runner {
         let mut plan = Plan::new(
             o.confidence.unwrap_or(self.options.confidence),
             o.precision.unwrap_or(self.options.precision),
-            o.max_time_ns.map_or(self.options.max_time, Duration::from_nanos),
-            o.warmup_ns.map_or(self.options.warmup, Duration::from_nanos),
+            o.max_time_ns
+                .map_or(self.options.max_time, Duration::from_nanos),
+            o.warmup_ns
+                .map_or(self.options.warmup, Duration::from_nanos),
         );
         plan.budget_ns = o.budget_ns;
         plan.smoke = !self.measuring();
@@ -400,6 +555,7 @@ impl Runner {
             panic: None,
             measurement: None,
             diagnostics: None,
+            baseline: None,
             file: t.file.to_owned(),
             line: t.line,
             duration_s: 0.0,
@@ -409,7 +565,9 @@ impl Runner {
             (Err(payload), _) => {
                 let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
                 report.verdict = Verdict::Fail;
-                report.reasons.push(format!("panicked: {}", first_line(&message)));
+                report
+                    .reasons
+                    .push(format!("panicked: {}", first_line(&message)));
                 failure_detail = Some(format!("panicked at {message}"));
                 report.panic = Some(message);
             }
@@ -423,9 +581,9 @@ impl Runner {
             }
             (Ok(()), Some(m)) if m.stop == StopReason::Smoke => {
                 report.verdict = Verdict::NotMeasured;
-                report.reasons.push(
-                    "not measured: unoptimized build, run `cargo test --release`".to_owned(),
-                );
+                report
+                    .reasons
+                    .push("not measured: unoptimized build, run `cargo test --release`".to_owned());
                 report.samples = m.samples_ns.len();
                 report.iters_per_sample = m.iters_per_sample;
                 report.measurement = Some(m);
@@ -441,7 +599,10 @@ impl Runner {
             }
         }
         report.duration_s = started.elapsed().as_secs_f64();
-        Outcome { report, failure_detail }
+        Outcome {
+            report,
+            failure_detail,
+        }
     }
 }
 
@@ -451,7 +612,9 @@ fn judge(report: &mut TestReport, plan: &Plan, m: &Measurement, noise_floor: Opt
     let estimate = stats::estimate(samples, plan.confidence);
     let summary = stats::summarize(samples);
     let outliers = stats::tukey(samples);
-    report.rate_per_s = report.work.and_then(|w| report::rate_per_s(w, estimate.point));
+    report.rate_per_s = report
+        .work
+        .and_then(|w| report::rate_per_s(w, estimate.point));
 
     match plan.budget_ns {
         Some(budget_ns) => {
@@ -473,7 +636,9 @@ fn judge(report: &mut TestReport, plan: &Plan, m: &Measurement, noise_floor: Opt
     }
 
     let diagnostics = diagnose(samples, plan, m, &estimate, &summary, noise_floor);
-    report.warnings.extend(warnings(plan, m, &estimate, &outliers, &diagnostics));
+    report
+        .warnings
+        .extend(warnings(plan, m, &estimate, &outliers, &diagnostics));
     report.estimate = Some(EstimateRecord::from(&estimate));
     report.summary = Some(summary);
     report.outliers = Some(outliers);
@@ -590,11 +755,86 @@ fn robust_spread(s: &Summary) -> f64 {
     (s.q3 - s.q1) / 1.349 / s.median
 }
 
+/// What the regression rule needs from a stored entry: for a baseline
+/// recorded over several processes, the geometric mean of their estimates
+/// and their measured spread; for one process, its estimate alone (the rule
+/// then assumes the prior spread, never zero).
+fn baseline_summary(entry: &Entry) -> Result<BaselineSummary, compare::CompareError> {
+    let e = entry.estimate();
+    let ci = stats::Interval {
+        low: e.ci_low_ns,
+        high: e.ci_high_ns,
+        confidence: e.confidence,
+    };
+    let stored = RunEstimate::new(e.ns_per_iter, ci)?;
+    match entry.between_runs() {
+        Some(between) if between.runs >= 2 => {
+            let n = between.run_estimates_ns.len() as f64;
+            let log_mean = between.run_estimates_ns.iter().map(|x| x.ln()).sum::<f64>() / n;
+            Ok(BaselineSummary {
+                point_ns: log_mean.exp(),
+                runs: between.runs,
+                within_log_se: stored.log_se(),
+                spread: Some(Spread {
+                    sd: between.sd_log,
+                    df: (between.runs - 1) as f64,
+                }),
+            })
+        }
+        _ => BaselineSummary::from_runs(&[stored]),
+    }
+}
+
+/// Saves the measured tests of this run as baselines (the other tests'
+/// entries are kept); returns the line to print.
+fn save_baselines(
+    store: &BaselineStore,
+    target: &str,
+    reports: &[TestReport],
+    fingerprint: &Fingerprint,
+) -> Result<String, baseline::BaselineError> {
+    let entries: Vec<Entry> = reports
+        .iter()
+        .filter_map(|r| {
+            let (e, m) = (r.estimate.as_ref()?, r.measurement.as_ref()?);
+            (e.ci_low.is_finite() && e.ci_high.is_finite()).then(|| {
+                Entry::new(
+                    r.name.clone(),
+                    baseline::Estimate::new(
+                        e.statistic.as_str(),
+                        e.ns_per_iter,
+                        (e.ci_low, e.ci_high),
+                        e.confidence,
+                    ),
+                    m.samples_ns.clone(),
+                    m.iters_per_sample,
+                    fingerprint.clone(),
+                )
+            })
+        })
+        .collect();
+    if entries.is_empty() {
+        return Ok("no baseline saved: no test was measured with a bounded CI".to_owned());
+    }
+    let file = store.save(target, &entries)?;
+    Ok(format!(
+        "baseline saved: {} ({} of its {} tests recorded in this run)",
+        file.path().display(),
+        entries.len(),
+        file.len()
+    ))
+}
+
 /// The machine's noise floor: the robust relative spread of Boyer's LFSR
 /// task (seed 002), which does the same work every time with no memory
 /// traffic, so its spread is the machine's alone.
 fn measure_noise_floor() -> f64 {
-    let mut plan = Plan::new(0.95, 0.005, Duration::from_millis(150), Duration::from_millis(30));
+    let mut plan = Plan::new(
+        0.95,
+        0.005,
+        Duration::from_millis(150),
+        Duration::from_millis(30),
+    );
     plan.clock = clock::info();
     let mut bencher = Bencher::new(plan);
     let mut state = 0xACE1_u64;
@@ -628,6 +868,7 @@ fn ignored_report(t: &PerfTest, name: String) -> TestReport {
         panic: None,
         measurement: None,
         diagnostics: None,
+        baseline: None,
         file: t.file.to_owned(),
         line: t.line,
         duration_s: 0.0,
@@ -649,7 +890,11 @@ fn verbose_lines(report: &TestReport) -> Vec<String> {
         fmt_ns(m.loop_overhead_ns),
         fmt_ns(m.warmup_ns),
         m.warmup_blocks,
-        if m.warmup_settled { "settled" } else { "cap reached" },
+        if m.warmup_settled {
+            "settled"
+        } else {
+            "cap reached"
+        },
         fmt_ns(m.sampling_ns),
         m.stop,
         m.planned_samples,
@@ -699,7 +944,12 @@ fn verbose_lines(report: &TestReport) -> Vec<String> {
         ));
     }
     let serial = &d.serial;
-    let lags: Vec<String> = serial.lags.iter().take(10).map(|r| format!("{r:+.2}")).collect();
+    let lags: Vec<String> = serial
+        .lags
+        .iter()
+        .take(10)
+        .map(|r| format!("{r:+.2}"))
+        .collect();
     lines.push(format!(
         "autocorrelation by lag 1..{}: {} · band ±{:.2} · {} of {} lags outside (chance: {:.1}) · \
          Ljung–Box p {:.3} · {}",
@@ -710,11 +960,22 @@ fn verbose_lines(report: &TestReport) -> Vec<String> {
         serial.lags.len(),
         serial.expected_outside,
         serial.ljung_box_p,
-        if serial.flagged { "correlated" } else { "no evidence of correlation" }
+        if serial.flagged {
+            "correlated"
+        } else {
+            "no evidence of correlation"
+        }
     ));
-    lines.push(format!("gating error bound {:.4}% per sample", d.gating_error * 100.0));
+    lines.push(format!(
+        "gating error bound {:.4}% per sample",
+        d.gating_error * 100.0
+    ));
     lines.push("histogram (ns/iter):".to_owned());
-    lines.extend(stats::text_histogram(&m.samples_ns, 12, 40).into_iter().map(|l| format!("  {l}")));
+    lines.extend(
+        stats::text_histogram(&m.samples_ns, 12, 40)
+            .into_iter()
+            .map(|l| format!("  {l}")),
+    );
     lines
 }
 
@@ -742,7 +1003,9 @@ static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
 fn install_panic_capture() -> Box<dyn Fn(&panic::PanicHookInfo<'_>) + Sync + Send + 'static> {
     let previous = panic::take_hook();
     panic::set_hook(Box::new(|info| {
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        let location = info
+            .location()
+            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
         let message = panic_payload_text(info.payload());
         let text = match location {
             Some(at) => format!("{at}:\n{message}"),
@@ -771,7 +1034,11 @@ fn panic_payload_text(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// The message's text after the location line.
 fn first_line(message: &str) -> &str {
-    message.lines().nth(1).or_else(|| message.lines().next()).unwrap_or("")
+    message
+        .lines()
+        .nth(1)
+        .or_else(|| message.lines().next())
+        .unwrap_or("")
 }
 
 #[cfg(test)]
@@ -788,14 +1055,25 @@ mod tests {
     }
 
     fn parse(args: &[&str], env: &[(&'static str, &'static str)]) -> Result<Options, String> {
-        let args = std::iter::once("perf").chain(args.iter().copied()).map(OsString::from).collect();
+        let args = std::iter::once("perf")
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect();
         Options::parse(args, &FakeEnv(env.iter().copied().collect()))
     }
 
     #[test]
     fn perfmark_flags_are_split_from_libtest_flags() {
         let o = parse(
-            &["sort", "--exact", "--baseline-dir", "b", "--report-dir=r", "--save-baseline", "--nocapture"],
+            &[
+                "sort",
+                "--exact",
+                "--baseline-dir",
+                "b",
+                "--report-dir=r",
+                "--save-baseline",
+                "--nocapture",
+            ],
             &[],
         )
         .unwrap();
@@ -824,7 +1102,11 @@ mod tests {
         assert_eq!(o.precision, 0.02);
         assert_eq!(o.confidence, 0.99);
         // The flag wins over the variable.
-        let o = parse(&["--baseline-dir", "mine"], &[("PERFMARK_BASELINE_DIR", "/tmp/b")]).unwrap();
+        let o = parse(
+            &["--baseline-dir", "mine"],
+            &[("PERFMARK_BASELINE_DIR", "/tmp/b")],
+        )
+        .unwrap();
         assert_eq!(o.baseline_dir, Some(PathBuf::from("mine")));
     }
 

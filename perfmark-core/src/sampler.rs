@@ -133,7 +133,12 @@ const SETTLE_TOLERANCE: f64 = 0.02;
 /// Measures one routine. `timed(n)` runs `n` iterations and returns their
 /// time; `empty(n)`, when given, does the same with an empty routine so the
 /// harness's per-iteration cost can be subtracted.
-pub(crate) fn run<T, E>(plan: &Plan, kind: SampleKind, mut timed: T, empty: Option<E>) -> Measurement
+pub(crate) fn run<T, E>(
+    plan: &Plan,
+    kind: SampleKind,
+    mut timed: T,
+    empty: Option<E>,
+) -> Measurement
 where
     T: FnMut(u64) -> Duration,
     E: FnMut(u64) -> Duration,
@@ -219,7 +224,8 @@ where
         let elapsed_ns = ns(sampling_start.elapsed()).max(reported_ns);
         if samples_ns.len() >= next_check {
             let estimate = stats::estimate(&samples_ns, plan.confidence);
-            let done = precise_enough(&estimate, plan.precision) && !straddles(&estimate, plan.budget_ns);
+            let done =
+                precise_enough(&estimate, plan.precision) && !straddles(&estimate, plan.budget_ns);
             if done && samples_ns.len() >= MIN_SAMPLES {
                 break StopReason::Precision;
             }
@@ -257,14 +263,22 @@ fn ns(d: Duration) -> f64 {
 /// target from the last block's time with 20% to spare, at least doubling
 /// (Mark5) and at most ×16 per step so one fast outlier cannot overshoot far.
 fn grow(n: u64, block_ns: f64, target_ns: f64) -> u64 {
-    let aim = if block_ns > 0.0 { (n as f64) * 1.2 * target_ns / block_ns } else { f64::INFINITY };
+    let aim = if block_ns > 0.0 {
+        (n as f64) * 1.2 * target_ns / block_ns
+    } else {
+        f64::INFINITY
+    };
     let next = aim.clamp(n as f64 * 2.0, n as f64 * 16.0);
     (next as u64).clamp(n + 1, MAX_ITERS_PER_SAMPLE)
 }
 
 /// The harness's per-iteration cost: an empty routine timed in blocks of
 /// the minimum block length; the smallest of several (the least disturbed).
-fn loop_overhead_ns<E: FnMut(u64) -> Duration>(mut empty: E, min_block_ns: f64, read_pair_ns: f64) -> f64 {
+fn loop_overhead_ns<E: FnMut(u64) -> Duration>(
+    mut empty: E,
+    min_block_ns: f64,
+    read_pair_ns: f64,
+) -> f64 {
     let mut n: u64 = 1;
     let mut block_ns = ns(empty(n));
     while block_ns < min_block_ns && n < MAX_ITERS_PER_SAMPLE {
@@ -332,9 +346,16 @@ mod tests {
     use super::*;
 
     fn quiet_plan() -> Plan {
-        let mut plan =
-            Plan::new(0.95, 0.01, Duration::from_millis(500), Duration::from_millis(50));
-        plan.clock = ClockInfo { resolution_ns: 1.0, overhead_ns: 20.0 };
+        let mut plan = Plan::new(
+            0.95,
+            0.01,
+            Duration::from_millis(500),
+            Duration::from_millis(50),
+        );
+        plan.clock = ClockInfo {
+            resolution_ns: 1.0,
+            overhead_ns: 20.0,
+        };
         plan
     }
 
@@ -354,7 +375,11 @@ mod tests {
             |n| Duration::from_nanos(250 * n),
             None::<fn(u64) -> Duration>,
         );
-        assert!(m.samples_ns.iter().all(|&s| s == 250.0), "{:?}", &m.samples_ns[..5]);
+        assert!(
+            m.samples_ns.iter().all(|&s| s == 250.0),
+            "{:?}",
+            &m.samples_ns[..5]
+        );
         assert_eq!(m.loop_overhead_ns, 0.0);
         assert_eq!(m.first_call_ns, 250.0);
         // 1 ms blocks: 250 ns × 4096 (n grows by ×16 from 1, then ×2 ... until ≥ 1 ms).
@@ -375,7 +400,9 @@ mod tests {
             &plan,
             SampleKind::Custom,
             |n| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let noise = ((state >> 33) as f64 / (1u64 << 31) as f64 - 0.5) * 0.2;
                 Duration::from_nanos((100.0 * (1.0 + noise) * n as f64) as u64)
             },

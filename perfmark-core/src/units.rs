@@ -14,7 +14,9 @@ pub fn parse_duration_ns(text: &str) -> Result<f64, String> {
         )
     };
     let t = text.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).ok_or_else(invalid)?;
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .ok_or_else(invalid)?;
     let (number, unit) = t.split_at(split);
     let value: f64 = number.parse().map_err(|_| invalid())?;
     let scale = match unit.trim_start() {
@@ -32,10 +34,28 @@ pub fn parse_duration_ns(text: &str) -> Result<f64, String> {
 /// # Errors
 /// When the text is not a number in (0, 100) followed by `%`.
 pub fn parse_percent(text: &str) -> Result<f64, String> {
-    let invalid = || format!("invalid percentage `{text}`: expected a number between 0 and 100 followed by %, such as \"1%\" or \"0.5%\"");
+    let invalid = || {
+        format!("invalid percentage `{text}`: expected a number between 0 and 100 followed by %, such as \"1%\" or \"0.5%\"")
+    };
     let number = text.trim().strip_suffix('%').ok_or_else(invalid)?;
     let value: f64 = number.trim().parse().map_err(|_| invalid())?;
     if !(value > 0.0 && value < 100.0) {
+        return Err(invalid());
+    }
+    Ok(value / 100.0)
+}
+
+/// Parses a regression tolerance such as `5%` or `0%` into a fraction.
+///
+/// # Errors
+/// When the text is not a number in [0, 100) followed by `%`.
+pub fn parse_tolerance(text: &str) -> Result<f64, String> {
+    let invalid = || {
+        format!("invalid tolerance `{text}`: expected a percentage from 0% to below 100%, such as \"5%\" or \"2.5%\"")
+    };
+    let number = text.trim().strip_suffix('%').ok_or_else(invalid)?;
+    let value: f64 = number.trim().parse().map_err(|_| invalid())?;
+    if !(0.0..100.0).contains(&value) {
         return Err(invalid());
     }
     Ok(value / 100.0)
@@ -77,6 +97,9 @@ mod tests {
         for bad in ["1", "0%", "100%", "x%"] {
             assert!(parse_percent(bad).is_err(), "{bad}");
         }
+        assert_eq!(parse_tolerance("0%"), Ok(0.0));
+        assert_eq!(parse_tolerance("2.5%"), Ok(0.025));
+        assert!(parse_tolerance("100%").is_err() && parse_tolerance("5").is_err());
         assert_eq!(parse_confidence("0.99"), Ok(0.99));
         for bad in ["0.5", "1", "1.5", "high"] {
             assert!(parse_confidence(bad).is_err(), "{bad}");

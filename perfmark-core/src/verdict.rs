@@ -71,23 +71,37 @@ impl BudgetCheck {
         } else {
             BudgetOutcome::InconclusiveOver
         };
-        BudgetCheck { budget_ns, outcome, ratio: estimate.point / budget_ns }
+        BudgetCheck {
+            budget_ns,
+            outcome,
+            ratio: estimate.point / budget_ns,
+        }
     }
 
     /// Whether the test passes this check.
     pub fn passed(&self) -> bool {
-        matches!(self.outcome, BudgetOutcome::Under | BudgetOutcome::InconclusiveUnder)
+        matches!(
+            self.outcome,
+            BudgetOutcome::Under | BudgetOutcome::InconclusiveUnder
+        )
     }
 
     /// Whether the CI left the decision to the point estimate.
     pub fn inconclusive(&self) -> bool {
-        matches!(self.outcome, BudgetOutcome::InconclusiveUnder | BudgetOutcome::InconclusiveOver)
+        matches!(
+            self.outcome,
+            BudgetOutcome::InconclusiveUnder | BudgetOutcome::InconclusiveOver
+        )
     }
 
     /// The reason in words, for the summary and `report.json`.
     pub fn reason(&self, estimate: &Estimate) -> String {
         let budget = fmt_ns(self.budget_ns);
-        let ci = format!("[{}, {}]", fmt_ns(estimate.ci.low), fmt_ns(estimate.ci.high));
+        let ci = format!(
+            "[{}, {}]",
+            fmt_ns(estimate.ci.low),
+            fmt_ns(estimate.ci.high)
+        );
         let pct = (self.ratio * 100.0).round();
         let statistic = estimate.statistic.as_str();
         match self.outcome {
@@ -115,7 +129,11 @@ mod tests {
     use crate::stats::{Interval, Statistic};
 
     fn est(point: f64, low: f64, high: f64) -> Estimate {
-        let ci = Interval { low, high, confidence: 0.95 };
+        let ci = Interval {
+            low,
+            high,
+            confidence: 0.95,
+        };
         Estimate {
             statistic: Statistic::Median,
             point,
@@ -128,8 +146,14 @@ mod tests {
 
     #[test]
     fn budget_outcomes() {
-        assert_eq!(BudgetCheck::decide(&est(10.0, 9.0, 11.0), 11.0).outcome, BudgetOutcome::Under);
-        assert_eq!(BudgetCheck::decide(&est(10.0, 9.0, 11.0), 8.9).outcome, BudgetOutcome::Over);
+        assert_eq!(
+            BudgetCheck::decide(&est(10.0, 9.0, 11.0), 11.0).outcome,
+            BudgetOutcome::Under
+        );
+        assert_eq!(
+            BudgetCheck::decide(&est(10.0, 9.0, 11.0), 8.9).outcome,
+            BudgetOutcome::Over
+        );
         let straddle = BudgetCheck::decide(&est(10.0, 9.0, 11.0), 10.5);
         assert_eq!(straddle.outcome, BudgetOutcome::InconclusiveUnder);
         assert!(straddle.passed() && straddle.inconclusive());

@@ -22,6 +22,9 @@ pub struct Attr {
     /// `confidence = 0.95`: a float literal (a minus sign is kept so that the
     /// range check, not the parser, explains why it is wrong).
     pub confidence: Option<Confidence>,
+    /// `regression = "5%"`: a percentage string, the tolerance beyond the
+    /// stored baseline.
+    pub regression: Option<LitStr>,
     /// `precision = "1%"`: a percentage string.
     pub precision: Option<LitStr>,
     /// `max_time = "2s"`: a duration string.
@@ -70,9 +73,10 @@ pub enum Key {
 }
 
 /// The keys accepted today, in the order the documentation lists them.
-const SUPPORTED: [Key; 7] = [
+const SUPPORTED: [Key; 8] = [
     Key::Budget,
     Key::Confidence,
+    Key::Regression,
     Key::Precision,
     Key::MaxTime,
     Key::Warmup,
@@ -81,7 +85,7 @@ const SUPPORTED: [Key; 7] = [
 ];
 
 /// Keys of the contract (DESIGN.md §1) that a later release implements.
-const LATER: [Key; 4] = [Key::Regression, Key::Allocs, Key::Complexity, Key::Measure];
+const LATER: [Key; 3] = [Key::Allocs, Key::Complexity, Key::Measure];
 
 impl Key {
     /// The key as written in the attribute.
@@ -112,12 +116,15 @@ impl Key {
                 "a duration string such as \"0s\", \"300ms\" or \"1.5 s\" (units: ns, us, µs, ms, s)"
             }
             Key::Confidence => "a float literal strictly between 0.5 and 1, such as 0.95 or 0.99",
+            Key::Regression => {
+                "a percentage string at least 0% and below 100%, such as \"5%\", \"2.5%\" or \"0%\""
+            }
             Key::Precision => {
                 "a percentage string above 0% and below 100%, such as \"1%\" or \"0.5%\""
             }
             Key::Args => "a list of arguments such as `args = [10, 100, 1000]`",
             Key::Ignore => "`ignore` alone or `ignore = \"reason\"`",
-            Key::Regression | Key::Allocs | Key::Complexity | Key::Measure => "nothing yet",
+            Key::Allocs | Key::Complexity | Key::Measure => "nothing yet",
         }
     }
 
@@ -125,7 +132,6 @@ impl Key {
     /// waits for.
     fn not_supported_yet(self) -> Option<&'static str> {
         match self {
-            Key::Regression => Some("baseline comparison comes with a later perfmark release"),
             Key::Allocs => Some("allocation counting comes with a later perfmark release"),
             Key::Complexity => Some("complexity checks come with a later perfmark release"),
             Key::Measure => Some("cpu-time measurement comes with a later perfmark release"),
@@ -192,13 +198,14 @@ impl Attr {
             let path = &meta.path;
             match key {
                 Key::Budget => attr.budget = string_value(cx, key, path, value),
+                Key::Regression => attr.regression = string_value(cx, key, path, value),
                 Key::Precision => attr.precision = string_value(cx, key, path, value),
                 Key::MaxTime => attr.max_time = string_value(cx, key, path, value),
                 Key::Warmup => attr.warmup = string_value(cx, key, path, value),
                 Key::Confidence => attr.confidence = confidence_value(cx, path, value),
                 Key::Args => attr.args = args_value(cx, path, value),
                 Key::Ignore => attr.ignore = ignore_value(cx, path, value),
-                Key::Regression | Key::Allocs | Key::Complexity | Key::Measure => {}
+                Key::Allocs | Key::Complexity | Key::Measure => {}
             }
             Ok(())
         });
@@ -410,12 +417,13 @@ mod tests {
     #[test]
     fn every_option_parses() {
         let (attr, errors) = parse(quote! {
-            budget = "50ns", confidence = 0.99, precision = "1%", max_time = "2s",
-            warmup = "300ms", args = [1, -2, "x"], ignore = "slow"
+            budget = "50ns", confidence = 0.99, regression = "2.5%", precision = "1%",
+            max_time = "2s", warmup = "300ms", args = [1, -2, "x"], ignore = "slow"
         });
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(attr.budget.unwrap().value(), "50ns");
         assert_eq!(attr.confidence.unwrap().value, 0.99);
+        assert_eq!(attr.regression.unwrap().value(), "2.5%");
         assert_eq!(attr.args.unwrap().elems.len(), 3);
         assert!(matches!(attr.ignore, Some(IgnoreAttr::Reason(r)) if r.value() == "slow"));
     }
@@ -424,9 +432,9 @@ mod tests {
     fn all_mistakes_are_collected() {
         let (attr, errors) = parse(quote! {
             budgte = "1ns", budget = 50, confidence = "0.9", warmup = "1s", warmup = "2s",
-            regression = "5%", ignore(x)
+            regression = 5, measure = "cpu", ignore(x)
         });
-        assert_eq!(errors.len(), 6, "{errors:?}");
+        assert_eq!(errors.len(), 7, "{errors:?}");
         assert!(errors[0].starts_with("unknown option `budgte`: accepted options are budget,"));
         assert!(
             errors[0].ends_with("did you mean `budget`?"),
@@ -439,9 +447,45 @@ mod tests {
             errors[3],
             "duplicate option `warmup`: it is already given; keep one"
         );
-        assert!(errors[4].starts_with("`regression` is not supported yet"));
-        assert!(errors[5].starts_with("invalid ignore: write `ignore = value`"));
+        assert!(errors[4].starts_with("invalid regression `5`: expected a percentage string"));
+        assert!(errors[5].starts_with("`measure` is not supported yet"));
+        assert!(errors[6].starts_with("invalid ignore: write `ignore = value`"));
         assert_eq!(attr.warmup.unwrap().value(), "1s");
+        assert!(attr.regression.is_none());
+    }
+
+    #[test]
+    fn regression_is_accepted_and_the_later_options_refused() {
+        let (attr, errors) = parse(quote!(regression = "0%"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(attr.regression.unwrap().value(), "0%");
+
+        let (_, errors) = parse(quote!(regression));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("option `regression` needs a value: expected a percentage"));
+
+        for later in [
+            quote!(allocs = 0),
+            quote!(complexity = "n"),
+            quote!(measure = "cpu"),
+        ] {
+            let (_, errors) = parse(later.clone());
+            assert_eq!(errors.len(), 1, "{later}: {errors:?}");
+            assert!(errors[0].contains("is not supported yet"), "{errors:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_list_the_accepted_ones_and_near_misses() {
+        let (_, errors) = parse(quote!(regresion = "5%"));
+        assert_eq!(
+            errors,
+            [
+                "unknown option `regresion`: accepted options are budget, confidence, \
+                 regression, precision, max_time, warmup, args and ignore; did you mean \
+                 `regression`?"
+            ]
+        );
     }
 
     #[test]

@@ -95,6 +95,7 @@ mod tests {
             quote!(
                 budget = "1us",
                 confidence = 0.9,
+                regression = "2.5%",
                 ignore = "x",
                 args = ["x", "a b"]
             ),
@@ -110,6 +111,10 @@ mod tests {
         );
         let text = out.to_string();
         assert!(text.contains("TestOptions :: NONE"), "{text}");
+        assert!(
+            text.contains("regression : :: core :: option :: Option :: Some (0.025f64)"),
+            "{text}"
+        );
         assert_eq!(
             text.matches("inventory :: submit !").count(),
             2,

@@ -142,6 +142,12 @@ fn options(options: &Options) -> TokenStream {
             some(Literal::f64_suffixed(level).into_token_stream()),
         ));
     }
+    if let Some(fraction) = options.regression {
+        fields.push((
+            "regression",
+            some(Literal::f64_suffixed(fraction).into_token_stream()),
+        ));
+    }
     if let Some(fraction) = options.precision {
         fields.push((
             "precision",

@@ -46,10 +46,13 @@ use proc_macro::TokenStream;
 ///   argument, named `f::<argument>`.
 ///
 /// # Options
-/// `budget = "50ns"`, `confidence = 0.95`, `precision = "1%"`,
-/// `max_time = "2s"`, `warmup = "300ms"`, `args = [..]`, `ignore` or
-/// `ignore = "why"`. Durations take the units `ns`, `us`, `µs`, `ms`, `s`,
-/// decimals and one optional space (`"1.5 us"`).
+/// `budget = "50ns"`, `confidence = 0.95`, `regression = "5%"`,
+/// `precision = "1%"`, `max_time = "2s"`, `warmup = "300ms"`, `args = [..]`,
+/// `ignore` or `ignore = "why"`. Durations take the units `ns`, `us`, `µs`,
+/// `ms`, `s`, decimals and one optional space (`"1.5 us"`); percentages are
+/// a number and `%` (`"2.5%"`). `regression` is the tolerance beyond the
+/// stored baseline, from `"0%"` (any significant slowdown fails) up to, but
+/// not including, `"100%"`.
 ///
 /// # Errors
 /// Any other shape or option, and any invalid value, is a compile error

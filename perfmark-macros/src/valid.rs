@@ -26,6 +26,8 @@ pub struct Options {
     pub budget_ns: Option<f64>,
     /// Confidence level, strictly in (0.5, 1).
     pub confidence: Option<f64>,
+    /// Tolerance beyond the stored baseline as a fraction, in [0, 1).
+    pub regression: Option<f64>,
     /// Target relative half-width of the CI as a fraction, in (0, 1).
     pub precision: Option<f64>,
     /// Cap on the measurement time, in nanoseconds: ≥ 1.
@@ -121,6 +123,12 @@ fn check_options(cx: &Ctxt, attr: &Attr) -> Option<Options> {
             whole_ns(cx, Key::Warmup, lit, ns)
         }),
     );
+    let regression = given(
+        &mut ok,
+        attr.regression
+            .as_ref()
+            .map(|lit| regression_fraction(cx, lit)),
+    );
     let precision = given(
         &mut ok,
         attr.precision
@@ -152,6 +160,7 @@ fn check_options(cx: &Ctxt, attr: &Attr) -> Option<Options> {
     let options = Options {
         budget_ns,
         confidence,
+        regression,
         precision,
         max_time_ns,
         warmup_ns,
@@ -249,6 +258,30 @@ fn precision_fraction(cx: &Ctxt, lit: &LitStr) -> Option<f64> {
         format!(
             "invalid precision `{text}`: {why}expected {}",
             Key::Precision.accepts()
+        ),
+    );
+    None
+}
+
+/// The regression tolerance as a fraction (`"5%"` is `0.05`), in [0, 1).
+///
+/// `0%` is allowed: any statistically significant slowdown then fails. 100%
+/// and more are refused: the verdict compares the point ratio new/baseline
+/// with `1 + tolerance` (docs/regression-rule.md), so such a tolerance would
+/// pass a test that became twice as slow, which no one means by it.
+fn regression_fraction(cx: &Ctxt, lit: &LitStr) -> Option<f64> {
+    let text = lit.value();
+    let why = match parse_percent(&text) {
+        Ok(percent) if percent < 100.0 => return Some(percent / 100.0),
+        Ok(_) => "a tolerance of 100% or more would pass a test that became twice as slow; ",
+        Err(UnitError::Negative) => "a tolerance cannot be negative; ",
+        Err(UnitError::Syntax | UnitError::TooLarge) => "",
+    };
+    cx.error_spanned_by(
+        lit,
+        format!(
+            "invalid regression `{text}`: {why}expected {}",
+            Key::Regression.accepts()
         ),
     );
     None
@@ -576,4 +609,61 @@ fn number_value(expr: &Expr) -> Option<f64> {
         _ => None,
     }
     .filter(|v: &f64| v.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proc_macro2::Span;
+
+    /// The regression fraction of `text`, or the error messages.
+    fn regression(text: &str) -> Result<f64, Vec<String>> {
+        let cx = Ctxt::new();
+        let fraction = regression_fraction(&cx, &LitStr::new(text, Span::call_site()));
+        match cx.check() {
+            Ok(()) => Ok(fraction.expect("no error, so a value")),
+            Err(error) => {
+                assert!(fraction.is_none(), "{text:?}: an error and a value");
+                Err(error.into_iter().map(|e| e.to_string()).collect())
+            }
+        }
+    }
+
+    #[test]
+    fn regression_percentages_become_fractions() {
+        assert_eq!(regression("5%"), Ok(0.05));
+        assert_eq!(regression("2.5%"), Ok(0.025));
+        assert_eq!(regression("2.5 %"), Ok(0.025));
+        assert_eq!(regression("0%"), Ok(0.0));
+        assert_eq!(regression("99.5%"), Ok(99.5 / 100.0));
+    }
+
+    #[test]
+    fn regression_out_of_range_or_malformed_is_refused() {
+        let accepts = Key::Regression.accepts();
+        let cases = [
+            (
+                "150%",
+                "a tolerance of 100% or more would pass a test that became twice as slow; ",
+            ),
+            (
+                "100%",
+                "a tolerance of 100% or more would pass a test that became twice as slow; ",
+            ),
+            ("-5%", "a tolerance cannot be negative; "),
+            ("5", ""),
+            ("0.05", ""),
+            ("5 percent", ""),
+            ("", ""),
+        ];
+        for (text, why) in cases {
+            assert_eq!(
+                regression(text),
+                Err(vec![format!(
+                    "invalid regression `{text}`: {why}expected {accepts}"
+                )]),
+                "{text:?}"
+            );
+        }
+    }
 }

@@ -7,7 +7,14 @@
 
 use crate::perfrun::{estimates, median, scratch_dir, PerfBinary};
 
-const GROUPS: [&str; 6] = ["steps_1", "steps_64", "steps_640", "steps_6400", "steps_64000", "steps_640000"];
+const GROUPS: [&str; 6] = [
+    "steps_1",
+    "steps_64",
+    "steps_640",
+    "steps_6400",
+    "steps_64000",
+    "steps_640000",
+];
 const KS: [u32; 3] = [2, 4, 8];
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -25,7 +32,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         add_ns.push(get("add").ok_or("the report has no `add`")?);
         let mut rows = Vec::new();
         for g in GROUPS {
-            let t1 = get(&format!("{g}::1")).ok_or_else(|| format!("the report has no `{g}::1`"))?;
+            let t1 =
+                get(&format!("{g}::1")).ok_or_else(|| format!("the report has no `{g}::1`"))?;
             let ratios: Vec<f64> = KS
                 .iter()
                 .map(|k| get(&format!("{g}::{k}")).map(|tk| tk / (f64::from(*k) * t1)))
@@ -36,14 +44,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
         runs.push(rows);
     }
     println!("linearity: t(k) / (k · t(1)), median [min, max] over {repeats} processes");
-    println!("{:<14} {:>12} {:>24} {:>24} {:>24}", "routine", "t(1)", "k = 2", "k = 4", "k = 8");
+    println!(
+        "{:<14} {:>12} {:>24} {:>24} {:>24}",
+        "routine", "t(1)", "k = 2", "k = 4", "k = 8"
+    );
     let mut worst: f64 = 0.0;
     for (gi, g) in GROUPS.iter().enumerate() {
         let t1: Vec<f64> = runs.iter().map(|rows| rows[gi].0).collect();
         let mut line = format!("{g:<14} {:>9.1} ns", median(&t1));
         for ki in 0..KS.len() {
             let rs: Vec<f64> = runs.iter().map(|rows| rows[gi].1[ki]).collect();
-            let (lo, hi) = rs.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+            let (lo, hi) = rs
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
             let m = median(&rs);
             worst = worst.max((m - 1.0).abs());
             line.push_str(&format!(" {:>9.3} [{:.3}, {:.3}]", m, lo, hi));

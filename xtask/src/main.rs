@@ -2,8 +2,8 @@
 
 mod linearity;
 mod perfrun;
-mod stability;
 mod speed;
+mod stability;
 
 use std::process::ExitCode;
 
@@ -44,7 +44,9 @@ fn take_count(args: &mut Vec<String>, name: &str, default: usize) -> Result<usiz
     let Some(i) = args.iter().position(|a| a == name) else {
         return Ok(default);
     };
-    let value = args.get(i + 1).ok_or_else(|| format!("{name} needs a number"))?;
+    let value = args
+        .get(i + 1)
+        .ok_or_else(|| format!("{name} needs a number"))?;
     let n = value
         .parse::<usize>()
         .ok()

@@ -9,7 +9,10 @@ use serde_json::Value;
 
 /// The workspace root (xtask lives one level below it).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is inside the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is inside the workspace")
+        .to_path_buf()
 }
 
 fn cargo() -> Command {
@@ -30,7 +33,16 @@ impl PerfBinary {
     pub fn build(package: &str, test: &str) -> Result<PerfBinary, String> {
         let out = cargo()
             .current_dir(workspace_root())
-            .args(["test", "--release", "--no-run", "--message-format=json", "-p", package, "--test", test])
+            .args([
+                "test",
+                "--release",
+                "--no-run",
+                "--message-format=json",
+                "-p",
+                package,
+                "--test",
+                test,
+            ])
             .stderr(Stdio::inherit())
             .output()
             .map_err(|e| format!("cannot run cargo: {e}"))?;
@@ -39,29 +51,49 @@ impl PerfBinary {
         }
         let stdout = String::from_utf8_lossy(&out.stdout);
         for line in stdout.lines() {
-            let Ok(msg) = serde_json::from_str::<Value>(line) else { continue };
+            let Ok(msg) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
             let is_target = msg["target"]["name"] == test && msg["target"]["kind"][0] == "test";
             if let (true, Some(exe)) = (is_target, msg["executable"].as_str()) {
                 let manifest = msg["manifest_path"].as_str().unwrap_or_default();
-                let package_dir = Path::new(manifest).parent().unwrap_or(Path::new(".")).to_path_buf();
-                return Ok(PerfBinary { exe: exe.into(), package_dir });
+                let package_dir = Path::new(manifest)
+                    .parent()
+                    .unwrap_or(Path::new("."))
+                    .to_path_buf();
+                return Ok(PerfBinary {
+                    exe: exe.into(),
+                    package_dir,
+                });
             }
         }
-        Err(format!("cargo built no executable for {package} --test {test}"))
+        Err(format!(
+            "cargo built no executable for {package} --test {test}"
+        ))
     }
 
     /// Runs the binary once with `args`, its reports going to `report_dir`;
     /// returns the parsed `report.json` and the wall time of the process.
     /// A run whose tests fail (exit 101) still returns its report.
-    pub fn run(&self, args: &[String], report_dir: &Path, envs: &[(&str, String)]) -> Result<(Value, Duration), String> {
+    pub fn run(
+        &self,
+        args: &[String],
+        report_dir: &Path,
+        envs: &[(&str, String)],
+    ) -> Result<(Value, Duration), String> {
         let _ = std::fs::remove_dir_all(report_dir);
         let started = Instant::now();
         let mut cmd = Command::new(&self.exe);
-        cmd.current_dir(&self.package_dir).args(args).arg("--report-dir").arg(report_dir);
+        cmd.current_dir(&self.package_dir)
+            .args(args)
+            .arg("--report-dir")
+            .arg(report_dir);
         for (k, v) in envs {
             cmd.env(k, v);
         }
-        let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
         let wall = started.elapsed();
         if !matches!(out.status.code(), Some(0 | 101)) {
             return Err(format!(
@@ -73,7 +105,8 @@ impl PerfBinary {
             ));
         }
         let path = report_dir.join("report.json");
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let report = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((report, wall))
     }
@@ -90,7 +123,12 @@ pub fn estimates(report: &Value) -> Vec<(String, f64)> {
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|t| Some((t["name"].as_str()?.to_owned(), t["estimate"]["ns_per_iter"].as_f64()?)))
+        .filter_map(|t| {
+            Some((
+                t["name"].as_str()?.to_owned(),
+                t["estimate"]["ns_per_iter"].as_f64()?,
+            ))
+        })
         .collect()
 }
 

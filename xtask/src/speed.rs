@@ -20,7 +20,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let (report, wall) = binary.run(&args, &dir, &[])?;
         whole.push(wall.as_secs_f64());
         for t in report["tests"].as_array().into_iter().flatten() {
-            let (Some(d), Some(est)) = (t["duration_s"].as_f64(), t["estimate"]["ns_per_iter"].as_f64()) else {
+            let (Some(d), Some(est)) = (
+                t["duration_s"].as_f64(),
+                t["estimate"]["ns_per_iter"].as_f64(),
+            ) else {
                 continue;
             };
             per_test.push(d);
@@ -41,8 +44,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         startup.push(started.elapsed().as_secs_f64());
     }
     per_test.sort_by(f64::total_cmp);
-    let p90 = per_test.get(per_test.len() * 9 / 10).copied().unwrap_or(0.0);
-    println!("kernels suite: {} test-runs over {runs} run(s); whole suite {:.1} s (median)", per_test.len(), median(&whole));
+    let p90 = per_test
+        .get(per_test.len() * 9 / 10)
+        .copied()
+        .unwrap_or(0.0);
+    println!(
+        "kernels suite: {} test-runs over {runs} run(s); whole suite {:.1} s (median)",
+        per_test.len(),
+        median(&whole)
+    );
     println!(
         "wall time per test: median {:.3} s, p90 {:.3} s, max {:.3} s",
         median(&per_test),
@@ -50,8 +60,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         per_test.last().copied().unwrap_or(0.0)
     );
     if !under_100us.is_empty() {
-        println!("tests of ≤ 100 µs/iter: {} , median wall time {:.3} s", under_100us.len(), median(&under_100us));
+        println!(
+            "tests of ≤ 100 µs/iter: {} , median wall time {:.3} s",
+            under_100us.len(),
+            median(&under_100us)
+        );
     }
-    println!("start-up with --list: median {:.1} ms over 20 runs", median(&startup) * 1e3);
+    println!(
+        "start-up with --list: median {:.1} ms over 20 runs",
+        median(&startup) * 1e3
+    );
     Ok(())
 }

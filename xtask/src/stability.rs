@@ -4,13 +4,22 @@
 
 use crate::perfrun::{estimates, median, scratch_dir, PerfBinary};
 
-const DEFAULT_TESTS: [&str; 5] = ["steps_64::1", "steps_640::1", "steps_6400::1", "steps_64000::1", "steps_640000::1"];
+const DEFAULT_TESTS: [&str; 5] = [
+    "steps_64::1",
+    "steps_640::1",
+    "steps_6400::1",
+    "steps_64000::1",
+    "steps_640000::1",
+];
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut args = args.to_vec();
     let runs = crate::take_count(&mut args, "--runs", 10)?;
-    let names: Vec<String> =
-        if args.is_empty() { DEFAULT_TESTS.iter().map(|s| (*s).to_owned()).collect() } else { args };
+    let names: Vec<String> = if args.is_empty() {
+        DEFAULT_TESTS.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        args
+    };
     let binary = PerfBinary::build("perfmark", "calibration")?;
     let dir = scratch_dir("stability");
     let mut by_test: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
@@ -18,10 +27,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("stability: process {} of {runs}", r + 1);
         // libtest takes one filter: each test runs in a process of its own.
         for (i, name) in names.iter().enumerate() {
-            let one = ["--include-ignored".to_owned(), "--exact".to_owned(), name.clone()];
+            let one = [
+                "--include-ignored".to_owned(),
+                "--exact".to_owned(),
+                name.clone(),
+            ];
             let (report, _) = binary.run(&one, &dir, &[])?;
             let est = estimates(&report);
-            let v = est.first().ok_or_else(|| format!("no estimate for `{name}`"))?.1;
+            let v = est
+                .first()
+                .ok_or_else(|| format!("no estimate for `{name}`"))?
+                .1;
             by_test[i].push(v);
         }
     }
@@ -29,7 +45,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for (name, vs) in names.iter().zip(&by_test) {
         let lo = vs.iter().copied().fold(f64::MAX, f64::min);
         let hi = vs.iter().copied().fold(f64::MIN, f64::max);
-        println!("{name:<20} {:>12.2} ns {:>12.2} {:>12.2} {:>8.4}", median(vs), lo, hi, hi / lo);
+        println!(
+            "{name:<20} {:>12.2} ns {:>12.2} {:>12.2} {:>8.4}",
+            median(vs),
+            lo,
+            hi,
+            hi / lo
+        );
     }
     Ok(())
 }
