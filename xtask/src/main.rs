@@ -1,5 +1,7 @@
 //! perfmark's project tasks (matklad's xtask convention): `cargo xtask TASK`.
 
+mod alarms;
+mod baseline;
 mod linearity;
 mod perfrun;
 mod speed;
@@ -11,6 +13,8 @@ const TASKS: &str = "\
 usage: cargo xtask TASK [OPTIONS]
 
 tasks:
+  baseline [--runs N]                  record the perf suites' baselines over N processes (default 5)
+  alarms [--runs N] [--baseline-runs R]  false-alarm and detection rates of the regression rule
   linearity [--repeats N]              k× the work reads k× the time? (calibration suite)
   stability [--runs N] [FILTER...]     one estimate across N separate processes (default 10)
   speed [--runs N]                     wall time per perf test and start-up time of --list
@@ -21,6 +25,8 @@ fn main() -> ExitCode {
     let task = args.next();
     let rest: Vec<String> = args.collect();
     let result = match task.as_deref() {
+        Some("baseline") => baseline::run(&rest),
+        Some("alarms") => alarms::run(&rest),
         Some("linearity") => linearity::run(&rest),
         Some("stability") => stability::run(&rest),
         Some("speed") => speed::run(&rest),

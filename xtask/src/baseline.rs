@@ -1,0 +1,118 @@
+//! `cargo xtask baseline [--runs N]`: records the baselines of the
+//! workspace's perf suites over N separate processes, so that the
+//! between-run (between-process) variation is known and the regression rule
+//! need not rely on its prior alone (docs/regression-rule.md).
+//!
+//! Each run saves into a scratch directory with the test binary's own
+//! `--save-baseline`; the runs of each test are then merged
+//! (`perfmark_core::baseline::merge_runs`: the median run's samples and
+//! estimate, plus every run's estimate and the sd of their logarithms) and
+//! saved into the package's `perf-baselines/` with the store's locked,
+//! atomic save.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use perfmark_core::baseline::{merge_runs, BaselineStore, Entry};
+
+use crate::perfrun::{scratch_dir, PerfBinary};
+
+/// Processes per recording: enough for a spread with a few degrees of freedom.
+pub const DEFAULT_RUNS: usize = 5;
+
+/// The workspace's perf suites: (package, test target).
+pub const SUITES: [(&str, &str); 1] = [("perfmark-kernels", "perf")];
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut args = args.to_vec();
+    let runs = crate::take_count(&mut args, "--runs", DEFAULT_RUNS)?;
+    if runs < 3 {
+        return Err(format!(
+            "--runs {runs}: at least 3 processes are needed to know the between-run spread"
+        ));
+    }
+    for (package, test) in SUITES {
+        let started = Instant::now();
+        let binary = PerfBinary::build(package, test)?;
+        let target = binary
+            .package_dir
+            .join(perfmark_core::baseline::DEFAULT_DIR);
+        let merged = record(
+            &binary,
+            test,
+            runs,
+            &args,
+            &format!("baseline-{package}-{test}"),
+        )?;
+        let file = BaselineStore::new(&target)
+            .save(test, &merged)
+            .map_err(|e| e.to_string())?;
+        print_table(&merged);
+        println!(
+            "{}: {} tests recorded over {runs} processes in {:.0} s",
+            file.path().display(),
+            merged.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `binary` `runs` times with `--save-baseline` into scratch
+/// directories (extra `args`, e.g. a filter, passed on) and merges each
+/// test's runs.
+pub fn record(
+    binary: &PerfBinary,
+    test: &str,
+    runs: usize,
+    args: &[String],
+    scratch: &str,
+) -> Result<Vec<Entry>, String> {
+    let scratch = scratch_dir(scratch);
+    let mut by_test: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
+    for r in 0..runs {
+        eprintln!("baseline {test}: process {} of {runs}", r + 1);
+        let dir = scratch.join(format!("run-{r}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut cli = args.to_vec();
+        cli.extend([
+            "--save-baseline".to_owned(),
+            "--baseline-dir".to_owned(),
+            path_arg(&dir),
+        ]);
+        binary.run(&cli, &scratch.join("report"), &[])?;
+        let file = BaselineStore::new(&dir)
+            .load(test)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("run {} saved no baseline in {}", r + 1, dir.display()))?;
+        for entry in file.entries() {
+            by_test
+                .entry(entry.name().to_owned())
+                .or_default()
+                .push(entry.clone());
+        }
+    }
+    by_test
+        .into_values()
+        .filter(|entries| entries.len() == runs)
+        .map(|entries| merge_runs(&entries).map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn path_arg(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn print_table(entries: &[Entry]) {
+    println!("{:<44} {:>14} {:>16}", "test", "estimate", "between-run sd");
+    for e in entries {
+        let sd = e.between_runs().map_or(f64::NAN, |b| b.sd_log);
+        println!(
+            "{:<44} {:>11.1} ns {:>15.2}%",
+            e.name(),
+            e.estimate().ns_per_iter,
+            sd * 100.0
+        );
+    }
+}
