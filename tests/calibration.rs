@@ -3,17 +3,33 @@
 //! the time (seed 004: T'e = Tt/n − h) and `cargo xtask stability` that an
 //! estimate repeats across processes. Ignored in ordinary runs: the xtasks
 //! run them with `--include-ignored`.
+//!
+//! The work is one long chain of dependent xorshift steps (six dependent
+//! ALU operations each, no memory traffic, nothing the compiler can fold
+//! or vectorize), carried from each
+//! iteration into the next: an out-of-order CPU cannot overlap one
+//! iteration's work with the next one's, so the time is exactly
+//! proportional to the number of steps (independent short chains would
+//! overlap, and k times the instructions would read less than k times the
+//! time — which is the CPU's doing, not the harness's).
 
-use perfmark::{black_box, perf_test};
+use perfmark::{black_box, perf_test, Bencher};
 
-/// `steps` dependent multiply-adds: each needs the previous result, and
-/// `black_box` keeps the compiler from folding or vectorizing the chain, so
-/// the time is proportional to `steps` (about 1–2 ns a step).
+/// One xorshift64 step (Marsaglia 2003): each operation needs the one
+/// before, so a step costs six ALU latencies however wide the CPU is.
+#[inline(always)]
+fn step(mut x: u64) -> u64 {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    x
+}
+
+/// `steps` dependent steps from `x`, not inlined (a call per iteration).
 #[inline(never)]
-fn chain(steps: u64) -> u64 {
-    let mut x = black_box(0x9E37_79B9_7F4A_7C15_u64);
+fn chain(mut x: u64, steps: u64) -> u64 {
     for _ in 0..steps {
-        x = black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
+        x = step(x);
     }
     x
 }
@@ -24,44 +40,66 @@ fn add() -> u64 {
     black_box(1u64) + black_box(2u64)
 }
 
-/// One chain step, inlined: about 1 ns per k.
+/// k inlined steps per iteration: about 3 ns per k.
 #[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
-fn steps_1(k: u64) -> u64 {
-    let mut x = black_box(7u64);
-    for _ in 0..k {
-        x = black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
-    }
-    x
+fn ns_3(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.iter(|| {
+        for _ in 0..k {
+            x = step(x);
+        }
+        x
+    });
 }
 
-/// About 100 ns per k.
+/// About 100 ns per k (32 steps).
 #[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
-fn steps_64(k: u64) -> u64 {
-    chain(64 * k)
+fn ns_100(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.iter(|| {
+        x = chain(x, 32 * k);
+        x
+    });
 }
 
 /// About 1 µs per k.
 #[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
-fn steps_640(k: u64) -> u64 {
-    chain(640 * k)
+fn us_1(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.iter(|| {
+        x = chain(x, 320 * k);
+        x
+    });
 }
 
 /// About 10 µs per k.
 #[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
-fn steps_6400(k: u64) -> u64 {
-    chain(6_400 * k)
+fn us_10(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.iter(|| {
+        x = chain(x, 3_200 * k);
+        x
+    });
 }
 
 /// About 100 µs per k.
 #[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
-fn steps_64000(k: u64) -> u64 {
-    chain(64_000 * k)
+fn us_100(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.iter(|| {
+        x = chain(x, 32_000 * k);
+        x
+    });
 }
 
 /// About 1 ms per k.
 #[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
-fn steps_640000(k: u64) -> u64 {
-    chain(640_000 * k)
+fn ms_1(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.iter(|| {
+        x = chain(x, 320_000 * k);
+        x
+    });
 }
 
 perfmark::main!();

@@ -1,20 +1,13 @@
 //! `cargo xtask linearity`: does k times the work read k times the time?
 //!
 //! Runs the calibration suite (`tests/calibration.rs`: dependent chains of
-//! 1, 64, 640, … steps, each at k = 1, 2, 4, 8) in separate processes and
+//! about 3 ns, 100 ns, 1 µs, … 1 ms, each at k = 1, 2, 4, 8) in separate processes and
 //! prints, per size, t(k) / (k · t(1)) — 1.000 is perfect linearity — with
 //! its spread over the repeats.
 
 use crate::perfrun::{estimates, median, scratch_dir, PerfBinary};
 
-const GROUPS: [&str; 6] = [
-    "steps_1",
-    "steps_64",
-    "steps_640",
-    "steps_6400",
-    "steps_64000",
-    "steps_640000",
-];
+const GROUPS: [&str; 6] = ["ns_3", "ns_100", "us_1", "us_10", "us_100", "ms_1"];
 const KS: [u32; 3] = [2, 4, 8];
 
 pub fn run(args: &[String]) -> Result<(), String> {

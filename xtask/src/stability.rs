@@ -4,13 +4,7 @@
 
 use crate::perfrun::{estimates, median, scratch_dir, PerfBinary};
 
-const DEFAULT_TESTS: [&str; 5] = [
-    "steps_64::1",
-    "steps_640::1",
-    "steps_6400::1",
-    "steps_64000::1",
-    "steps_640000::1",
-];
+const DEFAULT_TESTS: [&str; 5] = ["ns_100::1", "us_1::1", "us_10::1", "us_100::1", "ms_1::1"];
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut args = args.to_vec();
