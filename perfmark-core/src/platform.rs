@@ -4,6 +4,7 @@
 
 use std::fs;
 
+use crate::baseline::cpu_model_from_cpuinfo;
 use crate::clock::ClockInfo;
 
 /// What the header names, and what `report.json` records.
@@ -91,15 +92,9 @@ fn read_trimmed(path: &str) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
-/// The CPU model from /proc/cpuinfo (`model name`, or `Model`/`Hardware` on ARM).
-pub fn cpu_model() -> Option<String> {
-    let info = fs::read_to_string("/proc/cpuinfo").ok()?;
-    info.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        matches!(key.trim(), "model name" | "Model" | "Hardware")
-            .then(|| value.trim().to_owned())
-            .filter(|v| !v.is_empty())
-    })
+/// The CPU model from /proc/cpuinfo, as baseline fingerprints record it.
+fn cpu_model() -> Option<String> {
+    cpu_model_from_cpuinfo(&fs::read_to_string("/proc/cpuinfo").ok()?)
 }
 
 /// The one-minute load average.

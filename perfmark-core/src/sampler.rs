@@ -295,20 +295,10 @@ fn settled(blocks: &[f64]) -> bool {
     if blocks.len() < 2 * SETTLE_WINDOW {
         return false;
     }
+    let median = |window: &[f64]| stats::summarize(window).median;
     let last = median(&blocks[blocks.len() - SETTLE_WINDOW..]);
     let before = median(&blocks[blocks.len() - 2 * SETTLE_WINDOW..blocks.len() - SETTLE_WINDOW]);
     (last - before).abs() <= SETTLE_TOLERANCE * before.abs().max(f64::MIN_POSITIVE)
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len().is_multiple_of(2) {
-        (v[m - 1] + v[m]) / 2.0
-    } else {
-        v[m]
-    }
 }
 
 fn precise_enough(estimate: &Estimate, precision: f64) -> bool {

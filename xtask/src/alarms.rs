@@ -10,8 +10,9 @@
 //!    regression verdict, end to end).
 //! 3. Prints the share of test-runs failed as regressions at each scale (at
 //!    1.00: false alarms), the same against a baseline of ONE process (the
-//!    rule then leans on its prior between-run spread), and the trade-off
-//!    over the tolerance, recomputed from the recorded intervals.
+//!    rule then leans on its prior between-run spread), and the trade-offs
+//!    over the tolerance and over the confidence, recomputed from each
+//!    comparison's log-ratio, standard error and degrees of freedom.
 
 use std::collections::BTreeMap;
 
@@ -19,19 +20,38 @@ use perfmark_core::baseline::{BaselineStore, Entry};
 use perfmark_core::stats::compare::{self, BaselineSummary, RegressionRule, RunEstimate};
 use perfmark_core::stats::Interval;
 use serde_json::Value;
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::baseline::record;
 use crate::perfrun::{scratch_dir, PerfBinary};
 
 const SCALES: [f64; 4] = [1.0, 1.05, 1.10, 1.20];
 const TOLERANCES: [f64; 6] = [0.0, 0.02, 0.03, 0.05, 0.08, 0.10];
+const CONFIDENCES: [f64; 5] = [0.8, 0.9, 0.95, 0.99, 0.999];
 
-/// One test-run's comparison: ratio and the one-sided interval's ends.
+/// One test-run's comparison: the ratio, the one-sided interval's low end
+/// at the test's confidence, the log-scale standard error and degrees of
+/// freedom behind it, and the verdict.
 #[derive(Debug, Clone, Copy)]
 struct Outcome {
     ratio: f64,
     ci_low: f64,
+    log_se: f64,
+    df: f64,
     regressed: bool,
+}
+
+impl Outcome {
+    /// The verdict had the test's confidence and tolerance been these.
+    fn regressed_at(&self, confidence: f64, tolerance: f64) -> bool {
+        let t = if self.df.is_finite() {
+            StudentsT::new(0.0, 1.0, self.df).map_or(f64::NAN, |d| d.inverse_cdf(confidence))
+        } else {
+            statrs::distribution::Normal::new(0.0, 1.0)
+                .map_or(f64::NAN, |d| d.inverse_cdf(confidence))
+        };
+        self.ratio.ln() > t * self.log_se && self.ratio > 1.0 + tolerance
+    }
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -77,6 +97,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_rates("baseline from 1 process (prior spread)", &one);
     print_tradeoff(&r_runs, &multi);
     print_tradeoff("baseline from 1 process", &one);
+    print_confidence_tradeoff(&r_runs, &multi);
+    print_confidence_tradeoff("baseline from 1 process", &one);
     println!(
         "prior between-run sd {:.1}% (ν₀ = {}); {} runs per scale; {:.0} s in all",
         compare::DEFAULT_BETWEEN_RUN_SD * 100.0,
@@ -93,6 +115,8 @@ fn outcome_from_report(t: &Value) -> Option<Outcome> {
     Some(Outcome {
         ratio: c["ratio"].as_f64()?,
         ci_low: c["ci"]["low"].as_f64()?,
+        log_se: c["log_se"].as_f64()?,
+        df: c["between_run_df"].as_f64().unwrap_or(f64::INFINITY),
         regressed: c["verdict"] == "regressed",
     })
 }
@@ -221,6 +245,34 @@ fn print_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
                 .iter()
                 .filter(|o| o.ci_low > 1.0 && o.ratio > 1.0 + tol)
                 .count();
+            line.push_str(&format!(
+                " {:>8.1}%",
+                100.0 * failed as f64 / outcomes.len().max(1) as f64
+            ));
+        }
+        println!("{line}");
+    }
+}
+
+/// False alarms and detection at other confidence levels (tolerance 5%).
+fn print_confidence_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
+    println!("\n{title}: trade-off over the confidence, tolerance 5% (share of test-runs failed)");
+    let mut header = format!("{:>10}", "confidence");
+    for key in by_scale.keys() {
+        header.push_str(&format!(
+            " {:>9}",
+            if *key == 100 {
+                "none".to_owned()
+            } else {
+                format!("+{}%", key - 100)
+            }
+        ));
+    }
+    println!("{header}");
+    for c in CONFIDENCES {
+        let mut line = format!("{c:>10}");
+        for outcomes in by_scale.values() {
+            let failed = outcomes.iter().filter(|o| o.regressed_at(c, 0.05)).count();
             line.push_str(&format!(
                 " {:>8.1}%",
                 100.0 * failed as f64 / outcomes.len().max(1) as f64

@@ -134,12 +134,5 @@ pub fn estimates(report: &Value) -> Vec<(String, f64)> {
 
 /// Median of a non-empty slice.
 pub fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len().is_multiple_of(2) {
-        (v[m - 1] + v[m]) / 2.0
-    } else {
-        v[m]
-    }
+    perfmark_core::stats::summarize(xs).median
 }

@@ -1,10 +1,17 @@
 //! `cargo xtask stability`: the same tests measured in N separate
-//! processes; max/min of each estimate (the goal: ≤ 1.03 for
-//! routines of 100 ns and more).
+//! processes; max/min of each estimate (the goal: ≤ 1.03 for routines of
+//! 100 ns and more), for the verdict statistic and for every candidate
+//! statistic the report carries — the study that chose the verdict
+//! statistic (docs/statistics.md).
 
-use crate::perfrun::{estimates, median, scratch_dir, PerfBinary};
+use std::collections::BTreeMap;
+
+use crate::perfrun::{median, scratch_dir, PerfBinary};
 
 const DEFAULT_TESTS: [&str; 5] = ["ns_100::1", "us_1::1", "us_10::1", "us_100::1", "ms_1::1"];
+
+/// Per statistic: each process's point and the CI's relative half-width.
+type ByStatistic = BTreeMap<String, Vec<(f64, f64)>>;
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut args = args.to_vec();
@@ -16,9 +23,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let binary = PerfBinary::build("perfmark", "calibration")?;
     let dir = scratch_dir("stability");
-    let mut by_test: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    let mut by_test: Vec<ByStatistic> = vec![BTreeMap::new(); names.len()];
+    let mut durations: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     for r in 0..runs {
-        eprintln!("stability: process {} of {runs}", r + 1);
+        eprintln!("stability: process round {} of {runs}", r + 1);
         // libtest takes one filter: each test runs in a process of its own.
         for (i, name) in names.iter().enumerate() {
             let one = [
@@ -27,25 +35,57 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 name.clone(),
             ];
             let (report, _) = binary.run(&one, &dir, &[])?;
-            let est = estimates(&report);
-            let v = est
-                .first()
-                .ok_or_else(|| format!("no estimate for `{name}`"))?
-                .1;
-            by_test[i].push(v);
+            let t = report["tests"]
+                .get(0)
+                .ok_or_else(|| format!("no test `{name}` in the calibration suite"))?;
+            durations[i].push(t["duration_s"].as_f64().unwrap_or(f64::NAN));
+            let verdict = &t["estimate"];
+            let point = verdict["ns_per_iter"]
+                .as_f64()
+                .ok_or_else(|| format!("`{name}` has no estimate"))?;
+            let width = (verdict["ci_high"].as_f64().unwrap_or(f64::INFINITY)
+                - verdict["ci_low"].as_f64().unwrap_or(f64::NEG_INFINITY))
+                / 2.0
+                / point;
+            by_test[i]
+                .entry("verdict".to_owned())
+                .or_default()
+                .push((point, width));
+            for c in t["diagnostics"]["candidates"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                let (Some(s), Some(p)) = (c["statistic"].as_str(), c["point"].as_f64()) else {
+                    continue;
+                };
+                let w = (c["ci"]["high"].as_f64().unwrap_or(f64::INFINITY)
+                    - c["ci"]["low"].as_f64().unwrap_or(f64::NEG_INFINITY))
+                    / 2.0
+                    / p;
+                by_test[i].entry(s.to_owned()).or_default().push((p, w));
+            }
         }
     }
-    println!("stability over {runs} processes: median, min, max, max/min");
-    for (name, vs) in names.iter().zip(&by_test) {
-        let lo = vs.iter().copied().fold(f64::MAX, f64::min);
-        let hi = vs.iter().copied().fold(f64::MIN, f64::max);
-        println!(
-            "{name:<20} {:>12.2} ns {:>12.2} {:>12.2} {:>8.4}",
-            median(vs),
-            lo,
-            hi,
-            hi / lo
-        );
+    println!("stability over {runs} processes (max/min of the estimate; median CI half-width; median wall time)");
+    println!(
+        "{:<12} {:<18} {:>12} {:>10} {:>10} {:>8}",
+        "test", "statistic", "median", "max/min", "CI ±", "time"
+    );
+    for ((name, stats), secs) in names.iter().zip(&by_test).zip(&durations) {
+        for (statistic, values) in stats {
+            let points: Vec<f64> = values.iter().map(|v| v.0).collect();
+            let widths: Vec<f64> = values.iter().map(|v| v.1).collect();
+            let lo = points.iter().copied().fold(f64::MAX, f64::min);
+            let hi = points.iter().copied().fold(f64::MIN, f64::max);
+            println!(
+                "{name:<12} {statistic:<18} {:>9.2} ns {:>10.4} {:>9.2}% {:>7.2}s",
+                median(&points),
+                hi / lo,
+                median(&widths) * 100.0,
+                median(secs)
+            );
+        }
     }
     Ok(())
 }
