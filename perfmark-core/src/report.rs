@@ -205,6 +205,32 @@ pub fn rate_per_s(work: Work, ns_per_iter: f64) -> Option<f64> {
 }
 
 impl TestReport {
+    /// A report of a test at `file:line` with its verdict and nothing else
+    /// yet: the runner fills in what it measured.
+    pub fn new(name: String, verdict: Verdict, file: &str, line: u32) -> TestReport {
+        TestReport {
+            name,
+            verdict,
+            reasons: Vec::new(),
+            estimate: None,
+            samples: 0,
+            iters_per_sample: 0,
+            warnings: Vec::new(),
+            budget: None,
+            summary: None,
+            outliers: None,
+            work: None,
+            rate_per_s: None,
+            panic: None,
+            measurement: None,
+            diagnostics: None,
+            baseline: None,
+            file: file.to_owned(),
+            line,
+            duration_s: 0.0,
+        }
+    }
+
     /// The indented summary lines printed under `test NAME ... ok`.
     pub fn console_lines(&self) -> Vec<String> {
         let mut lines = Vec::new();

@@ -539,27 +539,8 @@ impl Runner {
         take_panic_message();
         let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
         let (measurement, work) = bencher.finish();
-        let mut report = TestReport {
-            name,
-            verdict: Verdict::Pass,
-            reasons: Vec::new(),
-            estimate: None,
-            samples: 0,
-            iters_per_sample: 0,
-            warnings: Vec::new(),
-            budget: None,
-            summary: None,
-            outliers: None,
-            work,
-            rate_per_s: None,
-            panic: None,
-            measurement: None,
-            diagnostics: None,
-            baseline: None,
-            file: t.file.to_owned(),
-            line: t.line,
-            duration_s: 0.0,
-        };
+        let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
+        report.work = work;
         let mut failure_detail = None;
         match (result, measurement) {
             (Err(payload), _) => {
@@ -852,27 +833,9 @@ fn ignored_report(t: &PerfTest, name: String) -> TestReport {
         Ignore::Because(why) => vec![format!("ignored: {why}")],
         _ => vec!["ignored".to_owned()],
     };
-    TestReport {
-        name,
-        verdict: Verdict::Ignored,
-        reasons,
-        estimate: None,
-        samples: 0,
-        iters_per_sample: 0,
-        warnings: Vec::new(),
-        budget: None,
-        summary: None,
-        outliers: None,
-        work: None,
-        rate_per_s: None,
-        panic: None,
-        measurement: None,
-        diagnostics: None,
-        baseline: None,
-        file: t.file.to_owned(),
-        line: t.line,
-        duration_s: 0.0,
-    }
+    let mut report = TestReport::new(name, Verdict::Ignored, t.file, t.line);
+    report.reasons = reasons;
+    report
 }
 
 /// The full account of a test (Boyer's `toStringFull`), for `--verbose`.

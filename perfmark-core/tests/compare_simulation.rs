@@ -12,6 +12,8 @@
 //! The tables that `docs/regression-rule.md` quotes are printed by
 //! `cargo test -p perfmark-core --test compare_simulation -- --nocapture --test-threads=1`.
 
+mod common;
+
 use perfmark_core::stats::compare::{
     compare, ratio_of_estimates, welch_difference, welch_log_ratio, BaselineSummary, Change,
     Comparison, RegressionRule, RunEstimate,
@@ -32,54 +34,7 @@ const TRUTH_NS: f64 = 100.0;
 /// ν₀ = 4 (the default is calibrated per machine: `DEFAULT_PRIOR_DF`).
 const PRIOR_DF: f64 = 4.0;
 
-/// A small seeded generator (xoshiro256**, seeded through splitmix64;
-/// Blackman and Vigna) so that the simulation depends on no crate's stream
-/// staying the same across versions.
-struct Rng([u64; 4]);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        let mut z = seed;
-        let mut next = || {
-            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut x = z;
-            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            x ^ (x >> 31)
-        };
-        Rng([next(), next(), next(), next()])
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        let s = &mut self.0;
-        let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
-    }
-
-    /// Uniform in [0, 1), 53 random bits.
-    fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in [low, high).
-    fn between(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * self.uniform()
-    }
-
-    /// Normal with the given mean and sd (Box–Muller, one value per call).
-    fn normal(&mut self, mean: f64, sd: f64) -> f64 {
-        let u1 = 1.0 - self.uniform(); // in (0, 1]: ln is finite
-        let u2 = self.uniform();
-        mean + sd * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-    }
-}
+use common::Rng;
 
 /// One simulated process's estimate of a test whose true time is `truth_ns`.
 fn process(rng: &mut Rng, truth_ns: f64, sigma_b: f64) -> RunEstimate {
@@ -173,6 +128,7 @@ fn rule(prior_sd: f64, prior_df: f64, tolerance: f64) -> RegressionRule {
         .unwrap()
         .with_prior(prior_sd, prior_df)
         .unwrap()
+        .prior_as_floor(false)
 }
 
 fn pct(x: f64) -> String {
@@ -343,7 +299,8 @@ fn tolerance_and_confidence_trade_off() {
                 let r = RegressionRule::new(confidence, tolerance)
                     .unwrap()
                     .with_prior(0.02, PRIOR_DF)
-                    .unwrap();
+                    .unwrap()
+                    .prior_as_floor(false);
                 let null = simulate(seed(3, case), 0.02, runs, 1.0, r);
                 let small = simulate(seed(3, 100 + case), 0.02, runs, 1.05, r);
                 let shifted = simulate(seed(3, 200 + case), 0.02, runs, 1.1, r);

@@ -15,6 +15,8 @@
 //! Run with `cargo test -p perfmark-core --test stats_simulation -- --nocapture`
 //! to print the tables pasted in docs/statistics.md.
 
+mod common;
+
 use perfmark_core::stats::{estimate_with, modes, serial_correlation, Statistic};
 use statrs::distribution::{Continuous, ContinuousCDF, Normal};
 
@@ -26,49 +28,7 @@ const CONFIDENCE: f64 = 0.95;
 /// DESIGN §4's acceptance band for the coverage of a 95% interval.
 const COVERAGE_BAND: (f64, f64) = (0.93, 0.97);
 
-/// xoshiro256** (Blackman and Vigna), seeded through splitmix64: small,
-/// fast, and the same sequence on every platform and toolchain.
-struct Rng([u64; 4]);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        let mut z = seed;
-        let mut next = || {
-            z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut x = z;
-            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            x ^ (x >> 31)
-        };
-        Rng([next(), next(), next(), next()])
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        let s = &mut self.0;
-        let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
-    }
-
-    /// Uniform in [0, 1).
-    fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Standard normal (Box–Muller; one of the pair is discarded for
-    /// simplicity, determinism is what matters here).
-    fn normal(&mut self) -> f64 {
-        let u1 = 1.0 - self.uniform(); // (0, 1]
-        let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-    }
-}
+use common::Rng;
 
 /// A sample-generating process with known population values.
 #[derive(Clone, Copy, Debug)]
@@ -103,26 +63,28 @@ impl Process {
 
     fn sample(self, rng: &mut Rng, n: usize) -> Vec<f64> {
         match self {
-            Process::Normal => (0..n).map(|_| 100.0 + 10.0 * rng.normal()).collect(),
+            Process::Normal => (0..n)
+                .map(|_| 100.0 + 10.0 * rng.standard_normal())
+                .collect(),
             Process::LogNormal => (0..n)
-                .map(|_| (100f64.ln() + LN_SIGMA * rng.normal()).exp())
+                .map(|_| (100f64.ln() + LN_SIGMA * rng.standard_normal()).exp())
                 .collect(),
             Process::Spikes => (0..n)
                 .map(|_| {
                     if rng.uniform() < SPIKE_RATE {
                         SPIKE_RANGE.0 + (SPIKE_RANGE.1 - SPIKE_RANGE.0) * rng.uniform()
                     } else {
-                        100.0 + 5.0 * rng.normal()
+                        100.0 + 5.0 * rng.standard_normal()
                     }
                 })
                 .collect(),
             Process::Ar1(phi) => {
                 let innovation = 10.0 * (1.0 - phi * phi).sqrt();
-                let mut e = 10.0 * rng.normal(); // stationary start
+                let mut e = 10.0 * rng.standard_normal(); // stationary start
                 (0..n)
                     .map(|_| {
                         let x = 100.0 + e;
-                        e = phi * e + innovation * rng.normal();
+                        e = phi * e + innovation * rng.standard_normal();
                         x
                     })
                     .collect()
@@ -130,9 +92,9 @@ impl Process {
             Process::Bimodal => (0..n)
                 .map(|_| {
                     if rng.uniform() < 0.6 {
-                        100.0 + 5.0 * rng.normal()
+                        100.0 + 5.0 * rng.standard_normal()
                     } else {
-                        130.0 + 5.0 * rng.normal()
+                        130.0 + 5.0 * rng.standard_normal()
                     }
                 })
                 .collect(),
@@ -408,7 +370,7 @@ fn generator_is_deterministic_and_standard() {
     let mut b = Rng::new(7);
     assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
     let mut rng = Rng::new(11);
-    let xs: Vec<f64> = (0..100_000).map(|_| rng.normal()).collect();
+    let xs: Vec<f64> = (0..100_000).map(|_| rng.standard_normal()).collect();
     let mean = xs.iter().sum::<f64>() / xs.len() as f64;
     let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / xs.len() as f64;
     assert!(

@@ -163,6 +163,8 @@ fn outcome_against(single: &BTreeMap<String, Entry>, t: &Value) -> Result<Option
     Ok(Some(Outcome {
         ratio: c.ratio,
         ci_low: c.ci.low,
+        log_se: c.log_se,
+        df: c.between_run_df,
         regressed: c.verdict.is_failure(),
     }))
 }
@@ -279,5 +281,23 @@ fn print_confidence_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>
             ));
         }
         println!("{line}");
+    }
+}
+
+/// A table header: `first`, then one column per slowdown.
+fn scale_header(first: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) -> String {
+    let mut header = format!("{first:>10}");
+    for key in by_scale.keys() {
+        header.push_str(&format!(" {:>9}", slowdown_label(*key)));
+    }
+    header
+}
+
+/// `none` for scale 1.00, else `+5%`, `+10%`, ….
+fn slowdown_label(key: u32) -> String {
+    if key == 100 {
+        "none".to_owned()
+    } else {
+        format!("+{}%", key - 100)
     }
 }
