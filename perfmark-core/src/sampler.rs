@@ -116,6 +116,9 @@ pub struct Measurement {
 const PILOT_SAMPLES: usize = 10;
 /// No verdict on fewer samples than this, unless `max_time` runs out.
 const MIN_SAMPLES: usize = 30;
+/// Share of more samples a narrow-enough interval must stay narrow over
+/// before sampling stops.
+const CONFIRM_FRACTION: f64 = 0.25;
 /// Hard cap on samples (a custom timer reporting tiny times could otherwise
 /// run long: `max_time` also counts the reported time).
 const MAX_SAMPLES: usize = 20_000;
@@ -217,6 +220,9 @@ where
     let mut samples_ns: Vec<f64> = Vec::new();
     let mut next_check = PILOT_SAMPLES;
     let mut planned_samples = MIN_SAMPLES;
+    // Sample count at which the CI first looked good enough, awaiting
+    // confirmation (see CONFIRM_FRACTION).
+    let mut candidate: Option<usize> = None;
     let stop = loop {
         let block = ns(timed(n));
         reported_ns += block;
@@ -227,10 +233,26 @@ where
             let done =
                 precise_enough(&estimate, plan.precision) && !straddles(&estimate, plan.budget_ns);
             if done && samples_ns.len() >= MIN_SAMPLES {
-                break StopReason::Precision;
+                // Stopping the first time an interval looks narrow favours
+                // intervals that are narrow by chance (optional stopping):
+                // independent synthetic samples covered their truth 91% of
+                // the time at 95%. Stop only when the interval still holds
+                // after a quarter more samples.
+                match candidate {
+                    Some(first) if samples_ns.len() >= confirm_at(first) => {
+                        break StopReason::Precision
+                    }
+                    Some(first) => next_check = confirm_at(first),
+                    None => {
+                        candidate = Some(samples_ns.len());
+                        next_check = confirm_at(samples_ns.len());
+                    }
+                }
+            } else {
+                candidate = None;
+                planned_samples = plan_samples(&estimate, plan.precision, samples_ns.len());
+                next_check = next_check_at(samples_ns.len(), planned_samples);
             }
-            planned_samples = plan_samples(&estimate, plan.precision, samples_ns.len());
-            next_check = next_check_at(samples_ns.len(), planned_samples);
         }
         if elapsed_ns >= max_time_ns {
             break StopReason::MaxTime;
@@ -299,6 +321,11 @@ fn settled(blocks: &[f64]) -> bool {
     let last = median(&blocks[blocks.len() - SETTLE_WINDOW..]);
     let before = median(&blocks[blocks.len() - 2 * SETTLE_WINDOW..blocks.len() - SETTLE_WINDOW]);
     (last - before).abs() <= SETTLE_TOLERANCE * before.abs().max(f64::MIN_POSITIVE)
+}
+
+/// The sample count that confirms a stop first considered at `first`.
+fn confirm_at(first: usize) -> usize {
+    first + ((first as f64 * CONFIRM_FRACTION).ceil() as usize).max(1)
 }
 
 fn precise_enough(estimate: &Estimate, precision: f64) -> bool {

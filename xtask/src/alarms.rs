@@ -211,11 +211,7 @@ fn print_rates(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
     );
     for (key, outcomes) in by_scale {
         let failed = outcomes.iter().filter(|o| o.regressed).count();
-        let label = if *key == 100 {
-            "none".to_owned()
-        } else {
-            format!("+{}%", key - 100)
-        };
+        let label = slowdown_label(*key);
         println!(
             "{label:>10} {:>10} {failed:>10} {:>8.1}%",
             outcomes.len(),
@@ -228,18 +224,7 @@ fn print_rates(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
 /// does not depend on it, so the verdicts can be recomputed).
 fn print_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
     println!("\n{title}: trade-off over the tolerance (share of test-runs failed)");
-    let mut header = format!("{:>10}", "tolerance");
-    for key in by_scale.keys() {
-        header.push_str(&format!(
-            " {:>9}",
-            if *key == 100 {
-                "none".to_owned()
-            } else {
-                format!("+{}%", key - 100)
-            }
-        ));
-    }
-    println!("{header}");
+    println!("{}", scale_header("tolerance", by_scale));
     for tol in TOLERANCES {
         let mut line = format!("{:>9.0}%", tol * 100.0);
         for outcomes in by_scale.values() {
@@ -259,18 +244,7 @@ fn print_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
 /// False alarms and detection at other confidence levels (tolerance 5%).
 fn print_confidence_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
     println!("\n{title}: trade-off over the confidence, tolerance 5% (share of test-runs failed)");
-    let mut header = format!("{:>10}", "confidence");
-    for key in by_scale.keys() {
-        header.push_str(&format!(
-            " {:>9}",
-            if *key == 100 {
-                "none".to_owned()
-            } else {
-                format!("+{}%", key - 100)
-            }
-        ));
-    }
-    println!("{header}");
+    println!("{}", scale_header("confidence", by_scale));
     for c in CONFIDENCES {
         let mut line = format!("{c:>10}");
         for outcomes in by_scale.values() {
