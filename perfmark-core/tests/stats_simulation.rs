@@ -316,8 +316,7 @@ fn serial_correlation_check_has_power_and_few_false_alarms() {
 fn modes_are_found_where_they_are_and_not_elsewhere() {
     println!("\nmultimodality over {REPS} sample sets");
     println!(
-        "| case | n | reported multimodal | both clusters found | mean modes | {} |",
-        "weight of lower mode"
+        "| case | n | reported multimodal | both clusters found | mean modes | weight of lower mode |"
     );
     println!("|---|---|---|---|---|---|");
     let mut failures = Vec::new();
