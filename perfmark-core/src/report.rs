@@ -12,6 +12,7 @@ use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
+use crate::baseline::atomic::replace_file;
 use crate::bencher::Work;
 use crate::platform::Platform;
 use crate::sampler::Measurement;
@@ -277,13 +278,13 @@ impl Report {
         fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
         let json_path = dir.join("report.json");
         let json = serde_json::to_string_pretty(self).expect("a report always serializes");
-        write_atomically(&json_path, json.as_bytes()).map_err(|e| fail(&json_path, e))?;
+        replace_file(dir, &json_path, json.as_bytes()).map_err(|e| fail(&json_path, e))?;
         let html_path = dir.join("report.html");
         let html = crate::html::render(self);
-        write_atomically(&html_path, html.as_bytes()).map_err(|e| fail(&html_path, e))?;
+        replace_file(dir, &html_path, html.as_bytes()).map_err(|e| fail(&html_path, e))?;
         let md_path = dir.join("summary.md");
         let md = self.markdown();
-        write_atomically(&md_path, md.as_bytes()).map_err(|e| fail(&md_path, e))?;
+        replace_file(dir, &md_path, md.as_bytes()).map_err(|e| fail(&md_path, e))?;
         if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY") {
             let path = PathBuf::from(summary);
             let mut file = fs::OpenOptions::new()
@@ -334,18 +335,6 @@ impl Report {
         }
         md
     }
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`, so a reader never sees a half-written file.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-    }
-    fs::rename(&tmp, path)
 }
 
 #[cfg(test)]

@@ -637,9 +637,16 @@ fn diagnose(
     let block_ns = summary.median * m.iters_per_sample as f64;
     Diagnostics {
         verdict_estimate: estimate.clone(),
+        // The verdict's own statistic is already estimated: reuse it.
         candidates: Statistic::ALL
             .iter()
-            .map(|&s| stats::estimate_with(samples, plan.confidence, s))
+            .map(|&s| {
+                if s == estimate.statistic {
+                    estimate.clone()
+                } else {
+                    stats::estimate_with(samples, plan.confidence, s)
+                }
+            })
             .collect(),
         sd_ci: stats::sd_interval(samples, plan.confidence),
         serial: stats::serial_correlation(samples),

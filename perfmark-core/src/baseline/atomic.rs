@@ -122,7 +122,7 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// `.tmp` suffix, never mistaken for a baseline. If the process dies before
 /// the rename it stays behind; [`remove_stale_temps`] deletes it at the next
 /// save.
-pub(super) fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = file_name(target);
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
