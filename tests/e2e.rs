@@ -391,7 +391,7 @@ fn a_saved_baseline_fails_a_real_regression_and_passes_unchanged_code() {
         true,
         &["--exact", "custom_scaled"],
         &[
-            ("PERFMARK_FIXTURE_SCALE", "1.5"),
+            ("PERFMARK_FIXTURE_SCALE", "3.0"),
             ("PERFMARK_BASELINE_DIR", dir.to_str().unwrap()),
         ],
     );
@@ -454,7 +454,7 @@ fn a_baseline_from_another_machine_is_not_used_to_fail() {
     saved["tests"]["custom_scaled"]["fingerprint"]["cpu_model"] = "Imaginary CPU 9000".into();
     saved["tests"]["custom_scaled"]["fingerprint"]["cores"] = 64.into();
     std::fs::write(&file, serde_json::to_string_pretty(&saved).unwrap()).unwrap();
-    let out = run_scaled(&dir, "1.5", &[]);
+    let out = run_scaled(&dir, "3.0", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     let text = stdout(&out);
     assert!(
