@@ -1,13 +1,15 @@
 //! The [`Bencher`]: what a `fn f(b: &mut Bencher)` perf test hands its timed
 //! routine to.
 //!
-//! Each `iter*` method runs the whole measurement (first call, warm-up,
-//! sampling) before it returns; a test calls exactly one of them, once.
+//! Each `iter*` method wraps the routine in a measurement
+//! [`Driver`](crate::measure::Driver) and hands it to the Bencher's
+//! [`Policy`], which runs the whole measurement before the method returns; a
+//! test calls exactly one of them, once.
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::sampler::{self, Measurement, Plan, SampleKind};
+use crate::measure::driver::{batched_block, batched_ref_block, loop_block};
+use crate::measure::{LocalDriver, Measurement, Policy, SampleKind};
 
 /// Work done by one iteration, declared so that rates are reported beside
 /// the time (Boyer's `numberActions`).
@@ -23,22 +25,28 @@ pub enum Work {
 }
 
 /// Hands a timed routine to perfmark. See the `iter*` methods.
-#[derive(Debug)]
 pub struct Bencher {
-    plan: Plan,
+    policy: Box<dyn Policy>,
     work: Option<Work>,
     outcome: Option<Measurement>,
     used: bool,
 }
 
-/// Batched inputs are made this many at a time at most, so a routine with
-/// large inputs does not hold millions of them in memory at once.
-const MAX_BATCH: u64 = 4096;
+impl std::fmt::Debug for Bencher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bencher")
+            .field("work", &self.work)
+            .field("outcome", &self.outcome)
+            .field("used", &self.used)
+            .finish_non_exhaustive()
+    }
+}
 
 impl Bencher {
-    pub(crate) fn new(plan: Plan) -> Self {
+    /// A Bencher whose routine will be measured by `policy`.
+    pub(crate) fn new(policy: Box<dyn Policy>) -> Self {
         Bencher {
-            plan,
+            policy,
             work: None,
             outcome: None,
             used: false,
@@ -74,27 +82,9 @@ impl Bencher {
     /// # Panics
     /// When called a second time in the same test.
     pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
-        self.start();
-        let timed = |n: u64| {
-            let start = Instant::now();
-            for _ in 0..n {
-                black_box(routine());
-            }
-            start.elapsed()
-        };
-        let empty = |n: u64| {
-            let start = Instant::now();
-            for _ in 0..n {
-                black_box(());
-            }
-            start.elapsed()
-        };
-        self.outcome = Some(sampler::run(
-            &self.plan,
-            SampleKind::Loop,
-            timed,
-            Some(empty),
-        ));
+        let timed = |n: u64| loop_block(n, &mut routine);
+        let empty = |n: u64| loop_block(n, &mut || ());
+        self.measure(LocalDriver::new(SampleKind::Loop, timed, Some(empty)));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup` is
@@ -107,15 +97,9 @@ impl Bencher {
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        self.start();
-        let timed = |n: u64| batched(n, &mut setup, &mut routine);
-        let empty = |n: u64| batched(n, &mut || (), &mut |()| ());
-        self.outcome = Some(sampler::run(
-            &self.plan,
-            SampleKind::Batched,
-            timed,
-            Some(empty),
-        ));
+        let timed = |n: u64| batched_block(n, &mut setup, &mut routine);
+        let empty = |n: u64| batched_block(n, &mut || (), &mut |()| ());
+        self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by `&mut`. `setup`
@@ -128,15 +112,9 @@ impl Bencher {
         S: FnMut() -> I,
         R: FnMut(&mut I) -> O,
     {
-        self.start();
-        let timed = |n: u64| batched_ref(n, &mut setup, &mut routine);
-        let empty = |n: u64| batched_ref(n, &mut || (), &mut |_: &mut ()| ());
-        self.outcome = Some(sampler::run(
-            &self.plan,
-            SampleKind::Batched,
-            timed,
-            Some(empty),
-        ));
+        let timed = |n: u64| batched_ref_block(n, &mut setup, &mut routine);
+        let empty = |n: u64| batched_ref_block(n, &mut || (), &mut |_: &mut ()| ());
+        self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
     }
 
     /// Lets the test time itself: `routine(n)` runs `n` iterations and
@@ -146,70 +124,29 @@ impl Bencher {
     /// # Panics
     /// When called a second time in the same test.
     pub fn iter_custom<R: FnMut(u64) -> Duration>(&mut self, routine: R) {
-        self.start();
-        self.outcome = Some(sampler::run(
-            &self.plan,
+        self.measure(LocalDriver::new(
             SampleKind::Custom,
             routine,
             None::<fn(u64) -> Duration>,
         ));
     }
 
-    fn start(&mut self) {
+    /// Hands the driver to the policy; the one place every `iter*` form
+    /// goes through.
+    fn measure<T, E>(&mut self, mut driver: LocalDriver<T, E>)
+    where
+        T: FnMut(u64) -> Duration,
+        E: FnMut(u64) -> Duration,
+    {
         assert!(
             !self.used,
             "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref or iter_custom only once"
         );
         self.used = true;
+        self.outcome = Some(self.policy.measure(&mut driver));
     }
 
     pub(crate) fn finish(self) -> (Option<Measurement>, Option<Work>) {
         (self.outcome, self.work)
     }
-}
-
-fn batched<I, O>(
-    n: u64,
-    setup: &mut impl FnMut() -> I,
-    routine: &mut impl FnMut(I) -> O,
-) -> Duration {
-    let mut total = Duration::ZERO;
-    let mut left = n;
-    while left > 0 {
-        let batch = left.min(MAX_BATCH);
-        left -= batch;
-        let mut inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
-        let mut outputs: Vec<O> = Vec::with_capacity(batch as usize);
-        let start = Instant::now();
-        // `drain` keeps the buffer's deallocation out of the timed region.
-        for input in inputs.drain(..) {
-            outputs.push(black_box(routine(black_box(input))));
-        }
-        total += start.elapsed();
-        drop(outputs);
-    }
-    total
-}
-
-fn batched_ref<I, O>(
-    n: u64,
-    setup: &mut impl FnMut() -> I,
-    routine: &mut impl FnMut(&mut I) -> O,
-) -> Duration {
-    let mut total = Duration::ZERO;
-    let mut left = n;
-    while left > 0 {
-        let batch = left.min(MAX_BATCH);
-        left -= batch;
-        let mut inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
-        let mut outputs: Vec<O> = Vec::with_capacity(batch as usize);
-        let start = Instant::now();
-        for input in inputs.iter_mut() {
-            outputs.push(black_box(routine(black_box(input))));
-        }
-        total += start.elapsed();
-        drop(outputs);
-        drop(inputs);
-    }
-    total
 }

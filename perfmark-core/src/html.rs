@@ -25,10 +25,10 @@
 
 use std::fmt::Write as _;
 
+use crate::checks::{BudgetCheck, BudgetOutcome, Verdict};
+use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::report::{fmt_ns, fmt_rate, Diagnostics, Report, TestReport};
-use crate::sampler::{Measurement, SampleKind, StopReason};
 use crate::stats;
-use crate::verdict::{BudgetCheck, BudgetOutcome, Verdict};
 
 /// Most points the time-series scatter draws. Longer series are cut into
 /// runs of consecutive samples and each run is drawn by its minimum and its

@@ -2,21 +2,23 @@
 //!
 //! The data flows one way: [`registry`] (what the macro submits) →
 //! [`runner`] (command line, filters, one test at a time, exit status) →
-//! [`clock`] and [`sampler`] (driven through the [`Bencher`]) → [`stats`] →
-//! [`verdict`] → [`report`].
+//! [`measure`] (the [`Bencher`] hands its routine to a driver; the adaptive
+//! sampler is one policy over it, timed with the [`clock`]) → [`stats`] →
+//! [`checks`] (budget, regression) → [`report`]. The [`baseline`] store
+//! feeds the regression check and is fed by the runner.
 
 pub mod baseline;
 pub mod bencher;
+pub mod checks;
 pub mod clock;
 pub mod html;
+pub mod measure;
 pub mod platform;
 pub mod registry;
 pub mod report;
 pub mod runner;
-pub mod sampler;
 pub mod stats;
 pub mod units;
-pub mod verdict;
 
 pub use bencher::{Bencher, Work};
 #[doc(hidden)]

@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 
 use crate::baseline::atomic::replace_file;
 use crate::bencher::Work;
+pub use crate::checks::BaselineCheck;
+use crate::checks::{BudgetCheck, Verdict};
+use crate::measure::Measurement;
 use crate::platform::Platform;
-use crate::sampler::Measurement;
-use crate::stats::compare::Comparison;
 use crate::stats::{
     Estimate, Interval, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Statistic, Summary,
 };
-use crate::verdict::{BudgetCheck, Verdict};
 
 /// Version of `report.json`'s format.
 pub const REPORT_SCHEMA: u32 = 1;
@@ -87,20 +87,6 @@ pub struct TestReport {
     pub line: u32,
     /// Wall time of this test, in seconds.
     pub duration_s: f64,
-}
-
-/// A test's check against its stored baseline.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct BaselineCheck {
-    /// The baseline file.
-    pub path: String,
-    /// Processes the baseline was recorded over.
-    pub runs: usize,
-    /// The regression rule's result, when the baseline was used.
-    pub comparison: Option<Comparison>,
-    /// Why the baseline was not used to fail (another machine, another
-    /// statistic, an unusable estimate).
-    pub not_used: Option<String>,
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).

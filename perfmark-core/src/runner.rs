@@ -10,17 +10,17 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, FormatSetting};
 
-use crate::baseline::{self, BaselineFile, BaselineStore, Entry, Fingerprint};
+use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
 use crate::bencher::Bencher;
+use crate::checks::{Budget, Check, Finding, Record, Regression, Subject, Verdict};
 use crate::clock;
+use crate::measure::{noise_floor, Adaptive, Measurement, Plan, SampleKind, StopReason};
 use crate::platform::Platform;
 use crate::registry::{self, Ignore, PerfTest};
-use crate::report::{self, fmt_ns, BaselineCheck, Diagnostics, EstimateRecord, Report, TestReport};
-use crate::sampler::{Measurement, Plan, SampleKind, StopReason};
-use crate::stats::compare::{self, BaselineSummary, RegressionRule, RunEstimate, Spread};
+use crate::report::{self, fmt_ns, Diagnostics, EstimateRecord, Report, TestReport};
+use crate::stats::compare;
 use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
 use crate::units;
-use crate::verdict::{BudgetCheck, Verdict};
 
 /// Default confidence level of every CI.
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
@@ -272,7 +272,16 @@ impl Runner {
             }
         }
         let will_measure = self.measuring() && selected.iter().any(|t| self.runs(t));
-        let noise_floor = will_measure.then(measure_noise_floor);
+        let noise_floor = will_measure.then(noise_floor::measure);
+        // The checks every measured test goes through, in the order their
+        // reasons are printed.
+        let regression = baselines
+            .as_ref()
+            .map(|file| Regression::new(file, &fingerprint));
+        let mut checks: Vec<&dyn Check> = vec![&Budget];
+        if let Some(regression) = &regression {
+            checks.push(regression);
+        }
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
 
@@ -297,10 +306,7 @@ impl Runner {
             }
             print!("test {name} ... ");
             let _ = io::stdout().flush();
-            let mut outcome = self.run_one(t, name, noise_floor);
-            if let Some(file) = &baselines {
-                self.check_baseline(t, &mut outcome, file, &fingerprint);
-            }
+            let outcome = self.run_one(t, name, noise_floor, &checks);
             let ok = outcome.report.verdict != Verdict::Fail;
             println!("{}", if ok { "ok" } else { "FAILED" });
             for line in outcome.report.console_lines() {
@@ -413,67 +419,6 @@ impl Runner {
         }
     }
 
-    /// The regression verdict against the stored baseline of this test.
-    fn check_baseline(
-        &self,
-        t: &PerfTest,
-        outcome: &mut Outcome,
-        file: &BaselineFile,
-        here: &Fingerprint,
-    ) {
-        let report = &mut outcome.report;
-        let (Some(entry), Some(estimate)) = (file.get(&report.name), &report.estimate) else {
-            return;
-        };
-        let machine = here.compare(entry.fingerprint());
-        let mut check = BaselineCheck {
-            path: file.path().display().to_string(),
-            runs: entry.between_runs().map_or(1, |b| b.runs),
-            comparison: None,
-            not_used: None,
-        };
-        if !machine.is_same_machine() {
-            check.not_used = Some(machine.to_string());
-        } else if entry.estimate().statistic != estimate.statistic.as_str() {
-            check.not_used = Some(format!(
-                "baseline not used: it records the {}, this run the {}; re-record with --save-baseline",
-                entry.estimate().statistic,
-                estimate.statistic.as_str()
-            ));
-        } else {
-            let tolerance = t.options.regression.unwrap_or(self.options.regression);
-            let confidence = estimate.confidence;
-            let current = stats::Interval {
-                low: estimate.ci_low,
-                high: estimate.ci_high,
-                confidence,
-            };
-            let result = RegressionRule::new(confidence, tolerance).and_then(|rule| {
-                let summary = baseline_summary(entry)?;
-                compare::compare(
-                    &summary,
-                    &RunEstimate::new(estimate.ns_per_iter, current)?,
-                    &rule,
-                )
-            });
-            match result {
-                Ok(comparison) => {
-                    report.reasons.push(comparison.summary());
-                    if comparison.verdict.is_failure() {
-                        report.verdict = Verdict::Fail;
-                        outcome.failure_detail = Some(report.reasons.join("\n"));
-                    }
-                    check.comparison = Some(comparison);
-                }
-                Err(e) => check.not_used = Some(format!("baseline not used: {e}")),
-            }
-        }
-        if let Some(why) = &check.not_used {
-            report.reasons.push(why.clone());
-        }
-        report.baseline = Some(check);
-    }
-
     fn report_dir(&self) -> PathBuf {
         if let Some(dir) = &self.options.report_dir {
             return dir.clone();
@@ -532,10 +477,17 @@ impl Runner {
         plan
     }
 
-    fn run_one(&self, t: &PerfTest, name: String, noise_floor: Option<f64>) -> Outcome {
+    fn run_one(
+        &self,
+        t: &PerfTest,
+        name: String,
+        noise_floor: Option<f64>,
+        checks: &[&dyn Check],
+    ) -> Outcome {
         let started = Instant::now();
         let plan = self.plan_for(t);
-        let mut bencher = Bencher::new(plan.clone());
+        let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        let mut bencher = Bencher::new(Box::new(Adaptive::new(plan.clone())));
         take_panic_message();
         let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
         let (measurement, work) = bencher.finish();
@@ -570,7 +522,7 @@ impl Runner {
                 report.measurement = Some(m);
             }
             (Ok(()), Some(m)) => {
-                judge(&mut report, &plan, &m, noise_floor);
+                judge(&mut report, &plan, tolerance, &m, noise_floor, checks);
                 if report.verdict == Verdict::Fail {
                     failure_detail = Some(report.reasons.join("\n"));
                 }
@@ -587,8 +539,29 @@ impl Runner {
     }
 }
 
-/// Statistics, diagnostics and verdicts of a measured test.
-fn judge(report: &mut TestReport, plan: &Plan, m: &Measurement, noise_floor: Option<f64>) {
+/// Folds one check's finding into the test's report.
+fn record(report: &mut TestReport, finding: Finding) {
+    if !finding.passed {
+        report.verdict = Verdict::Fail;
+    }
+    report.reasons.push(finding.reason);
+    report.warnings.extend(finding.warnings);
+    match finding.record {
+        Some(Record::Budget(check)) => report.budget = Some(check),
+        Some(Record::Baseline(check)) => report.baseline = Some(check),
+        None => {}
+    }
+}
+
+/// Statistics, diagnostics and the checks' verdicts of a measured test.
+fn judge(
+    report: &mut TestReport,
+    plan: &Plan,
+    tolerance: f64,
+    m: &Measurement,
+    noise_floor: Option<f64>,
+    checks: &[&dyn Check],
+) {
     let samples = &m.samples_ns;
     let estimate = stats::estimate(samples, plan.confidence);
     let summary = stats::summarize(samples);
@@ -597,23 +570,16 @@ fn judge(report: &mut TestReport, plan: &Plan, m: &Measurement, noise_floor: Opt
         .work
         .and_then(|w| report::rate_per_s(w, estimate.point));
 
-    match plan.budget_ns {
-        Some(budget_ns) => {
-            let check = BudgetCheck::decide(&estimate, budget_ns);
-            report.reasons.push(check.reason(&estimate));
-            if !check.passed() {
-                report.verdict = Verdict::Fail;
-            }
-            if check.inconclusive() {
-                report.warnings.push(format!(
-                    "the CI did not clear the budget within max_time {}: the verdict rests on the \
-                     point estimate; raise max_time or the budget's margin",
-                    fmt_ns(plan.max_time.as_nanos() as f64)
-                ));
-            }
-            report.budget = Some(check);
-        }
-        None => report.reasons.push("no budget: measured only".to_owned()),
+    let subject = Subject {
+        name: &report.name,
+        plan,
+        tolerance,
+        measurement: m,
+        estimate: &estimate,
+    };
+    let findings: Vec<Finding> = checks.iter().filter_map(|c| c.check(&subject)).collect();
+    for finding in findings {
+        record(report, finding);
     }
 
     let diagnostics = diagnose(samples, plan, m, &estimate, &summary, noise_floor);
@@ -657,7 +623,7 @@ fn diagnose(
                 stats::gating_error_bound(plan.clock.resolution_ns, block_ns)
             }
         },
-        noise: noise_floor.map(|floor| stats::diagnose_noise(robust_spread(summary), floor)),
+        noise: noise_floor.map(|floor| stats::diagnose_noise(stats::robust_spread(summary), floor)),
     }
 }
 
@@ -734,45 +700,6 @@ fn warnings(
     warnings
 }
 
-/// Relative spread that outliers do not inflate: IQR / 1.349 / median (the
-/// IQR of a normal distribution is 1.349 sd).
-fn robust_spread(s: &Summary) -> f64 {
-    if s.median <= 0.0 {
-        return 0.0;
-    }
-    (s.q3 - s.q1) / 1.349 / s.median
-}
-
-/// What the regression rule needs from a stored entry: for a baseline
-/// recorded over several processes, the geometric mean of their estimates
-/// and their measured spread; for one process, its estimate alone (the rule
-/// then assumes the prior spread, never zero).
-fn baseline_summary(entry: &Entry) -> Result<BaselineSummary, compare::CompareError> {
-    let e = entry.estimate();
-    let ci = stats::Interval {
-        low: e.ci_low_ns,
-        high: e.ci_high_ns,
-        confidence: e.confidence,
-    };
-    let stored = RunEstimate::new(e.ns_per_iter, ci)?;
-    match entry.between_runs() {
-        Some(between) if between.runs >= 2 => {
-            let n = between.run_estimates_ns.len() as f64;
-            let log_mean = between.run_estimates_ns.iter().map(|x| x.ln()).sum::<f64>() / n;
-            Ok(BaselineSummary {
-                point_ns: log_mean.exp(),
-                runs: between.runs,
-                within_log_se: stored.log_se(),
-                spread: Some(Spread {
-                    sd: between.sd_log,
-                    df: (between.runs - 1) as f64,
-                }),
-            })
-        }
-        _ => BaselineSummary::from_runs(&[stored]),
-    }
-}
-
 /// Saves the measured tests of this run as baselines (the other tests'
 /// entries are kept); returns the line to print.
 fn save_baselines(
@@ -811,28 +738,6 @@ fn save_baselines(
         entries.len(),
         file.len()
     ))
-}
-
-/// The machine's noise floor: the robust relative spread of Boyer's LFSR
-/// task (seed 002), which does the same work every time with no memory
-/// traffic, so its spread is the machine's alone.
-fn measure_noise_floor() -> f64 {
-    let mut plan = Plan::new(
-        0.95,
-        0.005,
-        Duration::from_millis(150),
-        Duration::from_millis(30),
-    );
-    plan.clock = clock::info();
-    let mut bencher = Bencher::new(plan);
-    let mut state = 0xACE1_u64;
-    bencher.iter(|| {
-        state = perfmark_kernels::noise::lfsr_advance(std::hint::black_box(state), 64);
-        state
-    });
-    let (measurement, _) = bencher.finish();
-    let samples = measurement.map(|m| m.samples_ns).unwrap_or_default();
-    robust_spread(&stats::summarize(&samples))
 }
 
 fn ignored_report(t: &PerfTest, name: String) -> TestReport {
@@ -1114,7 +1019,7 @@ mod tests {
             Duration::from_millis(5),
         );
         plan.budget_ns = budget_ns;
-        let mut bencher = Bencher::new(plan.clone());
+        let mut bencher = Bencher::new(Box::new(Adaptive::new(plan.clone())));
         bencher.iter_custom(|n| {
             // Box–Muller normal innovation for the AR(1) relative error.
             let z =
@@ -1126,7 +1031,7 @@ mod tests {
         let m = measurement.expect("iter_custom measured");
         let mut report = TestReport::new("synthetic".to_owned(), Verdict::Pass, "x.rs", 1);
         report.work = work;
-        judge(&mut report, &plan, &m, None);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget]);
         report
     }
 

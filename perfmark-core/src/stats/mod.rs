@@ -38,3 +38,12 @@ pub use spread::{
     diagnose_noise, gating_error_bound, sd_interval, NoiseDiagnosis, MACHINE_VARIANCE_SHARE,
 };
 pub use summary::{summarize, Summary};
+
+/// Relative spread that outliers do not inflate: IQR / 1.349 / median (the
+/// IQR of a normal distribution is 1.349 sd); 0 for a non-positive median.
+pub fn robust_spread(s: &Summary) -> f64 {
+    if s.median <= 0.0 {
+        return 0.0;
+    }
+    (s.q3 - s.q1) / 1.349 / s.median
+}

@@ -1,9 +1,8 @@
-//! The sampler: first call, loop-overhead calibration, iterations per
-//! sample, warm-up, and the adaptive number of samples.
+//! The adaptive sampler, the [`Policy`] of a normal run: first call,
+//! loop-overhead calibration, iterations per sample, warm-up, and the
+//! adaptive number of samples.
 //!
-//! A *block* is one call of the timed closure with `n` iterations; a
-//! *sample* is one block's time divided by `n`, less the harness's own
-//! per-iteration cost. The steps, from the sources:
+//! The steps, from the sources:
 //! 1. the first call is timed on its own (Boyer's `timeExecFirst`, seed 002);
 //! 2. the harness's per-iteration cost `h` is measured with an empty routine
 //!    and subtracted, T'e = Tt/n − h (seed 004);
@@ -19,6 +18,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::{Driver, Measurement, Policy, SampleKind, StopReason};
 use crate::clock::{self, ClockInfo};
 use crate::stats::{self, Estimate};
 
@@ -58,60 +58,6 @@ impl Plan {
     }
 }
 
-/// How the samples were taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SampleKind {
-    /// `iter`: the routine in a loop.
-    Loop,
-    /// `iter_batched` / `iter_batched_ref`: inputs made ahead, untimed.
-    Batched,
-    /// `iter_custom`: the test reports its own times.
-    Custom,
-}
-
-/// Why sampling stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// The CI reached the target precision (and is clear of the budget).
-    Precision,
-    /// `max_time` ran out first.
-    MaxTime,
-    /// The sample cap was reached first.
-    SampleCap,
-    /// Unoptimized build: a smoke run, nothing measured.
-    Smoke,
-}
-
-/// What the sampler measured for one test.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Measurement {
-    /// How the samples were taken.
-    pub kind: SampleKind,
-    /// Time per iteration of each sample, in ns, in the order taken.
-    pub samples_ns: Vec<f64>,
-    /// Iterations per sample.
-    pub iters_per_sample: u64,
-    /// The very first call's time, in ns ("cold", Boyer's `timeExecFirst`).
-    pub first_call_ns: f64,
-    /// The harness's own per-iteration cost, measured with an empty
-    /// routine and subtracted from every sample, in ns.
-    pub loop_overhead_ns: f64,
-    /// Time spent warming up, in ns, and the blocks run meanwhile.
-    pub warmup_ns: f64,
-    /// Blocks run during warm-up.
-    pub warmup_blocks: u64,
-    /// Whether the block time settled before the warm-up cap.
-    pub warmup_settled: bool,
-    /// Time spent sampling, in ns.
-    pub sampling_ns: f64,
-    /// Why sampling stopped.
-    pub stop: StopReason,
-    /// Sample count planned from the pilot to reach the precision.
-    pub planned_samples: usize,
-}
-
 /// Samples before the CI is first looked at.
 const PILOT_SAMPLES: usize = 10;
 /// No verdict on fewer samples than this, unless `max_time` runs out.
@@ -133,19 +79,30 @@ const SETTLE_WINDOW: usize = 5;
 /// within this fraction of the window before it.
 const SETTLE_TOLERANCE: f64 = 0.02;
 
-/// Measures one routine. `timed(n)` runs `n` iterations and returns their
-/// time; `empty(n)`, when given, does the same with an empty routine so the
-/// harness's per-iteration cost can be subtracted.
-pub(crate) fn run<T, E>(
-    plan: &Plan,
-    kind: SampleKind,
-    mut timed: T,
-    empty: Option<E>,
-) -> Measurement
-where
-    T: FnMut(u64) -> Duration,
-    E: FnMut(u64) -> Duration,
-{
+/// The adaptive sampler: measures a routine until its CI reaches the
+/// plan's precision (and is clear of the budget), or until `max_time`.
+#[derive(Debug, Clone)]
+pub struct Adaptive {
+    plan: Plan,
+}
+
+impl Adaptive {
+    /// The sampler for `plan`.
+    pub fn new(plan: Plan) -> Self {
+        Adaptive { plan }
+    }
+}
+
+impl Policy for Adaptive {
+    fn measure(&mut self, driver: &mut dyn Driver) -> Measurement {
+        run(&self.plan, driver)
+    }
+}
+
+/// Measures the routine behind `driver` as `plan` asks.
+fn run(plan: &Plan, driver: &mut dyn Driver) -> Measurement {
+    let kind = driver.kind();
+    let mut timed = |n: u64| driver.run(n);
     let started = Instant::now();
     // The clock's read pair is part of every block we time ourselves.
     let read_pair_ns = match kind {
@@ -175,10 +132,8 @@ where
     }
 
     let min_block_ns = ns(plan.clock.min_block());
-    let loop_overhead_ns = match empty {
-        Some(empty) => loop_overhead_ns(empty, min_block_ns, read_pair_ns),
-        None => 0.0,
-    };
+    let loop_overhead_ns = loop_overhead_ns(driver, min_block_ns, read_pair_ns);
+    let mut timed = |n: u64| driver.run(n);
 
     // Warm-up: grow n until a block is long enough, then run blocks until
     // their time settles (or the cap). Both phases warm caches, branch
@@ -295,19 +250,23 @@ fn grow(n: u64, block_ns: f64, target_ns: f64) -> u64 {
 }
 
 /// The harness's per-iteration cost: an empty routine timed in blocks of
-/// the minimum block length; the smallest of several (the least disturbed).
-fn loop_overhead_ns<E: FnMut(u64) -> Duration>(
-    mut empty: E,
+/// the minimum block length; the smallest of several (the least
+/// disturbed). Zero when the driver's harness adds nothing.
+pub(crate) fn loop_overhead_ns(
+    driver: &mut dyn Driver,
     min_block_ns: f64,
     read_pair_ns: f64,
 ) -> f64 {
+    let mut empty = |n: u64| driver.run_empty(n).map(ns);
+    let Some(mut block_ns) = empty(1) else {
+        return 0.0;
+    };
     let mut n: u64 = 1;
-    let mut block_ns = ns(empty(n));
     while block_ns < min_block_ns && n < MAX_ITERS_PER_SAMPLE {
         n = grow(n, block_ns, min_block_ns);
-        block_ns = ns(empty(n));
+        block_ns = empty(n).unwrap_or(0.0);
     }
-    let best = (0..7).map(|_| ns(empty(n))).fold(block_ns, f64::min);
+    let best = (0..7).filter_map(|_| empty(n)).fold(block_ns, f64::min);
     ((best - read_pair_ns) / n as f64).max(0.0)
 }
 
@@ -361,6 +320,12 @@ fn next_check_at(n: usize, planned: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::LocalDriver;
+
+    fn custom(plan: &Plan, timed: impl FnMut(u64) -> Duration) -> Measurement {
+        let mut driver = LocalDriver::new(SampleKind::Custom, timed, None::<fn(u64) -> Duration>);
+        run(plan, &mut driver)
+    }
 
     fn quiet_plan() -> Plan {
         let mut plan = Plan::new(
@@ -386,12 +351,7 @@ mod tests {
     #[test]
     fn custom_timings_are_taken_as_given() {
         // 250 ns per iteration exactly: every sample reads 250 ns.
-        let m = run(
-            &quiet_plan(),
-            SampleKind::Custom,
-            |n| Duration::from_nanos(250 * n),
-            None::<fn(u64) -> Duration>,
-        );
+        let m = custom(&quiet_plan(), |n| Duration::from_nanos(250 * n));
         assert!(
             m.samples_ns.iter().all(|&s| s == 250.0),
             "{:?}",
@@ -413,18 +373,13 @@ mod tests {
         let mut plan = quiet_plan();
         plan.budget_ns = Some(100.0);
         plan.max_time = Duration::from_millis(200);
-        let m = run(
-            &plan,
-            SampleKind::Custom,
-            |n| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let noise = ((state >> 33) as f64 / (1u64 << 31) as f64 - 0.5) * 0.2;
-                Duration::from_nanos((100.0 * (1.0 + noise) * n as f64) as u64)
-            },
-            None::<fn(u64) -> Duration>,
-        );
+        let m = custom(&plan, |n| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let noise = ((state >> 33) as f64 / (1u64 << 31) as f64 - 0.5) * 0.2;
+            Duration::from_nanos((100.0 * (1.0 + noise) * n as f64) as u64)
+        });
         assert_eq!(m.stop, StopReason::MaxTime);
     }
 
@@ -433,8 +388,7 @@ mod tests {
         let mut plan = quiet_plan();
         plan.smoke = true;
         let mut calls = 0;
-        let m = run(
-            &plan,
+        let mut driver = LocalDriver::new(
             SampleKind::Loop,
             |n| {
                 calls += n;
@@ -442,6 +396,7 @@ mod tests {
             },
             None::<fn(u64) -> Duration>,
         );
+        let m = run(&plan, &mut driver);
         assert_eq!(calls, SMOKE_ITERATIONS);
         assert_eq!(m.stop, StopReason::Smoke);
     }

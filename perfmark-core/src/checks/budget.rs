@@ -1,41 +1,43 @@
-//! Verdicts: pure decisions over an estimate and the test's limits.
-//!
-//! The budget rule (DESIGN §1): pass when the CI of the time per iteration
-//! lies at or below the budget, fail when it lies above it. A CI that still
-//! straddles the budget when sampling had to stop is decided on the point
-//! estimate and called inconclusive.
+//! The budget check (DESIGN §1): pass when the CI of the time per
+//! iteration lies at or below the budget, fail when it lies above it. A CI
+//! that still straddles the budget when sampling had to stop is decided on
+//! the point estimate and called inconclusive.
 
+use super::{Check, Finding, Record, Subject};
 use crate::report::fmt_ns;
 use crate::stats::Estimate;
 
-/// The outcome of a test, as `report.json` spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// Every check passed.
-    Pass,
-    /// A check failed, or the body panicked.
-    Fail,
-    /// `ignore`d and not asked for.
-    Ignored,
-    /// Unoptimized build: run as a smoke test, nothing enforced.
-    NotMeasured,
-}
+/// The budget check of a run: applies to every measured test, and decides
+/// those with a `budget`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Budget;
 
-impl Verdict {
-    /// `report.json`'s spelling: `pass`, `fail`, `ignored`, `not_measured`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Pass => "pass",
-            Verdict::Fail => "fail",
-            Verdict::Ignored => "ignored",
-            Verdict::NotMeasured => "not_measured",
+impl Check for Budget {
+    fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
+        let Some(budget_ns) = subject.plan.budget_ns else {
+            return Some(Finding::pass("no budget: measured only"));
+        };
+        let estimate = subject.estimate;
+        let check = BudgetCheck::decide(estimate, budget_ns);
+        let mut warnings = Vec::new();
+        if check.inconclusive() {
+            warnings.push(format!(
+                "the CI did not clear the budget within max_time {}: the verdict rests on the \
+                 point estimate; raise max_time or the budget's margin",
+                fmt_ns(subject.plan.max_time.as_nanos() as f64)
+            ));
         }
+        Some(Finding {
+            passed: check.passed(),
+            reason: check.reason(estimate),
+            warnings,
+            record: Some(Record::Budget(check)),
+        })
     }
 }
 
 /// Where the CI lies relative to the budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BudgetOutcome {
     /// The whole CI is at or below the budget.
@@ -49,7 +51,7 @@ pub enum BudgetOutcome {
 }
 
 /// The budget check of one test.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct BudgetCheck {
     /// The budget, ns per iteration.
     pub budget_ns: f64,

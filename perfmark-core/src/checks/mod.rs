@@ -1,0 +1,101 @@
+//! Checks: the decisions a measured test is passed or failed by, one file
+//! per check.
+//!
+//! Each check sees the same [`Subject`] (the test's name, its resolved
+//! plan and tolerance, its measurement and its verdict estimate) and returns
+//! a [`Finding`]: passed or not, one reason in words, warnings, and the
+//! record `report.json` keeps of it. The runner runs the list of checks it
+//! built for the run and folds the findings into the test's outcome; adding a
+//! check means one file here, one entry in that list, and its option.
+
+pub mod budget;
+pub mod regression;
+
+use crate::measure::{Measurement, Plan};
+use crate::stats::Estimate;
+
+pub use budget::{Budget, BudgetCheck, BudgetOutcome};
+pub use regression::{BaselineCheck, Regression};
+
+/// The outcome of a test, as `report.json` spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every check passed.
+    Pass,
+    /// A check failed, or the body panicked.
+    Fail,
+    /// `ignore`d and not asked for.
+    Ignored,
+    /// Unoptimized build: run as a smoke test, nothing enforced.
+    NotMeasured,
+}
+
+impl Verdict {
+    /// `report.json`'s spelling: `pass`, `fail`, `ignored`, `not_measured`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Ignored => "ignored",
+            Verdict::NotMeasured => "not_measured",
+        }
+    }
+}
+
+/// What a check sees of one measured test.
+#[derive(Debug, Clone, Copy)]
+pub struct Subject<'a> {
+    /// The test's libtest name.
+    pub name: &'a str,
+    /// How it was measured: confidence, budget, caps.
+    pub plan: &'a Plan,
+    /// The regression tolerance resolved for this test, as a fraction.
+    pub tolerance: f64,
+    /// What the sampler measured.
+    pub measurement: &'a Measurement,
+    /// The verdict statistic with its CI.
+    pub estimate: &'a Estimate,
+}
+
+/// What `report.json` keeps of a check, beside its reason.
+#[derive(Debug, Clone)]
+pub enum Record {
+    /// The budget check (`budget`).
+    Budget(BudgetCheck),
+    /// The check against the stored baseline (`baseline`).
+    Baseline(BaselineCheck),
+}
+
+/// One check's decision about one test.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Whether the test passes this check.
+    pub passed: bool,
+    /// The reason in words, one sentence, for the summary and
+    /// `report.json`'s `reasons`.
+    pub reason: String,
+    /// Warnings that qualify the decision.
+    pub warnings: Vec<String>,
+    /// The check's record, when it keeps one.
+    pub record: Option<Record>,
+}
+
+impl Finding {
+    /// A finding that passes with `reason` and keeps no record.
+    pub fn pass(reason: impl Into<String>) -> Self {
+        Finding {
+            passed: true,
+            reason: reason.into(),
+            warnings: Vec::new(),
+            record: None,
+        }
+    }
+}
+
+/// A decision about a measured test.
+pub trait Check {
+    /// Decides about `subject`; `None` when the check does not apply to it
+    /// (no stored baseline for the test, say) and has nothing to say.
+    fn check(&self, subject: &Subject<'_>) -> Option<Finding>;
+}

@@ -1,0 +1,126 @@
+//! The regression check against a stored baseline (DESIGN §1): fail when
+//! the run is slower than the baseline with significance at the test's
+//! confidence, the uncertainty including the between-process spread, and
+//! by more than the tolerance. The rule itself is pure statistics
+//! ([`crate::stats::compare`]); this file finds the test's entry, decides
+//! whether it may be used at all (same machine, same statistic), and words
+//! the outcome.
+
+use super::{Check, Finding, Record, Subject};
+use crate::baseline::{BaselineFile, Entry, Fingerprint};
+use crate::stats::compare::{
+    self, BaselineSummary, CompareError, Comparison, RegressionRule, RunEstimate, Spread,
+};
+use crate::stats::Interval;
+
+/// A test's check against its stored baseline, as `report.json` keeps it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BaselineCheck {
+    /// The baseline file.
+    pub path: String,
+    /// Processes the baseline was recorded over.
+    pub runs: usize,
+    /// The regression rule's result, when the baseline was used.
+    pub comparison: Option<Comparison>,
+    /// Why the baseline was not used to fail (another machine, another
+    /// statistic, an unusable estimate).
+    pub not_used: Option<String>,
+}
+
+/// The regression check of a run: the loaded baseline file and this
+/// machine's fingerprint.
+#[derive(Debug, Clone, Copy)]
+pub struct Regression<'a> {
+    file: &'a BaselineFile,
+    here: &'a Fingerprint,
+}
+
+impl<'a> Regression<'a> {
+    /// The check against the entries of `file`, measured on the machine
+    /// `here` describes.
+    pub fn new(file: &'a BaselineFile, here: &'a Fingerprint) -> Self {
+        Regression { file, here }
+    }
+}
+
+impl Check for Regression<'_> {
+    fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
+        let entry = self.file.get(subject.name)?;
+        let estimate = subject.estimate;
+        let machine = self.here.compare(entry.fingerprint());
+        let mut record = BaselineCheck {
+            path: self.file.path().display().to_string(),
+            runs: entry.between_runs().map_or(1, |b| b.runs),
+            comparison: None,
+            not_used: None,
+        };
+        let mut passed = true;
+        let reason = if !machine.is_same_machine() {
+            machine.to_string()
+        } else if entry.estimate().statistic != estimate.statistic.as_str() {
+            format!(
+                "baseline not used: it records the {}, this run the {}; re-record with --save-baseline",
+                entry.estimate().statistic,
+                estimate.statistic.as_str()
+            )
+        } else {
+            let result =
+                RegressionRule::new(estimate.ci.confidence, subject.tolerance).and_then(|rule| {
+                    let summary = baseline_summary(entry)?;
+                    compare::compare(
+                        &summary,
+                        &RunEstimate::new(estimate.point, estimate.ci)?,
+                        &rule,
+                    )
+                });
+            match result {
+                Ok(comparison) => {
+                    passed = !comparison.verdict.is_failure();
+                    let reason = comparison.summary();
+                    record.comparison = Some(comparison);
+                    reason
+                }
+                Err(e) => format!("baseline not used: {e}"),
+            }
+        };
+        if record.comparison.is_none() {
+            record.not_used = Some(reason.clone());
+        }
+        Some(Finding {
+            passed,
+            reason,
+            warnings: Vec::new(),
+            record: Some(Record::Baseline(record)),
+        })
+    }
+}
+
+/// What the regression rule needs from a stored entry: for a baseline
+/// recorded over several processes, the geometric mean of their estimates
+/// and their measured spread; for one process, its estimate alone (the rule
+/// then assumes the prior spread, never zero).
+fn baseline_summary(entry: &Entry) -> Result<BaselineSummary, CompareError> {
+    let e = entry.estimate();
+    let ci = Interval {
+        low: e.ci_low_ns,
+        high: e.ci_high_ns,
+        confidence: e.confidence,
+    };
+    let stored = RunEstimate::new(e.ns_per_iter, ci)?;
+    match entry.between_runs() {
+        Some(between) if between.runs >= 2 => {
+            let n = between.run_estimates_ns.len() as f64;
+            let log_mean = between.run_estimates_ns.iter().map(|x| x.ln()).sum::<f64>() / n;
+            Ok(BaselineSummary {
+                point_ns: log_mean.exp(),
+                runs: between.runs,
+                within_log_se: stored.log_se(),
+                spread: Some(Spread {
+                    sd: between.sd_log,
+                    df: (between.runs - 1) as f64,
+                }),
+            })
+        }
+        _ => BaselineSummary::from_runs(&[stored]),
+    }
+}

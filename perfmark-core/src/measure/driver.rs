@@ -1,0 +1,144 @@
+//! The measurement driver: the one operation every measurement is made of,
+//! "run `n` iterations of the routine now and say how long they took".
+//!
+//! The [`Bencher`](crate::Bencher) wraps the test's routine in a
+//! [`LocalDriver`] and hands it to a [`Policy`]. A policy decides how many
+//! iterations to ask for and when to stop: the adaptive sampler
+//! ([`super::sampler::Adaptive`]) is one policy; a worker serving timed
+//! slices to a coordinator in another process is another. Inverting the
+//! control this way is what lets a coordinator interleave two builds slice
+//! by slice, which a measurement loop that runs to completion inside
+//! `Bencher::iter` could not do.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use super::{Measurement, SampleKind};
+
+/// Runs iterations of one routine on request.
+pub trait Driver {
+    /// How this driver's blocks are timed.
+    fn kind(&self) -> SampleKind;
+
+    /// Runs `n` iterations of the routine now and returns their time. For
+    /// [`SampleKind::Loop`] and [`SampleKind::Batched`] the time is read
+    /// from the clock around the block, one read pair included; for
+    /// [`SampleKind::Custom`] it is what the test reported, taken as given.
+    fn run(&mut self, n: u64) -> Duration;
+
+    /// Runs `n` iterations of an empty routine in the same harness, so the
+    /// harness's own per-iteration cost can be measured and subtracted.
+    /// `None` when the harness adds nothing ([`SampleKind::Custom`]).
+    fn run_empty(&mut self, n: u64) -> Option<Duration>;
+}
+
+/// Decides which blocks to run and turns their times into a
+/// [`Measurement`].
+pub trait Policy {
+    /// Measures the routine behind `driver`.
+    fn measure(&mut self, driver: &mut dyn Driver) -> Measurement;
+}
+
+/// A [`Driver`] over two closures in this process: `timed(n)` runs `n`
+/// iterations of the routine, `empty(n)` the same harness with nothing in
+/// it. The closures are generic, so each `iter*` form keeps its own
+/// monomorphized inner loop; only the call per block is dynamic.
+#[derive(Debug)]
+pub struct LocalDriver<T, E> {
+    kind: SampleKind,
+    timed: T,
+    empty: Option<E>,
+}
+
+impl<T, E> LocalDriver<T, E>
+where
+    T: FnMut(u64) -> Duration,
+    E: FnMut(u64) -> Duration,
+{
+    /// A driver of `kind` over `timed`, with `empty` for the harness's cost.
+    pub fn new(kind: SampleKind, timed: T, empty: Option<E>) -> Self {
+        LocalDriver { kind, timed, empty }
+    }
+}
+
+impl<T, E> Driver for LocalDriver<T, E>
+where
+    T: FnMut(u64) -> Duration,
+    E: FnMut(u64) -> Duration,
+{
+    fn kind(&self) -> SampleKind {
+        self.kind
+    }
+
+    fn run(&mut self, n: u64) -> Duration {
+        (self.timed)(n)
+    }
+
+    fn run_empty(&mut self, n: u64) -> Option<Duration> {
+        self.empty.as_mut().map(|empty| empty(n))
+    }
+}
+
+/// Times `n` calls of `routine` in a loop, each result through `black_box`:
+/// the block of [`SampleKind::Loop`].
+pub fn loop_block<O>(n: u64, routine: &mut impl FnMut() -> O) -> Duration {
+    let start = Instant::now();
+    for _ in 0..n {
+        black_box(routine());
+    }
+    start.elapsed()
+}
+
+/// Batched inputs are made this many at a time at most, so a routine with
+/// large inputs does not hold millions of them in memory at once.
+const MAX_BATCH: u64 = 4096;
+
+/// Times `n` calls of `routine` on inputs made by `setup` (untimed), passed
+/// by value; outputs are dropped after the clock stops.
+pub fn batched_block<I, O>(
+    n: u64,
+    setup: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(I) -> O,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut left = n;
+    while left > 0 {
+        let batch = left.min(MAX_BATCH);
+        left -= batch;
+        let mut inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
+        let mut outputs: Vec<O> = Vec::with_capacity(batch as usize);
+        let start = Instant::now();
+        // `drain` keeps the buffer's deallocation out of the timed region.
+        for input in inputs.drain(..) {
+            outputs.push(black_box(routine(black_box(input))));
+        }
+        total += start.elapsed();
+        drop(outputs);
+    }
+    total
+}
+
+/// Times `n` calls of `routine` on inputs made by `setup` (untimed), passed
+/// by `&mut`; inputs and outputs are dropped after the clock stops.
+pub fn batched_ref_block<I, O>(
+    n: u64,
+    setup: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(&mut I) -> O,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut left = n;
+    while left > 0 {
+        let batch = left.min(MAX_BATCH);
+        left -= batch;
+        let mut inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
+        let mut outputs: Vec<O> = Vec::with_capacity(batch as usize);
+        let start = Instant::now();
+        for input in inputs.iter_mut() {
+            outputs.push(black_box(routine(black_box(input))));
+        }
+        total += start.elapsed();
+        drop(outputs);
+        drop(inputs);
+    }
+    total
+}

@@ -1,0 +1,67 @@
+//! Measurement: the [`driver`] that runs "n iterations now", and the
+//! policies over it: the adaptive [`sampler`] of a normal run.
+//!
+//! A *block* is one call of the driver with `n` iterations; a *sample* is
+//! one block's time divided by `n`, less the harness's own per-iteration
+//! cost. What a policy measured for one test is a [`Measurement`].
+
+pub mod driver;
+pub mod noise_floor;
+pub mod sampler;
+
+pub use driver::{Driver, LocalDriver, Policy};
+pub use sampler::{Adaptive, Plan};
+
+/// How the samples were taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SampleKind {
+    /// `iter`: the routine in a loop.
+    Loop,
+    /// `iter_batched` / `iter_batched_ref`: inputs made ahead, untimed.
+    Batched,
+    /// `iter_custom`: the test reports its own times.
+    Custom,
+}
+
+/// Why sampling stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The CI reached the target precision (and is clear of the budget).
+    Precision,
+    /// `max_time` ran out first.
+    MaxTime,
+    /// The sample cap was reached first.
+    SampleCap,
+    /// Unoptimized build: a smoke run, nothing measured.
+    Smoke,
+}
+
+/// What the sampler measured for one test.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Measurement {
+    /// How the samples were taken.
+    pub kind: SampleKind,
+    /// Time per iteration of each sample, in ns, in the order taken.
+    pub samples_ns: Vec<f64>,
+    /// Iterations per sample.
+    pub iters_per_sample: u64,
+    /// The very first call's time, in ns ("cold", Boyer's `timeExecFirst`).
+    pub first_call_ns: f64,
+    /// The harness's own per-iteration cost, measured with an empty
+    /// routine and subtracted from every sample, in ns.
+    pub loop_overhead_ns: f64,
+    /// Time spent warming up, in ns, and the blocks run meanwhile.
+    pub warmup_ns: f64,
+    /// Blocks run during warm-up.
+    pub warmup_blocks: u64,
+    /// Whether the block time settled before the warm-up cap.
+    pub warmup_settled: bool,
+    /// Time spent sampling, in ns.
+    pub sampling_ns: f64,
+    /// Why sampling stopped.
+    pub stop: StopReason,
+    /// Sample count planned from the pilot to reach the precision.
+    pub planned_samples: usize,
+}
