@@ -1,7 +1,7 @@
 //! The command line and environment: libtest's flags (parsed by
 //! libtest-mimic) and perfmark's own, each with a `PERFMARK_…` variable.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -11,17 +11,19 @@ use super::{
     DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME, DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP,
 };
 use perfmark_options::text as option_text;
+use perfmark_options::Key;
 
 /// Where environment variables come from (a trait so tests can give their own).
 pub(super) trait Env {
-    fn get(&self, key: &str) -> Option<String>;
+    /// The variable's value as the OS holds it; `None` when it is not set.
+    fn get(&self, key: &str) -> Option<OsString>;
 }
 
 pub(super) struct EnvVars;
 
 impl Env for EnvVars {
-    fn get(&self, key: &str) -> Option<String> {
-        std::env::var(key).ok()
+    fn get(&self, key: &str) -> Option<OsString> {
+        std::env::var_os(key)
     }
 }
 
@@ -45,11 +47,31 @@ pub(super) struct Options {
     /// Compared tests each at their own confidence, with no correction for
     /// how many are compared in the run.
     pub(super) per_test_confidence: bool,
+    /// How long one test may run before the watchdog stops the run
+    /// (`--timeout`); `None` for the default bound of each test
+    /// ([`super::watchdog::default_bound`]).
+    pub(super) timeout: Option<Duration>,
 }
+
+/// The flags that take no value.
+const SWITCHES: [&str; 4] = [
+    "--save-baseline",
+    "--no-baseline",
+    "--verbose",
+    "--per-test-confidence",
+];
 
 impl Options {
     /// Splits perfmark's flags from libtest's, which libtest-mimic parses;
     /// every perfmark flag has a `PERFMARK_…` variable, the flag winning.
+    ///
+    /// # Errors
+    /// A message naming the flag or variable and what it accepts: a value
+    /// outside the grammar, a variable that is not UTF-8 where text is
+    /// expected, a flag without its value (or with an empty one), a switch
+    /// given a value (`--save-baseline=false`), or flags that exclude each
+    /// other. (libtest's own flags are parsed by libtest-mimic, which
+    /// prints its error and exits with status 2.)
     pub(super) fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, String> {
         let mut rest = Vec::with_capacity(args.len());
         let mut flags = Flags::default();
@@ -58,26 +80,28 @@ impl Options {
             rest.push(program);
         }
         while let Some(arg) = args.next() {
-            let Some(text) = arg.to_str() else {
-                rest.push(arg);
-                continue;
+            let (name, inline) = match split_inline(&arg) {
+                Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
+                None => match arg.to_str() {
+                    Some(text) => (text.to_owned(), None),
+                    None => {
+                        rest.push(arg);
+                        continue;
+                    }
+                },
             };
-            let (name, inline) = match text.split_once('=') {
-                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-                _ => (text, None),
-            };
-            let mut value = |flag: &str| -> Result<String, String> {
+            let name = name.as_str();
+            if SWITCHES.contains(&name) && inline.is_some() {
+                return Err(format!(
+                    "{name} takes no value: give {name} alone, or leave it out"
+                ));
+            }
+            let mut value = |flag: &str| -> Result<OsString, String> {
                 inline
                     .clone()
-                    .or_else(|| args.next().and_then(|v| v.into_string().ok()))
-                    .ok_or_else(|| {
-                        let what = if flag == "--compare-with" {
-                            "the path of another build of this test binary: --compare-with PATH"
-                        } else {
-                            "a directory: {flag} DIR"
-                        };
-                        format!("{flag} needs {}", what.replace("{flag}", flag))
-                    })
+                    .or_else(|| args.next())
+                    .filter(|v| !v.is_empty())
+                    .ok_or_else(|| format!("{flag} needs {}", flag_value(flag)))
             };
             match name {
                 "--save-baseline" => flags.save_baseline = true,
@@ -87,6 +111,16 @@ impl Options {
                 "--report-dir" => flags.report_dir = Some(value(name)?.into()),
                 "--compare-with" => flags.compare_with = Some(value(name)?.into()),
                 "--per-test-confidence" => flags.per_test_confidence = true,
+                "--timeout" => {
+                    let text = value(name)?;
+                    let text = text.to_str().ok_or_else(|| {
+                        format!(
+                            "--timeout needs {}; its value is not UTF-8",
+                            flag_value(name)
+                        )
+                    })?;
+                    flags.timeout = Some(timeout(text).map_err(|e| format!("--timeout: {e}"))?);
+                }
                 _ => rest.push(arg),
             }
         }
@@ -101,23 +135,23 @@ impl Options {
             force: env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false),
             baseline_dir: flags
                 .baseline_dir
-                .or_else(|| env.get("PERFMARK_BASELINE_DIR").map(Into::into)),
+                .or_else(|| env_path(env, "PERFMARK_BASELINE_DIR")),
             report_dir: flags
                 .report_dir
-                .or_else(|| env.get("PERFMARK_REPORT_DIR").map(Into::into)),
-            confidence: match env.get("PERFMARK_CONFIDENCE") {
+                .or_else(|| env_path(env, "PERFMARK_REPORT_DIR")),
+            confidence: match env_text(env, "PERFMARK_CONFIDENCE", accepts(Key::Confidence))? {
                 Some(v) => {
                     option_text::confidence(&v).map_err(|e| format!("PERFMARK_CONFIDENCE: {e}"))?
                 }
                 None => DEFAULT_CONFIDENCE,
             },
-            precision: match env.get("PERFMARK_PRECISION") {
+            precision: match env_text(env, "PERFMARK_PRECISION", accepts(Key::Precision))? {
                 Some(v) => {
                     option_text::precision(&v).map_err(|e| format!("PERFMARK_PRECISION: {e}"))?
                 }
                 None => DEFAULT_PRECISION,
             },
-            regression: match env.get("PERFMARK_REGRESSION") {
+            regression: match env_text(env, "PERFMARK_REGRESSION", accepts(Key::Regression))? {
                 Some(v) => {
                     option_text::regression(&v).map_err(|e| format!("PERFMARK_REGRESSION: {e}"))?
                 }
@@ -125,21 +159,21 @@ impl Options {
             },
             max_time: env_duration(
                 env,
-                "PERFMARK_MAX_TIME",
+                Key::MaxTime,
                 option_text::max_time_ns,
                 DEFAULT_MAX_TIME,
             )?,
-            warmup: env_duration(
-                env,
-                "PERFMARK_WARMUP",
-                option_text::warmup_ns,
-                DEFAULT_WARMUP,
-            )?,
+            warmup: env_duration(env, Key::Warmup, option_text::warmup_ns, DEFAULT_WARMUP)?,
             compare_with: flags
                 .compare_with
-                .or_else(|| env.get("PERFMARK_COMPARE_WITH").map(Into::into))
-                .filter(|p| !p.as_os_str().is_empty()),
+                .or_else(|| env_path(env, "PERFMARK_COMPARE_WITH")),
             per_test_confidence: flag(flags.per_test_confidence, "PERFMARK_PER_TEST_CONFIDENCE")?,
+            timeout: match flags.timeout {
+                Some(bound) => Some(bound),
+                None => env_text(env, "PERFMARK_TIMEOUT", TIMEOUT_ACCEPTS)?
+                    .map(|v| timeout(&v).map_err(|e| format!("PERFMARK_TIMEOUT: {e}")))
+                    .transpose()?,
+            },
             libtest,
         };
         if options.compare_with.is_some() && options.save_baseline {
@@ -165,32 +199,113 @@ struct Flags {
     report_dir: Option<PathBuf>,
     compare_with: Option<PathBuf>,
     per_test_confidence: bool,
+    timeout: Option<Duration>,
+}
+
+/// `--name=value` split at its first `=`, the value kept as the OS gave
+/// it (a directory's name need not be UTF-8); `None` for any other
+/// argument.
+fn split_inline(arg: &OsStr) -> Option<(&str, &OsStr)> {
+    let bytes = arg.as_encoded_bytes();
+    let eq = bytes.iter().position(|&b| b == b'=')?;
+    let name = std::str::from_utf8(&bytes[..eq]).ok()?;
+    if !name.starts_with("--") {
+        return None;
+    }
+    // SAFETY: the bytes come from an `OsStr`, and they are split right
+    // after `bytes[..=eq]`, a non-empty valid UTF-8 string ending in the
+    // ASCII `=`: a split `OsStr::from_encoded_bytes_unchecked` allows.
+    let value = unsafe { OsStr::from_encoded_bytes_unchecked(&bytes[eq + 1..]) };
+    Some((name, value))
+}
+
+/// What the flag `flag` takes, completing "`flag` needs …".
+fn flag_value(flag: &str) -> String {
+    match flag {
+        "--compare-with" => {
+            "the path of another build of this test binary: --compare-with PATH".to_owned()
+        }
+        "--timeout" => format!("a duration: --timeout DURATION, {TIMEOUT_ACCEPTS}"),
+        _ => format!("a directory: {flag} DIR"),
+    }
+}
+
+/// What `--timeout` and `PERFMARK_TIMEOUT` accept.
+const TIMEOUT_ACCEPTS: &str = "a positive duration string such as \"90s\" or \"10 s\" (units: ns, \
+     us, µs, ms, s), at least 1ms";
+
+/// A test's time bound as written in `--timeout` / `PERFMARK_TIMEOUT`: the
+/// attribute's duration grammar, at least a millisecond.
+fn timeout(text: &str) -> Result<Duration, String> {
+    let refused = || format!("`{text}` is not understood: expected {TIMEOUT_ACCEPTS}");
+    let ns = perfmark_options::grammar::duration_ns(text).map_err(|_| refused())?;
+    // Below a millisecond no test could ever finish; above u64 ns (584
+    // years) the cast would saturate, which is "no bound" anyway.
+    if ns < 1e6 {
+        return Err(refused());
+    }
+    Ok(Duration::from_nanos(ns.min(u64::MAX as f64) as u64))
+}
+
+/// What the variable of option `key` accepts, completing "expected …".
+fn accepts(key: Key) -> &'static str {
+    key.spec().env.as_ref().map_or(key.accepts(), |e| e.accepts)
+}
+
+/// What the boolean variables accept.
+const BOOL_ACCEPTS: &str = "1/true/yes/on or 0/false/no/off";
+
+/// A variable read as text: `None` when unset, an error naming it and
+/// saying what it `accepts` when its value is not UTF-8 (no value of a text
+/// variable can be).
+fn env_text(env: &dyn Env, var: &str, accepts: &str) -> Result<Option<String>, String> {
+    match env.get(var) {
+        None => Ok(None),
+        Some(value) => value.into_string().map(Some).map_err(|value| {
+            format!(
+                "{var}={:?} is not valid UTF-8: expected {accepts}",
+                value.to_string_lossy()
+            )
+        }),
+    }
+}
+
+/// A variable holding a path: any bytes the OS allows; set but empty is
+/// the same as unset (`PERFMARK_BASELINE_DIR=` would otherwise mean the
+/// package root itself).
+fn env_path(env: &dyn Env, var: &str) -> Option<PathBuf> {
+    env.get(var).filter(|v| !v.is_empty()).map(PathBuf::from)
 }
 
 fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
-    match env.get(var).as_deref().map(str::trim) {
+    match env_text(env, var, BOOL_ACCEPTS)?.as_deref().map(str::trim) {
         None => Ok(None),
         Some("1" | "true" | "yes" | "on") => Ok(Some(true)),
         Some("" | "0" | "false" | "no" | "off") => Ok(Some(false)),
         Some(other) => Err(format!(
-            "{var}={other:?} is not understood: use 1/true/yes/on or 0/false/no/off"
+            "{var}={other:?} is not understood: use {BOOL_ACCEPTS}"
         )),
     }
 }
 
+/// The variable of the duration option `key`, parsed with `parse`.
 fn env_duration(
     env: &dyn Env,
-    var: &str,
+    key: Key,
     parse: fn(&str) -> Result<u64, perfmark_options::OptionError>,
     default: Duration,
 ) -> Result<Duration, String> {
-    match env.get(var) {
+    let var = key.spec().env.as_ref().map_or("", |e| e.var);
+    match env_text(env, var, accepts(key))? {
         None => Ok(default),
         Some(v) => parse(&v)
             .map(Duration::from_nanos)
             .map_err(|e| format!("{var}: {e}")),
     }
 }
+
+#[cfg(all(test, unix))]
+mod properties;
 
 #[cfg(test)]
 mod tests {
@@ -200,8 +315,8 @@ mod tests {
     struct FakeEnv(HashMap<&'static str, &'static str>);
 
     impl Env for FakeEnv {
-        fn get(&self, key: &str) -> Option<String> {
-            self.0.get(key).map(|v| (*v).to_owned())
+        fn get(&self, key: &str) -> Option<OsString> {
+            self.0.get(key).map(OsString::from)
         }
     }
 
@@ -288,5 +403,84 @@ mod tests {
         assert!(e.contains("cannot be used together"), "{e}");
         let e = parse(&["--save-baseline", "--no-baseline"], &[]).unwrap_err();
         assert!(e.contains("cannot be used together"), "{e}");
+    }
+
+    /// Cases the property tests (`cli/properties.rs`) found, kept.
+    #[test]
+    #[cfg(unix)]
+    fn found_by_generated_inputs() {
+        use std::os::unix::ffi::OsStringExt;
+        let not_utf8 = || OsString::from_vec(vec![b'5', 0xff, b's']);
+        // A value that is not UTF-8 was taken for "not set": the default
+        // applied without a word.
+        struct Bytes(OsString);
+        impl Env for Bytes {
+            fn get(&self, key: &str) -> Option<OsString> {
+                (key == "PERFMARK_MAX_TIME" || key == "PERFMARK_BASELINE_DIR")
+                    .then(|| self.0.clone())
+            }
+        }
+        let e = Options::parse(vec!["perf".into()], &Bytes(not_utf8())).unwrap_err();
+        assert!(
+            e.starts_with("PERFMARK_MAX_TIME=") && e.contains("not valid UTF-8"),
+            "{e}"
+        );
+        assert!(e.contains("expected a positive duration string"), "{e}");
+        // A path may be any bytes: the directory is taken as given.
+        let args = vec!["perf".into(), "--baseline-dir".into(), not_utf8()];
+        let o = Options::parse(args, &FakeEnv(HashMap::new())).unwrap();
+        assert_eq!(o.baseline_dir, Some(PathBuf::from(not_utf8())));
+        // A variable set but empty is not set: `PERFMARK_BASELINE_DIR=`
+        // meant the package root itself.
+        let o = parse(
+            &[],
+            &[("PERFMARK_BASELINE_DIR", ""), ("PERFMARK_REPORT_DIR", "")],
+        )
+        .unwrap();
+        assert_eq!((o.baseline_dir, o.report_dir), (None, None));
+        let e = parse(&["--baseline-dir="], &[]).unwrap_err();
+        assert!(e.contains("--baseline-dir needs a directory"), "{e}");
+        // A non-UTF-8 value given inline went to libtest's parser, which
+        // exited with "unexpected argument '--baseline-dir'".
+        let mut inline = OsString::from("--baseline-dir=");
+        inline.push(not_utf8());
+        let o = Options::parse(vec!["perf".into(), inline], &FakeEnv(HashMap::new())).unwrap();
+        assert_eq!(o.baseline_dir, Some(PathBuf::from(not_utf8())));
+        let mut inline = OsString::from("--timeout=");
+        inline.push(not_utf8());
+        let e = Options::parse(vec!["perf".into(), inline], &FakeEnv(HashMap::new())).unwrap_err();
+        assert!(
+            e.contains("--timeout needs a duration") && e.contains("not UTF-8"),
+            "{e}"
+        );
+        // A switch given a value ignored it: `--save-baseline=false` saved.
+        for switch in SWITCHES {
+            let e = parse(&[&format!("{switch}=false")], &[]).unwrap_err();
+            assert_eq!(
+                e,
+                format!("{switch} takes no value: give {switch} alone, or leave it out")
+            );
+        }
+    }
+
+    #[test]
+    fn the_timeout_takes_a_duration_from_the_flag_or_the_variable() {
+        assert_eq!(parse(&[], &[]).unwrap().timeout, None);
+        let o = parse(&["--timeout", "90s"], &[("PERFMARK_TIMEOUT", "1s")]).unwrap();
+        assert_eq!(o.timeout, Some(Duration::from_secs(90)));
+        let o = parse(&[], &[("PERFMARK_TIMEOUT", "1.5 s")]).unwrap();
+        assert_eq!(o.timeout, Some(Duration::from_millis(1500)));
+        for bad in ["0s", "0.5ms", "ten", "-5s", ""] {
+            let e = parse(&[], &[("PERFMARK_TIMEOUT", bad)]).unwrap_err();
+            assert!(e.starts_with("PERFMARK_TIMEOUT: `"), "{e}");
+            assert!(e.contains("expected a positive duration"), "{e}");
+        }
+        let e = parse(&["--timeout=5 parsecs"], &[]).unwrap_err();
+        assert!(
+            e.starts_with("--timeout: `5 parsecs` is not understood"),
+            "{e}"
+        );
+        let e = parse(&["--timeout"], &[]).unwrap_err();
+        assert!(e.contains("--timeout needs a duration"), "{e}");
     }
 }

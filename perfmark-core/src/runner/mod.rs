@@ -5,11 +5,12 @@ pub(crate) mod capture;
 mod cli;
 mod judge;
 mod paired;
+mod watchdog;
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io::{self, Write as _};
-use std::panic::{self, AssertUnwindSafe};
+use std::panic;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,7 @@ use self::capture::{install_panic_capture, panic_payload_text, take_panic_messag
 use self::cli::{EnvVars, Options};
 use self::judge::judge;
 use self::paired::Comparing;
+use self::watchdog::Bounded;
 
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
 use crate::bencher::{Bencher, Measurer};
@@ -86,6 +88,9 @@ struct Runner {
 struct Outcome {
     report: TestReport,
     failure_detail: Option<String>,
+    /// The test did not return within its bound and its thread still runs:
+    /// no other test may be measured beside it.
+    hung: bool,
 }
 
 impl Runner {
@@ -234,6 +239,11 @@ impl Runner {
                 failures.push((outcome.report.name.clone(), outcome.failure_detail));
             }
             reports.push(outcome.report);
+            if outcome.hung {
+                let left = selected.len() - reports.len();
+                println!("    run stopped: {left} test(s) after it were not run");
+                break;
+            }
         }
         panic::set_hook(previous_hook);
         let removed: Vec<String> = comparing
@@ -427,10 +437,18 @@ impl Runner {
         let started = Instant::now();
         let plan = self.plan_for(t);
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        let bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
         take_panic_message();
-        let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
-        let (measurement, work) = bencher.finish();
+        let bound = self.bound_for(&plan);
+        let (result, bencher) = match watchdog::run_bounded(&name, bound, t.body, bencher) {
+            Bounded::Returned(result, bencher) => (result, bencher),
+            Bounded::Hung => {
+                let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
+                return failed_outcome(t, name, reason, started, true);
+            }
+            Bounded::NoThread(reason) => return failed_outcome(t, name, reason, started, false),
+        };
+        let (measurement, work) = bencher.map_or((None, None), Bencher::finish);
         let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
         report.work = work;
         let mut failure_detail = None;
@@ -470,7 +488,35 @@ impl Runner {
         Outcome {
             report,
             failure_detail,
+            hung: false,
         }
+    }
+
+    /// How long the body of a test measured with `plan` may run
+    /// ([`watchdog`]).
+    fn bound_for(&self, plan: &Plan) -> Duration {
+        self.options
+            .timeout
+            .unwrap_or_else(|| watchdog::default_bound(plan.warmup, plan.max_time))
+    }
+}
+
+/// A test failed before it measured anything, for `reason`; `hung` when
+/// its thread is still running.
+fn failed_outcome(
+    t: &PerfTest,
+    name: String,
+    reason: String,
+    started: Instant,
+    hung: bool,
+) -> Outcome {
+    let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
+    report.reasons.push(reason.clone());
+    report.duration_s = started.elapsed().as_secs_f64();
+    Outcome {
+        report,
+        failure_detail: Some(reason),
+        hung,
     }
 }
 

@@ -143,6 +143,7 @@ impl Runner {
         Outcome {
             report,
             failure_detail,
+            hung: false,
         }
     }
 }
