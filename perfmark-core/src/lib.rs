@@ -21,6 +21,11 @@ pub mod report;
 pub mod runner;
 pub mod stats;
 
+/// The property tests' runner, shared with `tests/properties/`.
+#[cfg(test)]
+#[path = "../tests/common/props.rs"]
+mod props;
+
 pub use bencher::{Bencher, Work};
 #[doc(hidden)]
 pub use inventory;

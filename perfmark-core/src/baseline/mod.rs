@@ -61,6 +61,7 @@ mod entry;
 mod error;
 mod fingerprint;
 mod store;
+mod unique_keys;
 
 pub use entry::{merge_runs, BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;

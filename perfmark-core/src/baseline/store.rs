@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::atomic::{self, LockGuard, DIR_ADVICE};
 use super::entry::EntryRepr;
+use super::unique_keys::UniqueKeys;
 use super::{BaselineError, Entry, DEFAULT_DIR, SCHEMA_VERSION};
 
 /// A directory of baseline files: `<dir>/<test target>.json`, e.g.
@@ -302,18 +303,21 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(BaselineError::truncated(path, "the file is empty"));
     }
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        if e.is_eof() {
-            let at = format!(
-                "the JSON ends early, at line {} column {}",
-                e.line(),
-                e.column()
-            );
-            BaselineError::truncated(path, at)
-        } else {
-            BaselineError::corrupt(path, format!("invalid JSON: {e}"))
-        }
-    })?;
+    // No key twice in one object (see `unique_keys.rs`).
+    let value: Value = serde_json::from_slice::<UniqueKeys>(bytes)
+        .map(|u| u.0)
+        .map_err(|e| {
+            if e.is_eof() {
+                let at = format!(
+                    "the JSON ends early, at line {} column {}",
+                    e.line(),
+                    e.column()
+                );
+                BaselineError::truncated(path, at)
+            } else {
+                BaselineError::corrupt(path, format!("invalid JSON: {e}"))
+            }
+        })?;
     let Value::Object(mut top) = value else {
         return Err(BaselineError::corrupt(
             path,

@@ -11,6 +11,7 @@
 //! runs the two side by side for the same reason.
 
 pub mod builds;
+pub mod lines;
 pub mod process;
 pub mod protocol;
 pub mod serve;

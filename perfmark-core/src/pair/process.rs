@@ -8,7 +8,7 @@
 //! and enter the uncertainty.
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -16,7 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::protocol::{decode, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
+use super::lines::{LineReader, MAX_LINE_BYTES};
+use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
 use crate::measure::paired::{PairDriver, Side};
 use crate::measure::SampleKind;
 
@@ -105,18 +106,11 @@ impl WorkerProcess {
         let stderr_pipe = child.stderr.take().expect("piped");
         let (tx, events) = mpsc::channel();
         thread::spawn(move || {
-            let mut lines = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match lines.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if let Some(reply) = decode(&String::from_utf8_lossy(&buf)) {
-                            if tx.send(Event::Reply(reply)).is_err() {
-                                return;
-                            }
-                        }
+            let mut lines = LineReader::new(BufReader::new(stdout), MAX_LINE_BYTES);
+            while let Ok(Some(line)) = lines.read_line() {
+                if let Some(reply) = decode_line(&line) {
+                    if tx.send(Event::Reply(reply)).is_err() {
+                        return;
                     }
                 }
             }

@@ -106,6 +106,22 @@ pub fn decode(line: &str) -> Option<Result<Reply, String>> {
     Some(serde_json::from_str(json).map_err(|e| format!("unreadable worker line {json:?}: {e}")))
 }
 
+/// [`decode`] for a line as [`LineReader`](super::lines::LineReader)
+/// reads it: a line cut for its length is decoded from what is left of
+/// it when that is a whole protocol line (the test printed a long line
+/// before it), refused when it still shows the prefix, and skipped
+/// otherwise (the test's own output).
+pub fn decode_line(line: &super::lines::Line<'_>) -> Option<Result<Reply, String>> {
+    let text = String::from_utf8_lossy(line.bytes);
+    match decode(&text) {
+        Some(Err(_)) if line.cut => Some(Err(format!(
+            "wrote a protocol line longer than {} bytes",
+            super::lines::MAX_LINE_BYTES
+        ))),
+        decoded => decoded,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,13 +2,17 @@
 //! the coordinator's requests (see [`super::protocol`]) instead of being
 //! measured to completion.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
+use super::lines::LineReader;
 use super::protocol::{self, Reply, Request};
 use crate::clock;
 use crate::measure::driver::{batched_block, loop_block};
 use crate::measure::sampler::loop_overhead_ns;
 use crate::measure::{Driver, LocalDriver, Measurement, Policy, SampleKind, StopReason};
+
+/// The longest request line a worker reads, in bytes.
+const REQUEST_MAX_BYTES: usize = 64 << 10;
 
 /// The shortest block timed when measuring the harness's own cost, ns.
 const OVERHEAD_BLOCK_NS: f64 = 1e6;
@@ -47,11 +51,19 @@ fn harness_overhead_ns(kind: SampleKind) -> f64 {
 /// another version (which it is told).
 #[inline(never)]
 fn next_request() -> Option<Request> {
-    let mut line = String::new();
-    match io::stdin().lock().read_line(&mut line) {
-        Ok(0) | Err(_) => return None,
-        Ok(_) => {}
+    // A request is a few dozen bytes: a longer line is not one.
+    let mut lines = LineReader::new(io::stdin().lock(), REQUEST_MAX_BYTES);
+    let line = match lines.read_line() {
+        Ok(Some(line)) => line,
+        Ok(None) | Err(_) => return None,
+    };
+    if line.cut {
+        say(&Reply::Failed {
+            message: format!("a request line longer than {REQUEST_MAX_BYTES} bytes"),
+        });
+        return None;
     }
+    let line = String::from_utf8_lossy(line.bytes);
     let line = line.trim_end();
     match serde_json::from_str::<Request>(line) {
         Ok(request) => Some(request),

@@ -45,9 +45,12 @@ pub fn from_str(text: &str) -> Result<Report, serde_json::Error> {
 /// # Errors
 /// When the file cannot be read or is not a report; the message names it.
 pub fn read(path: &Path) -> Result<Report, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    from_str(&text).map_err(|e| format!("{} is not a perfmark report: {e}", path.display()))
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let not_a_report = |why: String| format!("{} is not a perfmark report: {why}", path.display());
+    // A file that reads but is not text is not a report, rather than "cannot be read".
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| not_a_report(format!("it is not UTF-8 text ({e})")))?;
+    from_str(text).map_err(|e| not_a_report(e.to_string()))
 }
 
 /// A deserializer that reads `null` as NaN wherever an `f64` is expected,
@@ -309,6 +312,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NumberOrNull<V> {
         self.0.visit_f64(f64::NAN)
     }
 }
+
+#[cfg(test)]
+mod properties;
 
 #[cfg(test)]
 mod tests {

@@ -14,8 +14,12 @@
 //! Shrinking is on (a failure is reported at its smallest), and no
 //! `proptest-regressions/` file is written: a case found is kept as an
 //! explicit regression test beside the code it broke.
+//!
+//! It also holds the damage the file-format properties do to valid files.
 
-use proptest::strategy::{Strategy, ValueTree};
+#![allow(dead_code)] // each includer uses its own part
+
+use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 
 /// Cases per property when `PROPTEST_CASES` is not set.
@@ -70,13 +74,120 @@ where
     assert!(cases.get() >= u64::from(runner.config().cases));
 }
 
-/// One value drawn from `strategy` with the fixed seed, for tests that
-/// want a generated input without a property around it.
-#[allow(dead_code)] // not every binary uses it
-pub fn sample<S: Strategy>(strategy: S) -> S::Value {
-    let mut runner = TestRunner::new(config());
-    strategy
-        .new_tree(&mut runner)
-        .expect("the strategy draws a value")
-        .current()
+// ---------------------------------------------------------------------------
+// Damage done to a valid file (baseline files, report.json)
+
+/// What a mutation puts in a file: wrong types, huge and tiny numbers,
+/// `NaN` and `Infinity` (bare and as strings), nesting, stray brackets.
+pub fn token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "NaN",
+            "\"NaN\"",
+            "Infinity",
+            "-Infinity",
+            "\"Infinity\"",
+            "\"-inf\"",
+            "1e999",
+            "-1e999",
+            "1e-999",
+            "-0",
+            "0",
+            "-1",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "99999999999999999999999999999999",
+            "1.7976931348623157e308",
+            "null",
+            "true",
+            "[]",
+            "{}",
+            "\"\"",
+            "\"x\"",
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            ":",
+            "\"",
+            "\\",
+            "\u{0}",
+            "\u{feff}",
+            "\"schema\": 2",
+            "\"tests\": {}",
+            "\"samples_ns\": []",
+            "\"sample_count\": 0",
+        ])
+        .prop_map(str::to_owned),
+        (1usize..400).prop_map(|depth| "[".repeat(depth) + &"]".repeat(depth)),
+        (1usize..2_000).prop_map(|depth| "{\"a\":".repeat(depth)),
+        any::<String>(),
+        any::<f64>().prop_map(|x| format!("{x:e}")),
+    ]
+}
+
+#[derive(Debug, Clone)]
+pub enum Mutation {
+    /// Keep the first `at` bytes.
+    Truncate(usize),
+    /// Replace the byte at `at`.
+    Byte(usize, u8),
+    /// Insert a token at `at`.
+    Insert(usize, String),
+    /// Replace the value after the `n`th `": "` with a token.
+    Value(usize, String),
+    /// Repeat the `n`th line (a key twice, or a stray element).
+    RepeatLine(usize),
+}
+
+pub fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        any::<usize>().prop_map(Mutation::Truncate),
+        (any::<usize>(), any::<u8>()).prop_map(|(at, b)| Mutation::Byte(at, b)),
+        (any::<usize>(), token()).prop_map(|(at, t)| Mutation::Insert(at, t)),
+        (any::<usize>(), token()).prop_map(|(n, t)| Mutation::Value(n, t)),
+        any::<usize>().prop_map(Mutation::RepeatLine),
+    ]
+}
+
+pub fn mutate(text: &[u8], mutations: &[Mutation]) -> Vec<u8> {
+    let mut bytes = text.to_vec();
+    for m in mutations {
+        let len = bytes.len().max(1);
+        match m {
+            Mutation::Truncate(at) => bytes.truncate(at % len),
+            Mutation::Byte(at, b) => {
+                if !bytes.is_empty() {
+                    bytes[at % len] = *b;
+                }
+            }
+            Mutation::Insert(at, token) => {
+                let at = at % (bytes.len() + 1);
+                bytes.splice(at..at, token.bytes());
+            }
+            Mutation::Value(n, token) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let starts: Vec<usize> = text.match_indices("\": ").map(|(i, _)| i + 3).collect();
+                if let Some(&start) = starts.get(n % starts.len().max(1)) {
+                    let end = text[start..]
+                        .find([',', '\n'])
+                        .map_or(text.len(), |e| start + e);
+                    bytes = format!("{}{token}{}", &text[..start], &text[end..]).into_bytes();
+                }
+            }
+            Mutation::RepeatLine(n) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let lines: Vec<&str> = text.split_inclusive('\n').collect();
+                if !lines.is_empty() {
+                    let i = n % lines.len();
+                    let mut out = lines[..=i].concat();
+                    out.push_str(lines[i]);
+                    out.push_str(&lines[i + 1..].concat());
+                    bytes = out.into_bytes();
+                }
+            }
+        }
+    }
+    bytes
 }

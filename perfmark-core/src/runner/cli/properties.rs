@@ -11,10 +11,9 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 
-use super::{Env, Options, SWITCHES};
+use crate::props;
 
-#[path = "../../../tests/common/props.rs"]
-mod props;
+use super::{Env, Options, SWITCHES};
 
 /// Every variable the test binary reads.
 const VARIABLES: [&str; 13] = [
