@@ -287,6 +287,13 @@ fn read_stored(path: &Path) -> Result<Option<Stored>, BaselineError> {
     match fs::read(path) {
         Ok(bytes) => parse(path, &bytes).map(Some),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        // A file where the directory should be.
+        Err(e) if e.kind() == io::ErrorKind::NotADirectory => Err(BaselineError::io(
+            path,
+            "cannot read the baseline file, its directory is not a directory",
+            DIR_ADVICE,
+            e,
+        )),
         Err(e) => Err(BaselineError::io(
             path,
             "cannot read the baseline file",

@@ -13,7 +13,8 @@ impl Report {
     /// `$GITHUB_STEP_SUMMARY` when set. Returns the paths written.
     ///
     /// # Errors
-    /// When the directory or a file cannot be written; the message names it.
+    /// When the directory or a file cannot be written, or the step summary
+    /// cannot be appended to; the message names it and says what to do.
     pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, String> {
         let (written, md) = self.write_files(dir)?;
         if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY") {
@@ -22,9 +23,9 @@ impl Report {
                 .create(true)
                 .append(true)
                 .open(&path)
-                .map_err(|e| cannot_write(&path, e))?;
+                .map_err(|e| cannot_append_summary(&path, e))?;
             file.write_all(md.as_bytes())
-                .map_err(|e| cannot_write(&path, e))?;
+                .map_err(|e| cannot_append_summary(&path, e))?;
         }
         Ok(written)
     }
@@ -51,7 +52,20 @@ impl Report {
 }
 
 fn cannot_write(path: &Path, e: io::Error) -> String {
-    format!("cannot write {}: {e}", path.display())
+    format!(
+        "cannot write {}: {e}; choose another place with --report-dir DIR",
+        path.display()
+    )
+}
+
+/// The step summary is not the report directory: `--report-dir` would not
+/// help (the reports themselves were written).
+fn cannot_append_summary(path: &Path, e: io::Error) -> String {
+    format!(
+        "cannot append the Markdown summary to $GITHUB_STEP_SUMMARY ({}): {e}; the reports \
+         were written",
+        path.display()
+    )
 }
 
 #[cfg(test)]

@@ -241,7 +241,9 @@ impl Runner {
             reports.push(outcome.report);
             if outcome.hung {
                 let left = selected.len() - reports.len();
-                println!("    run stopped: {left} test(s) after it were not run");
+                if left > 0 {
+                    println!("    run stopped: {left} test(s) after it were not run");
+                }
                 break;
             }
         }
@@ -315,7 +317,7 @@ impl Runner {
             finished_in_s: started.elapsed().as_secs_f64(),
         };
         if let Err(message) = report.write(&report_dir) {
-            eprintln!("error: {message}; choose another place with --report-dir DIR");
+            eprintln!("error: {message}");
             code = 101;
         }
         println!();
