@@ -48,7 +48,8 @@
 //! # Trust
 //!
 //! A stored file that cannot be read as a baseline (corrupt, truncated,
-//! a newer schema) is an error naming the file and saying what to do; it is
+//! a newer schema, a key twice in one object) is an error naming the file
+//! and saying what to do; it is
 //! never skipped, and a save over it fails and leaves it untouched
 //! ([`BaselineError`]). Saves lock, re-read and merge, and replace the file
 //! atomically ([`BaselineStore::save`]). An entry carries the
