@@ -28,11 +28,14 @@ fn scratch(property: &str) -> PathBuf {
     static N: AtomicU64 = AtomicU64::new(0);
     let root = Path::new("/dev/shm");
     let root = if root.is_dir() {
-        root.join(format!("perfmark-properties-{}", std::process::id()))
+        root.join("perfmark-properties")
     } else {
         Path::new(env!("CARGO_TARGET_TMPDIR")).join("properties")
     };
-    let dir = root.join(format!("{property}-{}", N.fetch_add(1, Ordering::Relaxed)));
+    // Each case's directory is removed when it ends ([`Scratch`]); the
+    // process id keeps runs at the same time apart.
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = root.join(format!("{property}-{}-{n}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("scratch directory");
     dir
