@@ -12,6 +12,8 @@ use super::{
 };
 use perfmark_options::text as option_text;
 
+use crate::pair::process::DEFAULT_WORKER_TIMEOUT;
+
 /// Where environment variables come from (a trait so tests can give their own).
 pub(super) trait Env {
     fn get(&self, key: &str) -> Option<String>;
@@ -45,6 +47,9 @@ pub(super) struct Options {
     /// Compared tests each at their own confidence, with no correction for
     /// how many are compared in the run.
     pub(super) per_test_confidence: bool,
+    /// How long a paired comparison's worker may stay silent (starting, or
+    /// answering one request) before it is taken to hang and is killed.
+    pub(super) worker_timeout: Duration,
 }
 
 impl Options {
@@ -140,6 +145,12 @@ impl Options {
                 .or_else(|| env.get("PERFMARK_COMPARE_WITH").map(Into::into))
                 .filter(|p| !p.as_os_str().is_empty()),
             per_test_confidence: flag(flags.per_test_confidence, "PERFMARK_PER_TEST_CONFIDENCE")?,
+            worker_timeout: env_duration(
+                env,
+                "PERFMARK_WORKER_TIMEOUT",
+                option_text::max_time_ns,
+                DEFAULT_WORKER_TIMEOUT,
+            )?,
             libtest,
         };
         if options.compare_with.is_some() && options.save_baseline {

@@ -102,7 +102,8 @@ impl Runner {
         let confidence = comparing.confidence(plan.confidence);
         let mut report = TestReport::new(name.clone(), Verdict::Pass, t.file, t.line);
         let paired_plan = PairedPlan::new(confidence, tolerance, plan.max_time);
-        let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base);
+        let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base)
+            .with_timeout(self.options.worker_timeout);
         let measured = run_paired(&mut driver, &paired_plan).and_then(|pm| {
             driver.close()?;
             Ok(pm)
