@@ -45,6 +45,9 @@ pub(super) struct Options {
     /// Compared tests each at their own confidence, with no correction for
     /// how many are compared in the run.
     pub(super) per_test_confidence: bool,
+    /// Never measure a failure a second time, even when it was measured
+    /// under interference.
+    pub(super) no_remeasure: bool,
 }
 
 impl Options {
@@ -87,6 +90,7 @@ impl Options {
                 "--report-dir" => flags.report_dir = Some(value(name)?.into()),
                 "--compare-with" => flags.compare_with = Some(value(name)?.into()),
                 "--per-test-confidence" => flags.per_test_confidence = true,
+                "--no-remeasure" => flags.no_remeasure = true,
                 _ => rest.push(arg),
             }
         }
@@ -140,6 +144,7 @@ impl Options {
                 .or_else(|| env.get("PERFMARK_COMPARE_WITH").map(Into::into))
                 .filter(|p| !p.as_os_str().is_empty()),
             per_test_confidence: flag(flags.per_test_confidence, "PERFMARK_PER_TEST_CONFIDENCE")?,
+            no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
             libtest,
         };
         if options.compare_with.is_some() && options.save_baseline {
@@ -165,6 +170,7 @@ struct Flags {
     report_dir: Option<PathBuf>,
     compare_with: Option<PathBuf>,
     per_test_confidence: bool,
+    no_remeasure: bool,
 }
 
 fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
@@ -272,6 +278,13 @@ mod tests {
         .unwrap();
         assert_eq!(o.compare_with, Some(PathBuf::from("b")));
         assert!(o.per_test_confidence);
+        assert!(!o.no_remeasure);
+        assert!(parse(&["--no-remeasure"], &[]).unwrap().no_remeasure);
+        assert!(
+            parse(&[], &[("PERFMARK_NO_REMEASURE", "1")])
+                .unwrap()
+                .no_remeasure
+        );
     }
 
     #[test]
