@@ -69,13 +69,19 @@ impl Load {
                         thread::sleep(Duration::from_millis(20));
                         continue;
                     }
-                    let from = unix_now();
+                    // Logged open when it starts, so that a reader never
+                    // misses the period under way.
+                    if let Ok(mut log) = log.lock() {
+                        log.push((unix_now(), f64::INFINITY));
+                    }
                     let started = Instant::now();
                     while started.elapsed() < busy && o.load(Ordering::Relaxed) {
                         spin(&mut x);
                     }
                     if let Ok(mut log) = log.lock() {
-                        log.push((from, unix_now()));
+                        if let Some(last) = log.last_mut() {
+                            last.1 = unix_now();
+                        }
                     }
                     let resting = Instant::now();
                     while resting.elapsed() < rest && o.load(Ordering::Relaxed) {
@@ -98,11 +104,12 @@ impl Load {
     }
 
     /// When the intermittent loop was busy so far: (from, to) in Unix
-    /// seconds.
+    /// seconds; a period still under way ends now.
     pub fn busy_periods(&self) -> Vec<(f64, f64)> {
+        let now = unix_now();
         self.busy_periods
             .lock()
-            .map(|l| l.clone())
+            .map(|l| l.iter().map(|&(from, to)| (from, to.min(now))).collect())
             .unwrap_or_default()
     }
 

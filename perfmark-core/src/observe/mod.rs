@@ -42,11 +42,12 @@
 //! [`MIN_LOST`] (10 ms). The rule rests on time lost, not on raw counts:
 //! involuntary switches happen at every scheduler tick (~250 Hz) on a quiet
 //! machine as soon as any other task is runnable, and cost nothing when the
-//! thread gets its CPU straight back. 5% is well above what a quiet machine
-//! takes (kernel threads and daemons wake for microseconds), and below what
-//! a competing busy loop takes: one more runnable thread than cores takes
-//! about a third of a test's time. The 10 ms floor keeps a single wake-up of
-//! a daemon from disturbing a test of 50 ms.
+//! thread gets its CPU straight back. 5% lies between what a quiet machine
+//! takes (daemons and kernel threads wake for microseconds) and what a
+//! competing busy loop takes (one more runnable thread than cores takes
+//! about a third of a test's time); `cargo xtask interference` checks it,
+//! quiet and under load. The 10 ms floor keeps a single wake-up of a daemon
+//! from disturbing a test of 50 ms.
 //!
 //! When the thread's schedstat cannot be read (not Linux, or a kernel
 //! without `CONFIG_SCHED_INFO`), interference is not observed and the run's
