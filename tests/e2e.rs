@@ -279,6 +279,78 @@ fn report_json_has_the_stable_core() {
     assert!(html.contains("custom_over") && html.contains("<svg"));
 }
 
+#[test]
+fn report_json_has_the_interference_fields() {
+    // What the figures are depends on the machine (and on what else runs
+    // on it): only that the fields are there and consistent is checked.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-interference");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = cargo_perf(
+        true,
+        &["fast_add", "--exact", "--report-dir", dir.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let coverage = &report["interference"];
+    let observed = coverage["observed"]
+        .as_bool()
+        .expect("interference.observed");
+    assert!(
+        coverage["sources"].is_array() && coverage["missing"].is_array(),
+        "{coverage}"
+    );
+    assert_eq!(coverage["lost_share_threshold"], 0.05);
+    assert_eq!(coverage["min_lost_s"], 0.01);
+    let test = &report["tests"][0];
+    assert!(test["remeasured"].is_null(), "a pass is never re-measured");
+    if !observed {
+        assert!(test["interference"].is_null(), "{test}");
+        assert!(
+            stdout(&out).contains("warning: interference is not observed: "),
+            "{}",
+            explain(&out)
+        );
+        return;
+    }
+    let i = test["interference"]
+        .as_object()
+        .expect("per-test interference");
+    for key in [
+        "started_unix_s",
+        "wall_s",
+        "run_s",
+        "wait_s",
+        "involuntary_switches",
+        "voluntary_switches",
+        "migrations",
+        "steal",
+        "other_cpu_s",
+        "cpus",
+        "load_before",
+        "load_after",
+        "waited_s",
+        "stolen_s",
+        "lost_s",
+        "lost_share",
+        "disturbed",
+        "paired",
+    ] {
+        assert!(i.contains_key(key), "no {key} in {i:?}");
+    }
+    let wall = i["wall_s"].as_f64().unwrap();
+    let run = i["run_s"].as_f64().expect("run_s when observed");
+    assert!(wall > 0.0 && run > 0.0 && run <= wall * 1.01, "{i:?}");
+    let share = i["lost_share"].as_f64().expect("lost_share when observed");
+    assert!((0.0..=1.0).contains(&share), "{i:?}");
+    assert_eq!(
+        i["disturbed"].as_bool().unwrap(),
+        share >= 0.05 && i["lost_s"].as_f64().unwrap() >= 0.01,
+        "{i:?}"
+    );
+}
+
 /// A fresh baseline directory for one test.
 fn baseline_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))

@@ -181,6 +181,20 @@ fn exactly_the_slowed_test_fails_and_new_and_removed_tests_are_listed() {
     assert_eq!(test("steady")["comparison"]["fails"], false);
     assert!(test("added")["comparison"].is_null());
     assert_eq!(json["comparison"]["removed"][0], "dropped");
+    // Interference per slice pair, from both workers, where it is observed.
+    if json["interference"]["observed"] == true {
+        let p = &test("steady")["interference"]["paired"];
+        let pairs = p["slice_pairs"].as_array().expect("slice pairs");
+        assert_eq!(
+            test("steady")["comparison"]["slices"].as_u64(),
+            Some(pairs.len() as u64)
+        );
+        assert!(!pairs.is_empty(), "{p}");
+        for side in ["base", "head"] {
+            assert!(pairs[0][side]["wait_ns"].is_number(), "{p}");
+            assert_eq!(p[side]["slices"].as_u64(), Some(pairs.len() as u64), "{p}");
+        }
+    }
 }
 
 #[test]

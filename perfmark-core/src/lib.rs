@@ -7,6 +7,8 @@
 //! [`checks`] (budget, regression) → [`report`] (console, `report.json`,
 //! Markdown, HTML). The [`baseline`] store feeds the regression check and is
 //! fed by the runner; both write their files through one atomic helper.
+//! [`observe`] reads what the OS knows about other work around each
+//! test's measurement (steal, run-queue waits, switches, migrations).
 
 pub mod baseline;
 pub mod bencher;
@@ -14,6 +16,7 @@ pub mod checks;
 pub mod clock;
 pub(crate) mod fs;
 pub mod measure;
+pub mod observe;
 pub mod pair;
 pub mod platform;
 pub mod registry;

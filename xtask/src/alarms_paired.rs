@@ -17,13 +17,11 @@
 //! are read back from `report.json`, typed.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use perfmark_core::report::Report;
 
+use crate::load::{Load, Pattern};
 use crate::perfrun::{median, scratch_dir, PerfBinary};
 
 /// One head build.
@@ -119,7 +117,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for (name, path, _) in &built {
         schedule.push(((*name).to_owned(), path.clone(), false));
     }
-    let load = Load::new();
+    // A noisy neighbour: one thread that spins for 2 s and rests for 2 s.
+    let load = Load::new(Pattern {
+        steady: 0,
+        intermittent: Some((Duration::from_secs(2), Duration::from_secs(2))),
+    });
     let started = Instant::now();
     let mut rows = Vec::new();
     for round in 0..rounds {
@@ -288,54 +290,4 @@ fn take_value(args: &mut Vec<String>, name: &str) -> Result<Option<String>, Stri
         .ok_or_else(|| format!("{name} needs a value"))?;
     args.drain(i..=i + 1);
     Ok(Some(value))
-}
-
-/// A controlled noisy neighbour: while on, one thread spins for 2 s and
-/// rests for 2 s, over and over.
-struct Load {
-    on: Arc<AtomicBool>,
-    quit: Arc<AtomicBool>,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl Load {
-    fn new() -> Self {
-        let on = Arc::new(AtomicBool::new(false));
-        let quit = Arc::new(AtomicBool::new(false));
-        let (o, q) = (Arc::clone(&on), Arc::clone(&quit));
-        let thread = thread::spawn(move || {
-            let mut x = 1u64;
-            while !q.load(Ordering::Relaxed) {
-                if !o.load(Ordering::Relaxed) {
-                    thread::sleep(Duration::from_millis(20));
-                    continue;
-                }
-                let busy = Instant::now();
-                while busy.elapsed() < Duration::from_secs(2) && o.load(Ordering::Relaxed) {
-                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-                }
-                let rest = Instant::now();
-                while rest.elapsed() < Duration::from_secs(2) && o.load(Ordering::Relaxed) {
-                    thread::sleep(Duration::from_millis(20));
-                }
-            }
-        });
-        Load {
-            on,
-            quit,
-            thread: Some(thread),
-        }
-    }
-
-    fn set(&self, on: bool) {
-        self.on.store(on, Ordering::Relaxed);
-    }
-
-    fn stop(mut self) {
-        self.quit.store(true, Ordering::Relaxed);
-        self.set(false);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }

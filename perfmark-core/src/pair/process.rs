@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use super::protocol::{decode, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
 use crate::measure::paired::{PairDriver, Side};
 use crate::measure::SampleKind;
+use crate::observe::ThreadObservation;
 
 /// How long a worker may take to greet and to reach its routine (the
 /// test's own setup runs in between), and how long one request may go
@@ -322,6 +323,8 @@ pub struct ProcessPair {
     started: Instant,
     pairs: usize,
     timeout: Duration,
+    /// What the worker of the last slice observed of its thread.
+    last_observed: Option<ThreadObservation>,
 }
 
 impl ProcessPair {
@@ -337,6 +340,7 @@ impl ProcessPair {
             started: Instant::now(),
             pairs: 0,
             timeout: DEFAULT_WORKER_TIMEOUT,
+            last_observed: None,
         }
     }
 
@@ -444,13 +448,19 @@ impl PairDriver for ProcessPair {
 
     fn slice(&mut self, side: Side, iters: u64, warm_iters: u64) -> Result<Duration, WorkerError> {
         let timeout = self.timeout;
+        self.last_observed = None;
         let worker = self.worker(side);
         match worker.ask(&Request::Slice { iters, warm_iters }, timeout)? {
-            Reply::Slice { ns } if ns.is_finite() && ns >= 0.0 => {
+            Reply::Slice { ns, observed } if ns.is_finite() && ns >= 0.0 => {
+                self.last_observed = observed;
                 Ok(Duration::from_nanos(ns.round() as u64))
             }
             other => Err(worker.error(format!("answered {other:?} to a slice"))),
         }
+    }
+
+    fn last_observation(&mut self) -> Option<ThreadObservation> {
+        self.last_observed.take()
     }
 
     fn loop_overhead_ns(&mut self) -> Result<Option<f64>, WorkerError> {

@@ -9,6 +9,7 @@ use crate::clock;
 use crate::measure::driver::{batched_block, loop_block};
 use crate::measure::sampler::loop_overhead_ns;
 use crate::measure::{Driver, LocalDriver, Measurement, Policy, SampleKind, StopReason};
+use crate::observe::{self, Reading, ThreadObservation};
 
 /// The shortest block timed when measuring the harness's own cost, ns.
 const OVERHEAD_BLOCK_NS: f64 = 1e6;
@@ -64,6 +65,15 @@ fn next_request() -> Option<Request> {
     }
 }
 
+/// The measuring thread over a slice, from readings taken before its warm
+/// run and after its timed block; `None` when the thread's run and wait
+/// times cannot be read (interference is not observed here).
+#[inline(never)]
+fn observed(before: &Reading, after: &Reading) -> Option<ThreadObservation> {
+    let o = ThreadObservation::between(before, after);
+    o.run_ns.is_some().then_some(o)
+}
+
 /// The worker's policy: serve the coordinator's requests with the driver.
 #[derive(Debug)]
 pub(crate) struct Serve;
@@ -88,12 +98,19 @@ impl Policy for Serve {
         while let Some(request) = next_request() {
             match request {
                 Request::Slice { iters, warm_iters } => {
+                    // Read before the warm run, not between it and the
+                    // timed block, which it keeps warm.
+                    let before = observe::read_thread();
                     if warm_iters > 0 {
                         driver.run(warm_iters);
                     }
                     let ns = driver.run(iters.max(1)).as_nanos() as f64;
+                    let after = observe::read_thread();
                     slices += 1;
-                    say(&Reply::Slice { ns });
+                    say(&Reply::Slice {
+                        ns,
+                        observed: observed(&before, &after),
+                    });
                 }
                 Request::Overhead { .. } => say(&Reply::Overhead { ns: overhead_ns }),
                 Request::Done => break,

@@ -28,6 +28,7 @@ use crate::bencher::Work;
 pub use crate::checks::BaselineCheck;
 use crate::checks::{BudgetCheck, ComparisonRecord, Finding, Record, RunComparison, Verdict};
 use crate::measure::Measurement;
+use crate::observe::{Coverage, Interference};
 use crate::platform::Platform;
 use crate::stats::{
     Estimate, Interval, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Statistic, Summary,
@@ -59,6 +60,10 @@ pub struct Report {
     /// In compare mode (`--compare-with`): the base and what was compared.
     #[serde(default)]
     pub comparison: Option<RunComparison>,
+    /// Which sources of interference figures this machine has, and the
+    /// thresholds a test is warned at ([`crate::observe`]).
+    #[serde(default)]
+    pub interference: Option<Coverage>,
 }
 
 /// One test's outcome. The first six fields are the stable core.
@@ -100,12 +105,52 @@ pub struct TestReport {
     /// The paired comparison with the base build (`--compare-with`).
     #[serde(default)]
     pub comparison: Option<ComparisonRecord>,
+    /// What the OS knew about other work during the measurement
+    /// ([`crate::observe`]); absent when interference is not observed.
+    #[serde(default)]
+    pub interference: Option<Interference>,
+    /// A failure measured under interference and re-measured once: the
+    /// first measurement, and what the second (whose figures are the ones
+    /// above) decided.
+    #[serde(default)]
+    pub remeasured: Option<Remeasured>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
     pub line: u32,
     /// Wall time of this test, in seconds.
     pub duration_s: f64,
+}
+
+/// A failure measured under interference, re-measured once
+/// (`report.json`'s per-test `remeasured`). The re-measurement decides the
+/// verdict; see README "Interference".
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Remeasured {
+    /// The first measurement's reasons (one per check), the failure among them.
+    pub first_reasons: Vec<String>,
+    /// The first measurement's estimate, ns per iteration.
+    pub first_ns_per_iter: Option<f64>,
+    /// What the OS knew about other work during the first measurement.
+    pub first_interference: Interference,
+    /// The re-measurement's cap on sampling, s: what the first left of
+    /// `max_time`, and at least a quarter of it.
+    pub max_time_s: f64,
+    /// What the re-measurement found.
+    pub outcome: RemeasureOutcome,
+}
+
+/// What the re-measurement of a failure found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemeasureOutcome {
+    /// It passed: the first failure is put down to the interference.
+    Passed,
+    /// It failed without interference: the failure stands.
+    Failed,
+    /// It failed under interference again: the test fails, and its reasons
+    /// say that the failure may be the machine's.
+    FailedUnderInterference,
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).
@@ -187,6 +232,8 @@ impl TestReport {
             diagnostics: None,
             baseline: None,
             comparison: None,
+            interference: None,
+            remeasured: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,

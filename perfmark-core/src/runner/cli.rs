@@ -50,6 +50,9 @@ pub(super) struct Options {
     /// How long a paired comparison's worker may stay silent (starting, or
     /// answering one request) before it is taken to hang and is killed.
     pub(super) worker_timeout: Duration,
+    /// Never measure a failure a second time, even when it was measured
+    /// under interference.
+    pub(super) no_remeasure: bool,
 }
 
 impl Options {
@@ -92,6 +95,7 @@ impl Options {
                 "--report-dir" => flags.report_dir = Some(value(name)?.into()),
                 "--compare-with" => flags.compare_with = Some(value(name)?.into()),
                 "--per-test-confidence" => flags.per_test_confidence = true,
+                "--no-remeasure" => flags.no_remeasure = true,
                 _ => rest.push(arg),
             }
         }
@@ -151,6 +155,7 @@ impl Options {
                 option_text::max_time_ns,
                 DEFAULT_WORKER_TIMEOUT,
             )?,
+            no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
             libtest,
         };
         if options.compare_with.is_some() && options.save_baseline {
@@ -176,6 +181,7 @@ struct Flags {
     report_dir: Option<PathBuf>,
     compare_with: Option<PathBuf>,
     per_test_confidence: bool,
+    no_remeasure: bool,
 }
 
 fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
@@ -283,6 +289,13 @@ mod tests {
         .unwrap();
         assert_eq!(o.compare_with, Some(PathBuf::from("b")));
         assert!(o.per_test_confidence);
+        assert!(!o.no_remeasure);
+        assert!(parse(&["--no-remeasure"], &[]).unwrap().no_remeasure);
+        assert!(
+            parse(&[], &[("PERFMARK_NO_REMEASURE", "1")])
+                .unwrap()
+                .no_remeasure
+        );
     }
 
     #[test]

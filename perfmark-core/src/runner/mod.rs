@@ -5,6 +5,7 @@ pub(crate) mod capture;
 mod cli;
 mod judge;
 mod paired;
+mod remeasure;
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -26,6 +27,7 @@ use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Budget, Check, Regression, RunComparison, Verdict};
 use crate::clock;
 use crate::measure::{noise_floor, Adaptive, Measurement, Plan, StopReason};
+use crate::observe::Observer;
 use crate::pair;
 use crate::platform::Platform;
 use crate::registry::{self, Ignore, PerfTest};
@@ -80,6 +82,8 @@ pub fn run_main(build: BuildInfo) -> ! {
 struct Runner {
     build: BuildInfo,
     options: Options,
+    /// Reads what the OS knows about other work around each measurement.
+    observer: Observer,
 }
 
 /// What happened to a test that ran.
@@ -90,7 +94,11 @@ struct Outcome {
 
 impl Runner {
     fn new(build: BuildInfo, options: Options) -> Self {
-        Runner { build, options }
+        Runner {
+            build,
+            options,
+            observer: Observer::live(),
+        }
     }
 
     /// Whether this run measures (an optimized build, or `PERFMARK_FORCE`).
@@ -119,6 +127,7 @@ impl Runner {
         let clock = clock::info();
         let platform = Platform::detect(!self.build.debug_assertions, clock);
         let mut environment_warnings = platform.warnings();
+        environment_warnings.extend(self.observer.coverage().header_warning());
         let store = self.baseline_store();
         let fingerprint = Fingerprint::current(
             &platform.rustc,
@@ -303,6 +312,7 @@ impl Runner {
                 removed,
             }),
             finished_in_s: started.elapsed().as_secs_f64(),
+            interference: Some(self.observer.coverage().clone()),
         };
         if let Err(message) = report.write(&report_dir) {
             eprintln!("error: {message}; choose another place with --report-dir DIR");
@@ -417,6 +427,9 @@ impl Runner {
         plan
     }
 
+    /// Measures and judges `t`; a failure measured under interference is
+    /// measured once more, and that measurement decides
+    /// ([`remeasure`]).
     fn run_one(
         &self,
         t: &PerfTest,
@@ -427,12 +440,39 @@ impl Runner {
         let started = Instant::now();
         let plan = self.plan_for(t);
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        let mut outcome = self.measure_one(t, name.clone(), &plan, tolerance, noise_floor, checks);
+        if !self.options.no_remeasure && remeasure::wanted(&outcome.report) {
+            let mut again = plan.clone();
+            again.max_time =
+                remeasure::max_time(plan.max_time, outcome.report.measurement.as_ref());
+            let second = self.measure_one(t, name, &again, tolerance, noise_floor, checks);
+            outcome = remeasure::combine(outcome, second, again.max_time);
+        }
+        outcome.report.duration_s = started.elapsed().as_secs_f64();
+        outcome
+    }
+
+    /// One measurement of `t` under `plan`, judged, with what the OS knew
+    /// about other work meanwhile (read on this thread, before and after
+    /// the body: outside every timed block).
+    fn measure_one(
+        &self,
+        t: &PerfTest,
+        name: String,
+        plan: &Plan,
+        tolerance: f64,
+        noise_floor: Option<f64>,
+        checks: &[&dyn Check],
+    ) -> Outcome {
         let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
         take_panic_message();
+        let before = self.observer.read();
         let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
+        let after = self.observer.read();
         let (measurement, work) = bencher.finish();
         let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
         report.work = work;
+        report.interference = self.observer.between(&before, &after);
         let mut failure_detail = None;
         match (result, measurement) {
             (Err(payload), _) => {
@@ -462,11 +502,13 @@ impl Runner {
                 report.measurement = Some(m);
             }
             (Ok(()), Some(m)) => {
-                judge(&mut report, &plan, tolerance, &m, noise_floor, checks);
+                judge(&mut report, plan, tolerance, &m, noise_floor, checks);
+                report
+                    .warnings
+                    .extend(report.interference.as_ref().and_then(|i| i.warning()));
                 failure_detail = keep_measurement(&mut report, m);
             }
         }
-        report.duration_s = started.elapsed().as_secs_f64();
         Outcome {
             report,
             failure_detail,

@@ -10,8 +10,9 @@ use std::time::Instant;
 use super::judge::judge;
 use super::{keep_measurement, Outcome, Runner};
 use crate::checks::{Budget, Check, Paired, Verdict};
-use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side};
+use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
+use crate::observe::{Interference, PairedInterference, SlicePairObservation};
 use crate::pair::{probe, ProcessPair, WorkerError};
 use crate::registry::PerfTest;
 use crate::report::TestReport;
@@ -104,10 +105,14 @@ impl Runner {
         let paired_plan = PairedPlan::new(confidence, tolerance, plan.max_time);
         let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base)
             .with_timeout(self.options.worker_timeout);
+        let before = self.observer.read();
         let measured = run_paired(&mut driver, &paired_plan).and_then(|pm| {
             driver.close()?;
             Ok(pm)
         });
+        // The workers have been waited for: their CPU time is this
+        // process's, not other work's.
+        let after = self.observer.read();
         let failure_detail;
         match measured {
             Err(e) => {
@@ -137,6 +142,13 @@ impl Runner {
                 let paired = Paired::new(&pm, &comparing.base, confidence, plan.confidence);
                 let checks: [&dyn Check; 2] = [&Budget, &paired];
                 judge(&mut report, &plan, tolerance, &m, noise_floor, &checks);
+                if self.observer.coverage().observed {
+                    let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));
+                    report.warnings.extend(observed.asymmetry_warning());
+                    let i = Interference::of_slices(&before, &after, observed);
+                    report.warnings.extend(i.warning());
+                    report.interference = Some(i);
+                }
                 failure_detail = keep_measurement(&mut report, m);
             }
         }
@@ -146,4 +158,17 @@ impl Runner {
             failure_detail,
         }
     }
+}
+
+/// Each slice pair's figures, as the workers reported them.
+fn slice_observations(pairs: &[SlicePair]) -> Vec<SlicePairObservation> {
+    pairs
+        .iter()
+        .map(|p| SlicePairObservation {
+            pair: p.pair,
+            head_first: p.head_first,
+            base: p.base_observed,
+            head: p.head_observed,
+        })
+        .collect()
 }
