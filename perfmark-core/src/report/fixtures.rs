@@ -38,6 +38,8 @@ pub(crate) fn report(tests: Vec<TestReport>) -> Report {
         tests,
         finished_in_s: 3.25,
         comparison: None,
+        family_wise: None,
+        between_run_prior: None,
     }
 }
 
@@ -195,5 +197,6 @@ fn baseline_check(t: &TestReport) -> BaselineCheck {
         runs: 1,
         comparison: Some(compare::compare(&summary, &current, &rule).unwrap()),
         not_used: None,
+        prior: None,
     }
 }
