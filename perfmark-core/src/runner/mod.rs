@@ -198,19 +198,18 @@ impl Runner {
         }
         // Every verdict the run will decide: a budget, and a regression
         // against a stored baseline from this machine or the base build.
-        let family = Family {
-            enabled: self.options.family_wise_in(comparing.is_some()),
-            verdicts: measured
-                .iter()
-                .map(|t| {
-                    let regression = match &comparing {
-                        Some(c) => c.has(&t.name()),
-                        None => spreads.usable_entry(&t.name()).is_some(),
-                    };
-                    usize::from(t.options.budget_ns.is_some()) + usize::from(regression)
-                })
-                .sum(),
-        };
+        let family = Family::new(
+            self.options.family_wise_in(comparing.is_some()),
+            measured.iter().map(|t| {
+                let name = t.name();
+                let regression = match &comparing {
+                    Some(c) => c.has(&name),
+                    None => spreads.usable_entry(&name).is_some(),
+                };
+                let verdicts = usize::from(t.options.budget_ns.is_some()) + usize::from(regression);
+                (name, verdicts)
+            }),
+        );
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
         match &comparing {
@@ -467,7 +466,7 @@ impl Runner {
         // Measured at the run's corrected level, so the sampler keeps going
         // until that interval clears the budget, and every verdict of the
         // test is decided at it.
-        plan.confidence = family.confidence(plan.confidence);
+        plan.confidence = family.confidence(&name, plan.confidence);
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
         let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
         take_panic_message();

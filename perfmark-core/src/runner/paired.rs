@@ -79,7 +79,7 @@ impl Runner {
         let started = Instant::now();
         let mut plan = self.plan_for(t);
         let test_confidence = plan.confidence;
-        plan.confidence = family.confidence(test_confidence);
+        plan.confidence = family.confidence(&name, test_confidence);
         let confidence = plan.confidence;
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
         let mut report = TestReport::new(name.clone(), Verdict::Pass, t.file, t.line);
