@@ -390,16 +390,61 @@ fn a_saved_baseline_fails_a_real_regression_and_passes_unchanged_code() {
     let out = run_scaled(&dir, "1.0", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     assert!(stdout(&out).contains("+0.0% ["), "{}", explain(&out));
-    // +20% against a one-process baseline: within what the prior
-    // between-run spread (15%) allows, so not significant.
-    let out = run_scaled(&dir, "1.2", &[]);
+    // +3% against a one-process baseline, noiseless: below what the default
+    // between-run spread (2%) lets a comparison of two processes see, and
+    // the output says what it can see: with se = 2%·√2 and t(4 df) 2.132,
+    // slowdowns above +10.1% are caught 9 times in 10.
+    let out = run_scaled(&dir, "1.03", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    assert!(stdout(&out).contains("+20.0% ["), "{}", explain(&out));
+    let text = stdout(&out);
+    assert!(text.contains("+3.0% ["), "{}", explain(&out));
+    assert!(text.contains("no significant change"), "{}", explain(&out));
     assert!(
-        stdout(&out).contains("no significant change"),
+        text.contains(
+            "this comparison can detect slowdowns above +10.1% (one that large fails 9 runs in 10)"
+        ),
         "{}",
         explain(&out)
     );
+    assert!(
+        text.contains("between-run sd 2.0% (perfmark's default"),
+        "{}",
+        explain(&out)
+    );
+    // +20%, noiseless: beyond it, so it fails.
+    let out = run_scaled(&dir, "1.2", &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert!(stdout(&out).contains("+20.0% ["), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("regressed beyond the 5% tolerance"),
+        "{}",
+        explain(&out)
+    );
+    // A machine said to move 10% between processes cannot see +20%: the
+    // flag and the variable set the prior.
+    for (extra, envs) in [
+        (&["--between-run-sd", "10%"][..], &[][..]),
+        (&[][..], &[("PERFMARK_BETWEEN_RUN_SD", "10%")][..]),
+    ] {
+        let mut args = vec![
+            "--exact",
+            "custom_scaled",
+            "--baseline-dir",
+            dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let mut envs = envs.to_vec();
+        envs.push(("PERFMARK_FIXTURE_SCALE", "1.2"));
+        let out = cargo_perf(true, &args, &envs);
+        assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+        let text = stdout(&out);
+        assert!(
+            text.contains("run-to-run sd 10.0%, prior"),
+            "{}",
+            explain(&out)
+        );
+        assert!(text.contains("no significant change"), "{}", explain(&out));
+    }
     // Three times slower: significant and beyond the 5% tolerance.
     let out = run_scaled(&dir, "3.0", &[]);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
@@ -497,4 +542,24 @@ fn a_baseline_from_another_machine_is_not_used_to_fail() {
             && text.contains("not used to fail"),
         "{text}"
     );
+}
+
+#[test]
+fn family_wise_verdicts_are_decided_at_the_corrected_level() {
+    // Two tests with a budget: each decided at 1 − 0.05/2, and the header
+    // says so.
+    let out = cargo_perf(true, &["custom_", "--skip", "scaled", "--family-wise"], &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("verdicts: family-wise over 2 verdicts (Bonferroni)"),
+        "{text}"
+    );
+    assert!(text.contains("(97.5% CI, "), "{text}");
+    assert!(text.contains("over budget 50.00 ns"), "{text}");
+    // Without the option each test keeps its own confidence.
+    let out = cargo_perf(true, &["custom_", "--skip", "scaled"], &[]);
+    let text = stdout(&out);
+    assert!(text.contains("(95% CI, "), "{text}");
+    assert!(text.contains("--family-wise to keep it"), "{text}");
 }

@@ -36,7 +36,16 @@
 //!
 //! (shown compacted here; the file has one value per line). `between_runs`
 //! is present only for baselines recorded over several processes
-//! ([`merge_runs`]). Numbers are written in the shortest form that reads
+//! ([`merge_runs`]). A recording over several processes also stores the
+//! machine's between-run spread at the top level, beside `schema` and
+//! `tests` ([`RecordedSpread`]):
+//!
+//! ```json
+//! "between_run_spread": { "df": 41.7, "estimator": "smyth2004_moments",
+//!                         "fingerprint": { … }, "runs": 5, "sd_log": 0.021, "tests": 64 }
+//! ```
+//!
+//! It is kept when single tests are saved again. Numbers are written in the shortest form that reads
 //! back to the same `f64`, and read back exactly: perfmark-core turns on
 //! serde_json's `float_roundtrip` feature, without which one sample in
 //! seven came back one ulp off and every save would rewrite the entries it
@@ -60,11 +69,13 @@ mod atomic;
 mod entry;
 mod error;
 mod fingerprint;
+mod spread;
 mod store;
 
 pub use entry::{merge_runs, BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;
 pub use fingerprint::{cpu_model_from_cpuinfo, rfc3339_utc, Fingerprint, MachineMatch};
+pub use spread::{RecordedSpread, SMYTH_MOMENTS};
 pub use store::{BaselineFile, BaselineStore};
 
 /// The version of the baseline file format this perfmark writes, and the

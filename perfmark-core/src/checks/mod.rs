@@ -9,15 +9,19 @@
 //! check means one file here, one entry in that list, and its option.
 
 pub mod budget;
+pub mod near_line;
 pub mod paired;
 pub mod regression;
+pub mod spread;
 
 use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;
 
 pub use budget::{Budget, BudgetCheck, BudgetOutcome};
+pub use near_line::NearLine;
 pub use paired::{ComparisonRecord, Paired, RunComparison};
 pub use regression::{BaselineCheck, Regression};
+pub use spread::{BetweenRun, MachinePrior, PriorSource};
 
 /// The outcome of a test, as `report.json` spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

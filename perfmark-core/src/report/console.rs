@@ -10,6 +10,7 @@ use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use super::TestReport;
 use crate::checks::Verdict;
 use crate::stats;
+use crate::stats::compare::words::plain_percent;
 
 /// What perfmark's lines under a test's line start with.
 pub const INDENT: &str = "    ";
@@ -55,17 +56,19 @@ pub fn lines_under(t: &TestReport, verbose: bool) -> Vec<String> {
 }
 
 /// The summary lines of a test (unindented): the estimate with its CI and
-/// the rate, the summary statistics, one reason per check, the warnings.
+/// the rate, the summary statistics, one reason per check, what a
+/// comparison with a stored baseline could detect, the warnings.
 pub fn summary_lines(t: &TestReport) -> Vec<String> {
     let mut lines = Vec::new();
     if let (Some(e), Some(m)) = (&t.estimate, &t.measurement) {
+        // `95%`, or `99.92%` for a level corrected for the run's family.
         let mut line = format!(
-            "{} {}/iter [{}, {}] ({:.0}% CI, {} samples × {} iters)",
+            "{} {}/iter [{}, {}] ({} CI, {} samples × {} iters)",
             e.statistic.as_str(),
             fmt_ns(e.ns_per_iter),
             fmt_ns(e.ci_low),
             fmt_ns(e.ci_high),
-            e.confidence * 100.0,
+            plain_percent(e.confidence),
             t.samples,
             t.iters_per_sample,
         );
@@ -85,6 +88,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
         }
     }
     lines.extend(t.reasons.iter().cloned());
+    if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
+        lines.push(c.detection());
+    }
     lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));
     lines
 }
@@ -162,6 +168,14 @@ mod tests {
         let under = lines_under(&report.tests[0], false);
         assert_eq!(under.len(), 4);
         assert!(under.iter().all(|l| l.starts_with(INDENT)));
+        // A comparison with a stored baseline says what it could detect,
+        // right after the reasons.
+        let compared = summary_lines(&report.tests[3]);
+        let at = compared
+            .iter()
+            .position(|l| l.starts_with("this comparison can detect slowdowns above +"))
+            .expect("a detection line");
+        assert_eq!(at, 2 + report.tests[3].reasons.len(), "{compared:?}");
     }
 
     #[test]

@@ -44,6 +44,8 @@ pub(crate) fn report(tests: Vec<TestReport>) -> Report {
             stat: Some("cpu  1 0 0 1 0 0 0 0 0 0\n".to_owned()),
             ..Fixed::default()
         })),
+        family_wise: None,
+        between_run_prior: None,
     }
 }
 
@@ -233,5 +235,6 @@ fn baseline_check(t: &TestReport) -> BaselineCheck {
         runs: 1,
         comparison: Some(compare::compare(&summary, &current, &rule).unwrap()),
         not_used: None,
+        prior: None,
     }
 }

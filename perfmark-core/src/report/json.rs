@@ -380,8 +380,10 @@ mod tests {
         assert_eq!(
             keys(&value),
             [
+                "between_run_prior",
                 "comparison",
                 "environment_warnings",
+                "family_wise",
                 "finished_in_s",
                 "interference",
                 "noise_floor",
@@ -431,6 +433,18 @@ mod tests {
                 "statistic"
             ]
         );
+        // What a comparison with a stored baseline could detect is kept with
+        // it; a report written before the field existed still reads.
+        let mut value = value;
+        let comparison = &mut value["tests"][3]["baseline"]["comparison"];
+        assert!(comparison["min_detectable_slowdown"].as_f64().unwrap() > 0.0);
+        comparison
+            .as_object_mut()
+            .unwrap()
+            .remove("min_detectable_slowdown");
+        let back = from_str(&value.to_string()).unwrap();
+        let c = back.tests[3].baseline.as_ref().unwrap().comparison.unwrap();
+        assert!(c.min_detectable_slowdown.is_nan());
     }
 
     #[test]

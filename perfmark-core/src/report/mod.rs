@@ -26,7 +26,9 @@ pub(crate) mod fixtures;
 
 use crate::bencher::Work;
 pub use crate::checks::BaselineCheck;
-use crate::checks::{BudgetCheck, ComparisonRecord, Finding, Record, RunComparison, Verdict};
+use crate::checks::{
+    BudgetCheck, ComparisonRecord, Finding, MachinePrior, Record, RunComparison, Verdict,
+};
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
 use crate::platform::Platform;
@@ -64,6 +66,26 @@ pub struct Report {
     /// thresholds a test is warned at ([`crate::observe`]).
     #[serde(default)]
     pub interference: Option<Coverage>,
+    /// Run-level control of false failures: whether every verdict was
+    /// decided at the Bonferroni-corrected level, and how many there were.
+    #[serde(default)]
+    pub family_wise: Option<FamilyWise>,
+    /// The prior between-run spread the run's verdicts started from (a
+    /// setting, the machine's recording, or the default).
+    #[serde(default)]
+    pub between_run_prior: Option<MachinePrior>,
+}
+
+/// `report.json`'s top-level `family_wise` object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FamilyWise {
+    /// Whether each verdict was decided at `1 − (1 − c)/verdicts` (on, and
+    /// more than one verdict), so the chance of any false failure in the
+    /// run is at most `1 − c`.
+    pub enabled: bool,
+    /// Verdicts the run decided: budgets, and regressions against a stored
+    /// baseline or a base build.
+    pub verdicts: usize,
 }
 
 /// One test's outcome. The first six fields are the stable core.

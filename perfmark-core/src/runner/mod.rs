@@ -3,6 +3,7 @@
 
 pub(crate) mod capture;
 mod cli;
+mod family;
 mod judge;
 mod paired;
 mod remeasure;
@@ -19,12 +20,15 @@ use libtest_mimic::FormatSetting;
 use self::capture::panic_headline;
 use self::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use self::cli::{EnvVars, Options};
+use self::family::Family;
 use self::judge::judge;
 use self::paired::Comparing;
 
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Budget, Check, Regression, RunComparison, Verdict};
+use crate::checks::{
+    BetweenRun, Check, MachinePrior, NearLine, Regression, RunComparison, Verdict,
+};
 use crate::clock;
 use crate::measure::{noise_floor, Adaptive, Measurement, Plan, StopReason};
 use crate::observe::Observer;
@@ -140,7 +144,7 @@ impl Runner {
         }
         let mut comparing = match &self.options.compare_with {
             None => None,
-            Some(path) => match Comparing::start(path, self.options.per_test_confidence) {
+            Some(path) => match Comparing::start(path) {
                 Ok(comparing) => Some(comparing),
                 Err(e) => {
                     eprintln!("error: --compare-with: {e}");
@@ -175,25 +179,55 @@ impl Runner {
         }
         let will_measure = self.measuring() && selected.iter().any(|t| self.runs(t));
         let noise_floor = will_measure.then(noise_floor::measure);
+        // How much estimates move between processes here: the source both
+        // the regression rule and the budget's near-the-line note read.
+        let prior = MachinePrior::resolve(
+            self.options.between_run_sd,
+            baselines.as_ref(),
+            &fingerprint,
+        );
+        let spreads = BetweenRun::new(prior, baselines.as_ref(), &fingerprint);
         // The checks every measured test goes through, in the order their
         // reasons are printed.
         let regression = baselines
             .as_ref()
-            .map(|file| Regression::new(file, &fingerprint));
-        let mut checks: Vec<&dyn Check> = vec![&Budget];
+            .map(|file| Regression::new(file, &fingerprint, &spreads));
+        let budget = NearLine::new(&spreads);
+        let mut checks: Vec<&dyn Check> = vec![&budget];
         if let Some(regression) = &regression {
             checks.push(regression);
         }
+        let measured: Vec<&PerfTest> = selected
+            .iter()
+            .copied()
+            .filter(|t| self.measuring() && self.runs(t))
+            .collect();
         if let Some(c) = comparing.as_mut() {
-            c.compared = selected
-                .iter()
-                .filter(|t| self.measuring() && self.runs(t) && c.has(&t.name()))
-                .count();
+            c.compared = measured.iter().filter(|t| c.has(&t.name())).count();
         }
+        // Every verdict the run will decide: a budget, and a regression
+        // against a stored baseline from this machine or the base build.
+        let family = Family::new(
+            self.options.family_wise_in(comparing.is_some()),
+            measured.iter().map(|t| {
+                let name = t.name();
+                let regression = match &comparing {
+                    Some(c) => c.has(&name),
+                    None => spreads.usable_entry(&name).is_some(),
+                };
+                let verdicts = usize::from(t.options.budget_ns.is_some()) + usize::from(regression);
+                (name, verdicts)
+            }),
+        );
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
-        if let Some(c) = &comparing {
-            println!("{}", c.header());
+        match &comparing {
+            Some(c) => println!("{}", c.header(&family)),
+            None if will_measure && family.verdicts > 0 => {
+                println!("verdicts: {}", family.words());
+                println!("{}", prior.header());
+            }
+            None => {}
         }
 
         println!();
@@ -220,10 +254,10 @@ impl Runner {
             let _ = io::stdout().flush();
             let outcome = match &comparing {
                 Some(c) if c.has(&name) && self.measuring() => {
-                    self.compare_one(t, name, noise_floor, c)
+                    self.compare_one(t, name, noise_floor, c, &family, &spreads)
                 }
                 Some(c) => {
-                    let mut outcome = self.run_one(t, name, noise_floor, &checks);
+                    let mut outcome = self.run_one(t, name, noise_floor, &family, &checks);
                     if !c.has(&outcome.report.name) {
                         outcome
                             .report
@@ -232,7 +266,7 @@ impl Runner {
                     }
                     outcome
                 }
-                None => self.run_one(t, name, noise_floor, &checks),
+                None => self.run_one(t, name, noise_floor, &family, &checks),
             };
             let ok = outcome.report.verdict != Verdict::Fail;
             println!("{}", console::outcome_word(&outcome.report));
@@ -308,9 +342,11 @@ impl Runner {
             comparison: comparing.map(|c| RunComparison {
                 base: c.base.display().to_string(),
                 compared: c.compared,
-                family_wise: !c.per_test && c.compared > 1,
+                family_wise: family.corrects(),
                 removed,
             }),
+            family_wise: Some(family.record()),
+            between_run_prior: Some(prior),
             finished_in_s: started.elapsed().as_secs_f64(),
             interference: Some(self.observer.coverage().clone()),
         };
@@ -435,10 +471,15 @@ impl Runner {
         t: &PerfTest,
         name: String,
         noise_floor: Option<f64>,
+        family: &Family,
         checks: &[&dyn Check],
     ) -> Outcome {
         let started = Instant::now();
-        let plan = self.plan_for(t);
+        let mut plan = self.plan_for(t);
+        // Measured at the run's corrected level, so the sampler keeps going
+        // until that interval clears the budget, and every verdict of the
+        // test is decided at it.
+        plan.confidence = family.confidence(&name, plan.confidence);
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
         let mut outcome = self.measure_one(t, name.clone(), &plan, tolerance, noise_floor, checks);
         if !self.options.no_remeasure && remeasure::wanted(&outcome.report) {

@@ -7,9 +7,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::family::Family;
 use super::judge::judge;
 use super::{keep_measurement, Outcome, Runner};
-use crate::checks::{Budget, Check, Paired, Verdict};
+use crate::checks::{BetweenRun, Check, NearLine, Paired, Verdict};
 use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
@@ -28,14 +29,12 @@ pub(super) struct Comparing {
     pub base_tests: BTreeSet<String>,
     /// Tests of this run that will be compared (selected, run, in both).
     pub compared: usize,
-    /// No family-wise correction.
-    pub per_test: bool,
 }
 
 impl Comparing {
     /// Greets the base (an error names it when it is not a perfmark test
     /// binary of this protocol) and finds this binary.
-    pub fn start(base: &Path, per_test: bool) -> Result<Self, WorkerError> {
+    pub fn start(base: &Path) -> Result<Self, WorkerError> {
         let base_tests = probe(base, Side::Base)?.into_iter().collect();
         let head = std::env::current_exe().map_err(|e| WorkerError {
             side: Side::Head,
@@ -47,7 +46,6 @@ impl Comparing {
             head,
             base_tests,
             compared: 0,
-            per_test,
         })
     }
 
@@ -56,32 +54,12 @@ impl Comparing {
         self.base_tests.contains(name)
     }
 
-    /// The one-sided confidence each compared test is decided at, for a
-    /// test whose own confidence is `c`: Bonferroni over the compared tests
-    /// keeps the chance of any false failure in the run at most 1 − c,
-    /// unless `--per-test-confidence` asked for none.
-    pub fn confidence(&self, c: f64) -> f64 {
-        if self.per_test || self.compared <= 1 {
-            c
-        } else {
-            1.0 - (1.0 - c) / self.compared as f64
-        }
-    }
-
-    /// The header line.
-    pub fn header(&self) -> String {
-        let correction = if self.per_test || self.compared <= 1 {
-            "each test at its own confidence".to_owned()
-        } else {
-            format!(
-                "family-wise over {} compared tests (Bonferroni)",
-                self.compared
-            )
-        };
+    /// The header line, with the run's family-wise correction in words.
+    pub fn header(&self, family: &Family) -> String {
         format!(
             "comparing with base {} (paired, slice by slice; {}; stored baselines not read)",
             self.base.display(),
-            correction
+            family.words()
         )
     }
 }
@@ -96,11 +74,15 @@ impl Runner {
         name: String,
         noise_floor: Option<f64>,
         comparing: &Comparing,
+        family: &Family,
+        spreads: &BetweenRun<'_>,
     ) -> Outcome {
         let started = Instant::now();
-        let plan = self.plan_for(t);
+        let mut plan = self.plan_for(t);
+        let test_confidence = plan.confidence;
+        plan.confidence = family.confidence(&name, test_confidence);
+        let confidence = plan.confidence;
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        let confidence = comparing.confidence(plan.confidence);
         let mut report = TestReport::new(name.clone(), Verdict::Pass, t.file, t.line);
         let paired_plan = PairedPlan::new(confidence, tolerance, plan.max_time);
         let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base)
@@ -139,8 +121,9 @@ impl Runner {
                     },
                     planned_samples: pm.slice_pairs.len(),
                 };
-                let paired = Paired::new(&pm, &comparing.base, confidence, plan.confidence);
-                let checks: [&dyn Check; 2] = [&Budget, &paired];
+                let paired = Paired::new(&pm, &comparing.base, confidence, test_confidence);
+                let budget = NearLine::new(spreads);
+                let checks: [&dyn Check; 2] = [&budget, &paired];
                 judge(&mut report, &plan, tolerance, &m, noise_floor, &checks);
                 if self.observer.coverage().observed {
                     let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));

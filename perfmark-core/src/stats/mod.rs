@@ -16,6 +16,8 @@
 //! - [`compare`]: a run against its baseline (the regression rule).
 //! - [`paired`]: the paired comparison of two builds (slice pairs, process
 //!   pairs, the sequential looks, Holm across tests).
+//! - [`bonferroni_confidence`]: the level each verdict of a run is decided
+//!   at when the run as a whole is to keep its confidence.
 //! - [`dist`]: every quantile — of data ([`quantile`]) and of the normal,
 //!   t, χ² and binomial distributions.
 //!
@@ -31,6 +33,7 @@ mod autocorr;
 pub mod compare;
 pub mod dist;
 mod estimate;
+mod family;
 mod histogram;
 mod interval;
 mod modality;
@@ -45,6 +48,7 @@ pub use autocorr::{
 };
 pub use dist::{normal_quantile, quantile, t_quantile};
 pub use estimate::{estimate, estimate_with, Estimate, Statistic};
+pub use family::bonferroni_confidence;
 pub use histogram::{bin_counts, bulk, histogram, text_histogram, Bulk, Histogram};
 pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};

@@ -85,14 +85,16 @@ impl RunEstimate {
     }
 }
 
-/// The spread of a test's estimate across processes.
+/// The spread of a test's estimate across processes (or, from
+/// [`super::moderated_prior`], of a machine's tests).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Spread {
     /// Standard deviation of the log per-process estimates (`ln(ns/iter)`),
     /// i.e. approximately the relative spread (0.02 ≈ 2%). It includes the
     /// within-run noise of those estimates.
     pub sd: f64,
-    /// Its degrees of freedom, `runs − 1`.
+    /// Its degrees of freedom: `runs − 1` for one test's runs; the prior's
+    /// weight `d₀` for a machine's.
     pub df: f64,
 }
 
