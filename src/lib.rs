@@ -1,7 +1,7 @@
 //! perfmark: performance as a test.
 //!
-//! ```ignore
-//! use perfmark::{perf_test, Bencher};
+//! ```no_run
+//! use perfmark::perf_test;
 //!
 //! #[perf_test(budget = "50ns")]
 //! fn add() -> u64 { perfmark::black_box(1u64) + perfmark::black_box(2u64) }
@@ -16,6 +16,18 @@
 pub use perfmark_core::{Bencher, Work};
 pub use perfmark_macros::perf_test;
 pub use std::hint::black_box;
+
+/// The README's Rust snippets, compiled by `cargo test --doc -p perfmark`
+/// so that what a user copies builds as written. A snippet that cannot be
+/// whole is fenced `rust,ignore` and says why beside it.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeSnippets;
+
+/// docs/ci.md's Rust snippets (the user's own xtask), compiled the same way.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/ci.md")]
+pub struct CiSnippets;
 
 /// The entry point of a perf test binary (`harness = false`): runs every
 /// `#[perf_test]` in it with libtest's command line and exit status.

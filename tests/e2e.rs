@@ -191,6 +191,35 @@ fn list_terse_is_what_nextest_reads() {
 }
 
 #[test]
+fn the_command_line_is_libtests() {
+    // Several filters select the tests matching any of them.
+    let out = cargo_perf(true, &["--list", "slow_spin", "fast_add"], &[]);
+    assert_eq!(
+        stdout(&out),
+        "fast_add: test\nslow_spin: test\n\n2 tests, 0 benchmarks\n"
+    );
+    // -q alone is --format terse.
+    let out = cargo_perf(true, &["-q", "--list", "--exact", "fast_add"], &[]);
+    assert_eq!(stdout(&out), "fast_add: test\n");
+    // A mistake is libtest's error, with libtest's exit status.
+    let out = cargo_perf(true, &["--list", "--foo"], &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error: Unrecognized option: 'foo'\n"),
+        "{}",
+        explain(&out)
+    );
+    let out = cargo_perf(true, &["--help"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(stdout(&out).starts_with("Usage: "), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("--save-baseline"),
+        "{}",
+        explain(&out)
+    );
+}
+
+#[test]
 fn ignored_tests_are_reported_and_run_on_request() {
     let out = cargo_perf(true, &["ignored_slow"], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
@@ -562,4 +591,72 @@ fn family_wise_verdicts_are_decided_at_the_corrected_level() {
     let text = stdout(&out);
     assert!(text.contains("(95% CI, "), "{text}");
     assert!(text.contains("--family-wise to keep it"), "{text}");
+}
+
+/// The commands the README and docs/ci.md give, as written: every
+/// `cargo test … -- ARGS` is accepted by a perf test binary (run with
+/// `--list`, so nothing is measured or saved), and every `cargo xtask TASK`
+/// names a task. Commands with placeholders (`[FILTER]`, `[options]`) are
+/// grammar, not commands, and are left out.
+#[test]
+fn the_documented_commands_are_accepted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let xtask = std::fs::read_to_string(root.join("xtask/src/main.rs")).unwrap();
+    let mut test_args = Vec::new();
+    for doc in ["README.md", "docs/ci.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        for command in documented_commands(&text) {
+            if command.contains('[') {
+                continue;
+            }
+            if let Some(task) = command.strip_prefix("cargo xtask ") {
+                let task = task.split_whitespace().next().unwrap_or_default();
+                assert!(
+                    xtask.contains(&format!("Some(\"{task}\")")),
+                    "{doc}: `{command}`: no xtask task `{task}`"
+                );
+            } else if let Some((_, args)) = command.split_once(" -- ") {
+                test_args.push((doc, command.clone(), args.to_owned()));
+            }
+        }
+    }
+    assert!(test_args.len() >= 4, "found only {test_args:?}");
+    for (doc, command, args) in test_args {
+        let mut args: Vec<&str> = args.split_whitespace().collect();
+        args.push("--list");
+        let out = cargo_perf(true, &args, &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{doc}: `{command}`:\n{}",
+            explain(&out)
+        );
+    }
+}
+
+/// `cargo …` commands in `text`: code spans, and lines of `sh` blocks
+/// (without their trailing `# comment`).
+fn documented_commands(text: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            in_sh = trimmed == "```sh";
+            continue;
+        }
+        if in_sh {
+            let command = trimmed.split(" #").next().unwrap_or_default().trim();
+            if command.starts_with("cargo ") {
+                commands.push(command.to_owned());
+            }
+            continue;
+        }
+        for (i, span) in line.split('`').enumerate() {
+            if i % 2 == 1 && span.starts_with("cargo ") {
+                commands.push(span.to_owned());
+            }
+        }
+    }
+    commands
 }

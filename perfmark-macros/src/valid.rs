@@ -133,7 +133,7 @@ fn check_signature(cx: &Ctxt, function: &Function<'_>) {
              `fn` and run the future to completion inside the timed routine",
         );
     }
-    if let Some(token) = &sig.unsafety {
+    if let syn::Safety::Unsafe(token) = &sig.safety {
         cx.error_spanned_by(
             token,
             "`unsafe fn` cannot be a perf test: perfmark cannot uphold its safety contract; make \

@@ -10,6 +10,7 @@ mod load;
 mod perfrun;
 mod speed;
 mod stability;
+mod weight;
 
 use std::process::ExitCode;
 
@@ -25,6 +26,7 @@ tasks:
   linearity [--repeats N]              k× the work reads k× the time? (calibration suite)
   stability [--runs N] [FILTER...]     one estimate across N separate processes (default 10)
   speed [--runs N]                     wall time per perf test and start-up time of --list
+  weight [--runs N] [--top K] [HARNESS...]  clean build of a user's crate: perfmark, divan, criterion
 ";
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some("linearity") => linearity::run(&rest),
         Some("stability") => stability::run(&rest),
         Some("speed") => speed::run(&rest),
+        Some("weight") => weight::run(&rest),
         Some("-h" | "--help") | None => {
             print!("{TASKS}");
             return ExitCode::SUCCESS;

@@ -1,12 +1,12 @@
-//! The command line and environment: libtest's flags (parsed by
-//! libtest-mimic) and perfmark's own, each with a `PERFMARK_…` variable.
+//! The command line and environment: libtest's flags (parsed as libtest
+//! does, `libtest_args.rs`) and perfmark's own, each with a `PERFMARK_…`
+//! variable.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use libtest_mimic::Arguments;
-
+use super::libtest_args::Arguments;
 use super::{
     DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME, DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP,
 };
@@ -62,7 +62,7 @@ pub(super) struct Options {
 }
 
 impl Options {
-    /// Splits perfmark's flags from libtest's, which libtest-mimic parses;
+    /// Splits perfmark's flags from libtest's, parsed as libtest does;
     /// every perfmark flag has a `PERFMARK_…` variable, the flag winning.
     pub(super) fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, String> {
         let mut rest = Vec::with_capacity(args.len());
@@ -113,7 +113,7 @@ impl Options {
                 _ => rest.push(arg),
             }
         }
-        let libtest = Arguments::from_iter(rest);
+        let libtest = Arguments::parse(rest)?;
         let family_wise = family_wise(&flags, env)?;
         let flag = |set: bool, var: &str| -> Result<bool, String> {
             Ok(set || env_bool(env, var)?.unwrap_or(false))
@@ -245,6 +245,56 @@ fn between_run_sd(text: &str) -> Result<f64, String> {
     }
 }
 
+/// What `--help` prints: libtest's options as perfmark takes them, then
+/// perfmark's own.
+pub(super) fn usage(program: &str) -> String {
+    format!(
+        "\
+Usage: {program} [OPTIONS] [FILTERS...]
+
+A perfmark perf test binary: libtest's command line, one test at a time.
+
+Options (libtest's):
+        --include-ignored   Run ignored and not ignored tests
+        --ignored           Run only ignored tests
+        --list              List all tests (`--format terse`: no count line)
+        --exact             Exactly match filters rather than by substring
+        --skip FILTER       Skip tests whose names contain FILTER (this flag
+                            can be used multiple times)
+        --format pretty|terse|json
+                            Only `--list --format terse` changes the output
+    -q, --quiet             Alias to --format=terse
+    -h, --help              Display this message
+        --nocapture, --no-capture, --test-threads N, --show-output, --test,
+        --bench, --color auto|always|never, --logfile PATH, -Z unstable-options
+                            Accepted; perf tests run one at a time and their
+                            output is never captured
+
+Options (perfmark's; each also read from its variable):
+        --verbose           The full account of each test (PERFMARK_VERBOSE=1)
+        --save-baseline     Measure and write the baselines of the tests run
+                            (PERFMARK_SAVE_BASELINE=1)
+        --no-baseline       Ignore stored baselines (PERFMARK_NO_BASELINE=1)
+        --baseline-dir DIR  Where baselines live (PERFMARK_BASELINE_DIR);
+                            default perf-baselines/ in the package root
+        --report-dir DIR    Where the reports go (PERFMARK_REPORT_DIR)
+        --compare-with PATH Compare with another build of this test target,
+                            slice by slice (PERFMARK_COMPARE_WITH)
+        --per-test-confidence
+                            With --compare-with: each test at its own
+                            confidence (PERFMARK_PER_TEST_CONFIDENCE=1)
+
+Variables only: PERFMARK_FORCE=1 (measure an unoptimized build),
+PERFMARK_CONFIDENCE, PERFMARK_PRECISION, PERFMARK_REGRESSION,
+PERFMARK_MAX_TIME, PERFMARK_WARMUP.
+
+The FILTER strings are tested against the name of every test; a test runs
+when its name contains any of them (or equals one, with --exact).
+Exit status: 0 when every test passed, 101 otherwise.
+"
+    )
+}
+
 #[derive(Default)]
 struct Flags {
     save_baseline: bool,
@@ -323,8 +373,8 @@ mod tests {
             &[],
         )
         .unwrap();
-        assert_eq!(o.libtest.filter.as_deref(), Some("sort"));
-        assert!(o.libtest.exact && o.libtest.nocapture && o.save_baseline && !o.no_baseline);
+        assert_eq!(o.libtest.filters, ["sort"]);
+        assert!(o.libtest.exact && o.save_baseline && !o.no_baseline);
         assert_eq!(o.baseline_dir, Some(PathBuf::from("b")));
         assert_eq!(o.report_dir, Some(PathBuf::from("r")));
     }

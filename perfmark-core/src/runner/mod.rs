@@ -5,6 +5,7 @@ pub(crate) mod capture;
 mod cli;
 mod family;
 mod judge;
+mod libtest_args;
 mod paired;
 mod remeasure;
 
@@ -15,13 +16,12 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use libtest_mimic::FormatSetting;
-
 use self::capture::panic_headline;
 use self::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use self::cli::{EnvVars, Options};
 use self::family::Family;
 use self::judge::judge;
+use self::libtest_args::Format;
 use self::paired::Comparing;
 
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
@@ -71,7 +71,15 @@ pub fn run_main(build: BuildInfo) -> ! {
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
+    let program = args
+        .first()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let code = match Options::parse(args, &EnvVars) {
+        Ok(options) if options.libtest.help => {
+            print!("{}", cli::usage(&program));
+            0
+        }
         Ok(options) => Runner::new(build, options).run(),
         Err(message) => {
             eprintln!("error: {message}");
@@ -121,7 +129,7 @@ impl Runner {
             for t in &selected {
                 println!("{}: test", t.name());
             }
-            if args.format != Some(FormatSetting::Terse) {
+            if args.format != Format::Terse {
                 println!();
                 println!("{} tests, 0 benchmarks", selected.len());
             }
@@ -365,8 +373,9 @@ impl Runner {
         code
     }
 
-    /// libtest's selection: the filter (substring, or whole name with
-    /// `--exact`), `--skip` patterns, and `--ignored` (only ignored tests).
+    /// libtest's selection: the filters (a name matching any; substring, or
+    /// whole name with `--exact`), `--skip` patterns, and `--ignored` (only
+    /// ignored tests).
     fn selected(&self, t: &PerfTest) -> bool {
         self.selected_name(&t.name(), t.options.ignore != Ignore::No)
     }
@@ -381,10 +390,8 @@ impl Runner {
                 name.contains(pattern)
             }
         };
-        if let Some(filter) = &args.filter {
-            if !matches(filter) {
-                return false;
-            }
+        if !args.filters.is_empty() && !args.filters.iter().any(|f| matches(f)) {
+            return false;
         }
         if args.skip.iter().any(|s| matches(s)) {
             return false;
