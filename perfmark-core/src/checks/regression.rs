@@ -6,7 +6,7 @@
 //! whether it may be used at all (same machine, same statistic), and words
 //! the outcome.
 
-use super::{Check, Finding, Record, Subject};
+use super::{resolution, Check, Finding, Record, Subject};
 use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::stats::compare::{
     self, BaselineEstimate, CompareError, Comparison, RegressionRule, RunEstimate, Spread,
@@ -45,7 +45,12 @@ impl<'a> Regression<'a> {
 
 impl Check for Regression<'_> {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
-        let entry = self.file.get(subject.name)?;
+        let Some(entry) = self.file.get(subject.name) else {
+            return Some(Finding::pass(format!(
+                "no baseline for this test in {}: not compared; record one with --save-baseline",
+                self.file.path().display()
+            )));
+        };
         let estimate = subject.estimate;
         let machine = self.here.compare(entry.fingerprint());
         let mut record = BaselineCheck {
@@ -57,6 +62,8 @@ impl Check for Regression<'_> {
         let mut passed = true;
         let reason = if !machine.is_same_machine() {
             machine.to_string()
+        } else if let Some(why) = resolution::not_comparable(subject, entry) {
+            why
         } else if entry.estimate().statistic != estimate.statistic.as_str() {
             format!(
                 "baseline not used: it records the {}, this run the {}; re-record with --save-baseline",

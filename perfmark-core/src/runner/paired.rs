@@ -132,6 +132,7 @@ impl Runner {
                         PairedStop::Clear | PairedStop::Precision => StopReason::Precision,
                     },
                     planned_samples: pm.slice_pairs.len(),
+                    budget_look: None,
                 };
                 let paired = Paired::new(&pm, &comparing.base, confidence, plan.confidence);
                 let checks: [&dyn Check; 2] = [&Budget, &paired];
