@@ -106,6 +106,11 @@ impl Check for Regression<'_> {
 /// recorded over several processes, the geometric mean of their estimates
 /// and their measured spread; for one process, its estimate alone (the rule
 /// then assumes the prior spread, never zero).
+///
+/// The within-run error is the stored interval's, which for a merged entry
+/// is the median run's (`baseline::merge_runs` keeps no other run's
+/// interval): it stands in for the root mean square over the runs that
+/// [`BaselineEstimate::from_runs`] would compute (docs/regression-rule.md).
 fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
     let e = entry.estimate();
     let stored = RunEstimate::new(e.ns_per_iter, e.interval())?;
