@@ -270,10 +270,12 @@ pub(super) struct EntryRepr {
     samples_ns: Vec<f64>,
 }
 
-/// Estimates are floored at this many ns before taking logarithms: a
-/// loop-overhead-corrected estimate of an empty routine may be 0 or
-/// slightly negative, and 1 ps is below any clock's resolution, so the
-/// floor only keeps the logarithm finite.
+/// Estimates are floored at this many ns before taking logarithms, only to
+/// keep the stored spread finite. A run whose time is below the
+/// measurement's resolution (0 as the runner reads it,
+/// `stats::at_resolution`; negative in files saved before that rule) has no
+/// place on a log scale, and the regression check never compares an entry
+/// holding one: it says so instead (`checks/resolution.rs`).
 const LOG_FLOOR_NS: f64 = 1e-3;
 
 /// Merges the entries of one test measured in `runs.len()` separate

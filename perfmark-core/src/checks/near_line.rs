@@ -111,6 +111,7 @@ mod tests {
             tolerance: 0.05,
             measurement: &m,
             estimate: &estimate,
+            resolution_ns: 0.001,
         };
         let here = Fingerprint::current("rustc", "release", "0.1.0");
         let spreads = BetweenRun::new(MachinePrior::resolve(None, None, &here), None, &here);

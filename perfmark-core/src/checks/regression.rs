@@ -8,7 +8,7 @@
 //! [`BetweenRun`] (a setting, the machine's recording, or the default).
 
 use super::spread::{BetweenRun, MachinePrior};
-use super::{Check, Finding, Record, Subject};
+use super::{resolution, Check, Finding, Record, Subject};
 use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::stats::compare::{
     self, BaselineEstimate, CompareError, Comparison, RunEstimate, Spread,
@@ -55,7 +55,12 @@ impl<'a> Regression<'a> {
 
 impl Check for Regression<'_> {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
-        let entry = self.file.get(subject.name)?;
+        let Some(entry) = self.file.get(subject.name) else {
+            return Some(Finding::pass(format!(
+                "no baseline for this test in {}: not compared; record one with --save-baseline",
+                self.file.path().display()
+            )));
+        };
         let estimate = subject.estimate;
         let machine = self.here.compare(entry.fingerprint());
         let mut record = BaselineCheck {
@@ -68,6 +73,8 @@ impl Check for Regression<'_> {
         let mut passed = true;
         let reason = if !machine.is_same_machine() {
             machine.to_string()
+        } else if let Some(why) = resolution::not_comparable(subject, entry) {
+            why
         } else if entry.estimate().statistic != estimate.statistic.as_str() {
             format!(
                 "baseline not used: it records the {}, this run the {}; re-record with --save-baseline",
@@ -112,6 +119,11 @@ impl Check for Regression<'_> {
 /// recorded over several processes, the geometric mean of their estimates
 /// and their measured spread; for one process, its estimate alone (the rule
 /// then assumes the prior spread, never zero).
+///
+/// The within-run error is the stored interval's, which for a merged entry
+/// is the median run's (`baseline::merge_runs` keeps no other run's
+/// interval): it stands in for the root mean square over the runs that
+/// [`BaselineEstimate::from_runs`] would compute (docs/regression-rule.md).
 pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
     let e = entry.estimate();
     let stored = RunEstimate::new(e.ns_per_iter, e.interval())?;

@@ -129,6 +129,7 @@ impl Policy for Serve {
             sampling_ns: 0.0,
             stop: StopReason::Precision,
             planned_samples: slices,
+            budget_look: None,
         }
     }
 }

@@ -84,6 +84,7 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
             sampling_ns: 1.5e9,
             stop: StopReason::Precision,
             planned_samples: 100,
+            budget_look: None,
         }),
         diagnostics: Some(Diagnostics {
             verdict_estimate: e.clone(),

@@ -217,6 +217,12 @@ pub struct EstimateRecord {
     /// Effective number of independent samples behind the CI (below the
     /// sample count when samples are serially correlated).
     pub effective_samples: f64,
+    /// Whether the estimate is below the measurement's resolution: the
+    /// point is then clamped at 0 and the CI reaches up to what the
+    /// measurement can resolve ([`crate::stats::at_resolution`]). Written
+    /// only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub below_resolution: bool,
 }
 
 impl From<&Estimate> for EstimateRecord {
@@ -228,6 +234,7 @@ impl From<&Estimate> for EstimateRecord {
             ci_high: e.ci.high,
             confidence: e.ci.confidence,
             effective_samples: e.effective_n,
+            below_resolution: false,
         }
     }
 }
@@ -294,6 +301,7 @@ mod tests {
             budget_ns: 50.0,
             outcome: BudgetOutcome::Over,
             ratio: 1.2,
+            look: None,
         };
         report.record(Finding {
             passed: false,

@@ -581,32 +581,47 @@ fn save_baselines(
     reports: &[TestReport],
     fingerprint: &Fingerprint,
 ) -> Result<String, baseline::BaselineError> {
-    let entries: Vec<Entry> = reports
-        .iter()
-        .filter_map(|r| {
-            let (e, m) = (r.estimate.as_ref()?, r.measurement.as_ref()?);
-            (e.ci_low.is_finite() && e.ci_high.is_finite()).then(|| {
-                Entry::new(
-                    r.name.clone(),
-                    baseline::StoredEstimate::new(
-                        e.statistic.as_str(),
-                        e.ns_per_iter,
-                        (e.ci_low, e.ci_high),
-                        e.confidence,
-                    ),
-                    m.samples_ns.clone(),
-                    m.iters_per_sample,
-                    fingerprint.clone(),
-                )
-            })
-        })
-        .collect();
+    let mut entries: Vec<Entry> = Vec::new();
+    // Measured tests left out, named in the line so that a missing entry
+    // (and later a missing comparison) is never a surprise.
+    let mut unbounded: Vec<&str> = Vec::new();
+    for r in reports {
+        let (Some(e), Some(m)) = (r.estimate.as_ref(), r.measurement.as_ref()) else {
+            continue;
+        };
+        if !(e.ci_low.is_finite() && e.ci_high.is_finite()) {
+            unbounded.push(&r.name);
+            continue;
+        }
+        entries.push(Entry::new(
+            r.name.clone(),
+            baseline::StoredEstimate::new(
+                e.statistic.as_str(),
+                e.ns_per_iter,
+                (e.ci_low, e.ci_high),
+                e.confidence,
+            ),
+            m.samples_ns.clone(),
+            m.iters_per_sample,
+            fingerprint.clone(),
+        ));
+    }
+    let left_out = if unbounded.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; not recorded, their CI unbounded (too few samples): {}",
+            unbounded.join(", ")
+        )
+    };
     if entries.is_empty() {
-        return Ok("no baseline saved: no test was measured with a bounded CI".to_owned());
+        return Ok(format!(
+            "no baseline saved: no test was measured with a bounded CI{left_out}"
+        ));
     }
     let file = store.save(target, &entries)?;
     Ok(format!(
-        "baseline saved: {} ({} of its {} tests recorded in this run)",
+        "baseline saved: {} ({} of its {} tests recorded in this run){left_out}",
         file.path().display(),
         entries.len(),
         file.len()

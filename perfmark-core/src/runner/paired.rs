@@ -120,6 +120,7 @@ impl Runner {
                         PairedStop::Clear | PairedStop::Precision => StopReason::Precision,
                     },
                     planned_samples: pm.slice_pairs.len(),
+                    budget_look: None,
                 };
                 let paired = Paired::new(&pm, &comparing.base, confidence, test_confidence);
                 let budget = NearLine::new(spreads);

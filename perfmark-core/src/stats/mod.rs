@@ -11,6 +11,8 @@
 //! - [`modes`]: multimodality, with each mode's centre and weight.
 //! - [`robust_spread`], [`sd_interval`], [`gating_error_bound`],
 //!   [`diagnose_noise`]: how far to trust the spread.
+//! - [`at_resolution`]: what a time below the measurement's resolution (or
+//!   below zero, after the harness's cost is subtracted) reads as.
 //! - [`histogram()`], [`bulk`], [`bin_counts`]: the samples binned for a plot,
 //!   their spikes left out; [`text_histogram`]: at a glance, for `--verbose`.
 //! - [`compare`]: a run against its baseline (the regression rule).
@@ -39,6 +41,7 @@ mod interval;
 mod modality;
 mod outliers;
 pub mod paired;
+mod resolution;
 mod spread;
 mod summary;
 
@@ -54,6 +57,7 @@ pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 pub use outliers::{tukey, Outliers, MILD_IQR, SEVERE_IQR};
+pub use resolution::{at_resolution, is_below_resolution, AtResolution};
 pub use spread::{
     diagnose_noise, gating_error_bound, robust_spread, sd_interval, NoiseDiagnosis,
     MACHINE_VARIANCE_SHARE,

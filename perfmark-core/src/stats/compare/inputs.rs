@@ -143,8 +143,11 @@ pub struct BaselineEstimate {
     pub point_ns: f64,
     /// How many processes the baseline was recorded over, `R ≥ 1`.
     pub runs: usize,
-    /// Root mean square of the per-process within-run log standard errors
-    /// ([`RunEstimate::log_se`]).
+    /// The baseline's within-run log standard error: the root mean square
+    /// of the per-process ones ([`RunEstimate::log_se`]) as
+    /// [`BaselineEstimate::from_runs`] computes it. A store that keeps one
+    /// run's interval fills in that run's (the stored baseline: its median
+    /// run's, see `checks::regression`).
     pub within_log_se: f64,
     /// The measured between-run spread ([`between_run_spread`]); `None` when
     /// `runs == 1`.

@@ -9,10 +9,13 @@
 //! ```
 //!
 //! with `se_cur` the current run's within-run log standard error (derived from
-//! its CI), `se_base²` the mean squared within-run log standard error of the
-//! baseline's runs, and `σ_b` the between-run standard deviation of log
-//! estimates: the current process draws its own between-run offset (the `1`)
-//! and the baseline's mean carries the average of `R` of them (the `1/R`).
+//! its CI), `se_base` the baseline's within-run log standard error
+//! ([`BaselineEstimate::within_log_se`]: the root mean square over its runs
+//! when every run's CI is known, the median run's for a stored baseline,
+//! which keeps only that run's CI), and `σ_b` the between-run standard
+//! deviation of log estimates: the current process draws its own between-run
+//! offset (the `1`) and the baseline's mean carries the average of `R` of
+//! them (the `1/R`).
 //!
 //! `σ_b` is never assumed to be zero. With `R = 1` it is the prior `σ₀`
 //! (the one the [`RegressionRule`] is given: the machine's recorded spread,
