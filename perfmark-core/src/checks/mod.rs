@@ -8,13 +8,16 @@
 //! built for the run and folds the findings into the test's outcome; adding a
 //! check means one file here, one entry in that list, and its option.
 
+pub mod allocs;
 pub mod budget;
 pub mod paired;
 pub mod regression;
 
+use crate::allocations::Allocations;
 use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;
 
+pub use allocs::Allocs;
 pub use budget::{Budget, BudgetCheck, BudgetOutcome};
 pub use paired::{ComparisonRecord, Paired, RunComparison};
 pub use regression::{BaselineCheck, Regression};
@@ -58,6 +61,9 @@ pub struct Subject<'a> {
     pub measurement: &'a Measurement,
     /// The verdict statistic with its CI.
     pub estimate: &'a Estimate,
+    /// What the untimed counting pass found; `None` when allocations were
+    /// not counted.
+    pub allocations: Option<&'a Allocations>,
 }
 
 /// What `report.json` keeps of a check, beside its reason.

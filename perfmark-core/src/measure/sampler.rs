@@ -19,7 +19,7 @@
 use std::time::{Duration, Instant};
 
 use super::{Driver, Measurement, Policy, SampleKind, StopReason};
-use crate::clock::{self, ClockInfo};
+use crate::clock::{self, Clock, ClockInfo};
 use crate::stats::{self, Estimate};
 
 /// How a test is to be measured: the attribute's options resolved against
@@ -39,8 +39,13 @@ pub struct Plan {
     pub budget_ns: Option<f64>,
     /// Unoptimized build: run a few iterations and measure nothing.
     pub smoke: bool,
-    /// The calibrated clock.
+    /// Which clock times the blocks (`measure`).
+    pub measure: Clock,
+    /// The calibration of that clock.
     pub clock: ClockInfo,
+    /// The limit on heap allocations per iteration (`allocs`), checked on
+    /// the untimed counting pass.
+    pub allocs: Option<u64>,
 }
 
 impl Plan {
@@ -53,7 +58,9 @@ impl Plan {
             warmup,
             budget_ns: None,
             smoke: false,
+            measure: Clock::Wall,
             clock: clock::info(),
+            allocs: None,
         }
     }
 }

@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use super::facts::test_facts;
 use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use super::TestReport;
+use crate::checks::allocs::fmt_allocations;
 use crate::checks::Verdict;
+use crate::clock::Clock;
 use crate::stats;
 
 /// What perfmark's lines under a test's line start with.
@@ -83,10 +85,45 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
                 fmt_ns(m.first_call_ns),
             ));
         }
+        if let Some(line) = clock_line(t) {
+            lines.push(line);
+        }
+    }
+    if let Some(a) = &t.allocations {
+        lines.push(format!(
+            "heap: {} (counted untimed over {} iterations)",
+            fmt_allocations(a),
+            a.iterations
+        ));
     }
     lines.extend(t.reasons.iter().cloned());
     lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));
     lines
+}
+
+/// For a CPU-timed test, the clock and the wall time beside the CPU time:
+/// a routine that sleeps or waits shows as wall time far above its CPU time.
+pub fn clock_line(t: &TestReport) -> Option<String> {
+    if t.measure != Clock::Cpu {
+        return None;
+    }
+    let e = t.estimate.as_ref()?;
+    let Some(wall) = t.wall_ns_per_iter else {
+        return Some("times are thread CPU time (measure = \"cpu\")".to_owned());
+    };
+    let share = if wall > 0.0 {
+        format!(
+            "; on the CPU {:.0}% of its wall time",
+            (e.ns_per_iter / wall * 100.0).clamp(0.0, 100.0)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "times are thread CPU time (measure = \"cpu\") · wall median {}/iter over the same \
+         blocks{share}",
+        fmt_ns(wall)
+    ))
 }
 
 /// The full account of a measured test (unindented), for `--verbose`: its
@@ -162,6 +199,34 @@ mod tests {
         let under = lines_under(&report.tests[0], false);
         assert_eq!(under.len(), 4);
         assert!(under.iter().all(|l| l.starts_with(INDENT)));
+    }
+
+    #[test]
+    fn cpu_time_and_allocations_have_lines_of_their_own() {
+        use crate::allocations::{AllocCount, Allocations};
+        let mut t = fixtures::realistic().tests[0].clone();
+        let plain = summary_lines(&t);
+        t.measure = Clock::Cpu;
+        t.wall_ns_per_iter = Some(4.0 * t.estimate.as_ref().unwrap().ns_per_iter);
+        t.allocations = Some(Allocations::per_iteration(
+            AllocCount {
+                allocs: 4096,
+                bytes: 4096 * 48,
+            },
+            4096,
+            None,
+        ));
+        let lines = summary_lines(&t);
+        assert_eq!(lines.len(), plain.len() + 2);
+        assert_eq!(
+            lines[2],
+            "times are thread CPU time (measure = \"cpu\") · wall median 164.1 ns/iter over the \
+             same blocks; on the CPU 25% of its wall time"
+        );
+        assert_eq!(
+            lines[3],
+            "heap: 1 allocation (48 B) per iteration (counted untimed over 4096 iterations)"
+        );
     }
 
     #[test]

@@ -396,6 +396,7 @@ mod tests {
         assert_eq!(
             keys(test),
             [
+                "allocations",
                 "baseline",
                 "budget",
                 "comparison",
@@ -406,6 +407,7 @@ mod tests {
                 "interference",
                 "iters_per_sample",
                 "line",
+                "measure",
                 "measurement",
                 "name",
                 "outliers",
@@ -416,6 +418,7 @@ mod tests {
                 "samples",
                 "summary",
                 "verdict",
+                "wall_ns_per_iter",
                 "warnings",
                 "work"
             ]

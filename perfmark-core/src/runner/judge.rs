@@ -29,6 +29,7 @@ pub(super) fn judge(
         tolerance,
         measurement: m,
         estimate: &estimate,
+        allocations: report.allocations.as_ref(),
     };
     let findings: Vec<Finding> = checks.iter().filter_map(|c| c.check(&subject)).collect();
     for finding in findings {
