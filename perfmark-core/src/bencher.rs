@@ -8,9 +8,16 @@
 //!
 //! The blocks are timed with the test's clock ([`Clock`]): the wall clock,
 //! or for `measure = "cpu"` the thread's CPU time, with each block's wall
-//! time kept beside it so the output can show both. Which one is a branch
-//! per block, outside the timed region; each arm is its own monomorphized
-//! loop with the routine inlined.
+//! time kept beside it so the output can show both. The choice is made once
+//! per method, around the whole measurement, not per block inside the
+//! timed closure: a closure holding both loops grew past what the optimizer
+//! inlines into the sampler, and an outlined closure reaches the routine's
+//! captured variables through memory (the calibration suite's `ns_3` loop
+//! then loaded and stored its state every iteration; see [`Policy`]). The
+//! wall clock's closures are the ones measured before CPU time existed; the
+//! CPU clock's, larger by their second clock and the wall time they keep,
+//! and the counting pass's are marked `#[inline(always)]` (read in the
+//! disassembly of `ns_3`: every loop keeps its state in registers).
 //!
 //! After the measurement, when the run counts allocations, the method runs
 //! one sample's worth of iterations once more, untimed, with the
@@ -95,17 +102,43 @@ fn count_only<D: Driver + ?Sized>(driver: &mut D, iters: u64) -> Measurement {
     }
 }
 
-/// The wall time of each block of a CPU-timed measurement, in order.
-#[derive(Debug, Default)]
-struct WallBlocks(Vec<(u64, Duration)>);
+/// Blocks whose wall time a CPU-timed measurement keeps: the last this many.
+const WALL_BLOCKS: usize = 4096;
+
+/// The wall time of the last [`WALL_BLOCKS`] blocks of a CPU-timed
+/// measurement, in a ring allocated before the measurement: keeping one is
+/// a store, with no call (a `Vec::push` that may grow would put one in the
+/// timed closure, which must stay small enough to inline).
+#[derive(Debug)]
+struct WallBlocks {
+    /// `(iterations, wall time)` of block `i` at `i % WALL_BLOCKS`.
+    ring: Box<[(u64, Duration); WALL_BLOCKS]>,
+    /// Blocks kept so far.
+    kept: usize,
+}
 
 impl WallBlocks {
+    fn new() -> Self {
+        let ring = vec![(0, Duration::ZERO); WALL_BLOCKS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("WALL_BLOCKS entries");
+        WallBlocks { ring, kept: 0 }
+    }
+
     /// Keeps the wall time of a block of `n` iterations; returns its CPU
     /// time, the block's time as the policy sees it.
     #[inline(always)]
     fn keep(&mut self, n: u64, block: CpuBlock) -> Duration {
-        self.0.push((n, block.wall));
+        self.ring[self.kept % WALL_BLOCKS] = (n, block.wall);
+        self.kept = self.kept.wrapping_add(1);
         block.cpu
+    }
+
+    /// The last `k` blocks kept (at most [`WALL_BLOCKS`]), oldest first.
+    fn last(&self, k: usize) -> impl Iterator<Item = (u64, Duration)> + '_ {
+        let k = k.min(self.kept).min(WALL_BLOCKS);
+        (self.kept - k..self.kept).map(|i| self.ring[i % WALL_BLOCKS])
     }
 }
 
@@ -120,8 +153,8 @@ pub struct Bencher {
     count_allocs: bool,
     /// What the counting pass counted, and over how many iterations.
     counted: Option<(AllocCount, u64)>,
-    /// For a CPU-timed measurement: every timed block's wall time.
-    walls: WallBlocks,
+    /// For a CPU-timed measurement: the timed blocks' wall times.
+    walls: Option<WallBlocks>,
 }
 
 impl std::fmt::Debug for Bencher {
@@ -147,7 +180,7 @@ impl Bencher {
             clock: Clock::Wall,
             count_allocs: false,
             counted: None,
-            walls: WallBlocks::default(),
+            walls: None,
         }
     }
 
@@ -193,25 +226,27 @@ impl Bencher {
     /// When called a second time in the same test.
     #[inline(always)]
     pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
-        let cpu = self.clock == Clock::Cpu;
-        let mut walls = WallBlocks::default();
-        let timed = |n: u64| {
-            if cpu {
-                walls.keep(n, metered_loop::<CpuClock, O>(n, &mut routine))
-            } else {
-                loop_block(n, &mut routine)
-            }
-        };
-        let empty = |n: u64| {
-            if cpu {
-                metered_loop::<CpuClock, ()>(n, &mut || ()).cpu
-            } else {
-                loop_block(n, &mut || ())
-            }
-        };
-        self.measure(LocalDriver::new(SampleKind::Loop, timed, Some(empty)));
-        self.walls = walls;
-        self.count(|n| metered_loop::<HeapCounter, O>(n, &mut routine));
+        if self.clock == Clock::Cpu {
+            let mut walls = WallBlocks::new();
+            self.measure(LocalDriver::new(
+                SampleKind::Loop,
+                #[inline(always)]
+                |n: u64| walls.keep(n, metered_loop::<CpuClock, O>(n, &mut routine)),
+                Some(
+                    #[inline(always)]
+                    |n: u64| metered_loop::<CpuClock, ()>(n, &mut || ()).cpu,
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let timed = |n: u64| loop_block(n, &mut routine);
+            let empty = |n: u64| loop_block(n, &mut || ());
+            self.measure(LocalDriver::new(SampleKind::Loop, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_loop::<HeapCounter, O>(n, &mut routine),
+        );
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup` is
@@ -225,26 +260,30 @@ impl Bencher {
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        let cpu = self.clock == Clock::Cpu;
-        let mut walls = WallBlocks::default();
-        let timed = |n: u64| {
-            if cpu {
-                let block = metered_batched::<CpuClock, I, O>(n, &mut setup, &mut routine);
-                walls.keep(n, block)
-            } else {
-                batched_block(n, &mut setup, &mut routine)
-            }
-        };
-        let empty = |n: u64| {
-            if cpu {
-                metered_batched::<CpuClock, (), ()>(n, &mut || (), &mut |()| ()).cpu
-            } else {
-                batched_block(n, &mut || (), &mut |()| ())
-            }
-        };
-        self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
-        self.walls = walls;
-        self.count(|n| metered_batched::<HeapCounter, I, O>(n, &mut setup, &mut routine));
+        if self.clock == Clock::Cpu {
+            let mut walls = WallBlocks::new();
+            self.measure(LocalDriver::new(
+                SampleKind::Batched,
+                #[inline(always)]
+                |n: u64| {
+                    let block = metered_batched::<CpuClock, I, O>(n, &mut setup, &mut routine);
+                    walls.keep(n, block)
+                },
+                Some(
+                    #[inline(always)]
+                    |n: u64| metered_batched::<CpuClock, (), ()>(n, &mut || (), &mut |()| ()).cpu,
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let timed = |n: u64| batched_block(n, &mut setup, &mut routine);
+            let empty = |n: u64| batched_block(n, &mut || (), &mut |()| ());
+            self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_batched::<HeapCounter, I, O>(n, &mut setup, &mut routine),
+        );
     }
 
     /// Times `routine` on inputs made by `setup`, passed by `&mut`. `setup`
@@ -258,26 +297,33 @@ impl Bencher {
         S: FnMut() -> I,
         R: FnMut(&mut I) -> O,
     {
-        let cpu = self.clock == Clock::Cpu;
-        let mut walls = WallBlocks::default();
-        let timed = |n: u64| {
-            if cpu {
-                let block = metered_batched_ref::<CpuClock, I, O>(n, &mut setup, &mut routine);
-                walls.keep(n, block)
-            } else {
-                batched_ref_block(n, &mut setup, &mut routine)
-            }
-        };
-        let empty = |n: u64| {
-            if cpu {
-                metered_batched_ref::<CpuClock, (), ()>(n, &mut || (), &mut |_: &mut ()| ()).cpu
-            } else {
-                batched_ref_block(n, &mut || (), &mut |_: &mut ()| ())
-            }
-        };
-        self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
-        self.walls = walls;
-        self.count(|n| metered_batched_ref::<HeapCounter, I, O>(n, &mut setup, &mut routine));
+        if self.clock == Clock::Cpu {
+            let mut walls = WallBlocks::new();
+            self.measure(LocalDriver::new(
+                SampleKind::Batched,
+                #[inline(always)]
+                |n: u64| {
+                    let block = metered_batched_ref::<CpuClock, I, O>(n, &mut setup, &mut routine);
+                    walls.keep(n, block)
+                },
+                Some(
+                    #[inline(always)]
+                    |n: u64| {
+                        metered_batched_ref::<CpuClock, (), ()>(n, &mut || (), &mut |_: &mut ()| ())
+                            .cpu
+                    },
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let timed = |n: u64| batched_ref_block(n, &mut setup, &mut routine);
+            let empty = |n: u64| batched_ref_block(n, &mut || (), &mut |_: &mut ()| ());
+            self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_batched_ref::<HeapCounter, I, O>(n, &mut setup, &mut routine),
+        );
     }
 
     /// Lets the test time itself: `routine(n)` runs `n` iterations and
@@ -295,11 +341,14 @@ impl Bencher {
             &mut routine,
             None::<fn(u64) -> Duration>,
         ));
-        self.count(|n| {
-            let start = HeapCounter::start();
-            routine(n);
-            HeapCounter::stop(start)
-        });
+        self.count(
+            #[inline(always)]
+            |n| {
+                let start = HeapCounter::start();
+                routine(n);
+                HeapCounter::stop(start)
+            },
+        );
     }
 
     /// The counting pass: `block(n)` runs `n` iterations with the
@@ -349,18 +398,16 @@ impl Bencher {
 
     /// For a CPU-timed measurement of a routine the Bencher timed itself:
     /// the median wall time per iteration over the sampling blocks (the
-    /// last blocks timed, one per sample), in ns.
+    /// last blocks timed, one per sample; the last [`WALL_BLOCKS`] of them
+    /// at most), in ns.
     pub(crate) fn wall_ns_per_iter(&self) -> Option<f64> {
         let m = self.outcome.as_ref()?;
-        let blocks = &self.walls.0;
-        let sampled = m.samples_ns.len().min(blocks.len());
-        if sampled == 0 {
-            return None;
-        }
-        let per_iter: Vec<f64> = blocks[blocks.len() - sampled..]
-            .iter()
-            .map(|&(n, wall)| wall.as_nanos() as f64 / n.max(1) as f64)
+        let per_iter: Vec<f64> = self
+            .walls
+            .as_ref()?
+            .last(m.samples_ns.len())
+            .map(|(n, wall)| wall.as_nanos() as f64 / n.max(1) as f64)
             .collect();
-        Some(stats::quantile(&per_iter, 0.5))
+        (!per_iter.is_empty()).then(|| stats::quantile(&per_iter, 0.5))
     }
 }

@@ -161,20 +161,21 @@ impl std::ops::Add for CpuBlock {
 }
 
 impl Meter for CpuClock {
-    type Mark = (Instant, Duration);
+    /// The wall clock, then the thread's CPU time in ns.
+    type Mark = (Instant, u64);
     type Reading = CpuBlock;
 
     #[inline(always)]
-    fn start() -> (Instant, Duration) {
+    fn start() -> (Instant, u64) {
         let wall = Instant::now();
-        (wall, clock::thread_cpu_time())
+        (wall, clock::thread_cpu_ns())
     }
 
     #[inline(always)]
-    fn stop((wall, cpu): (Instant, Duration)) -> CpuBlock {
-        let cpu = clock::thread_cpu_time().saturating_sub(cpu);
+    fn stop((wall, cpu_ns): (Instant, u64)) -> CpuBlock {
+        let cpu_ns = clock::thread_cpu_ns().saturating_sub(cpu_ns);
         CpuBlock {
-            cpu,
+            cpu: Duration::from_nanos(cpu_ns),
             wall: wall.elapsed(),
         }
     }
