@@ -5,12 +5,11 @@
 
 use std::fmt::Write as _;
 
-use super::facts::test_facts;
+use super::facts::{clock_line, test_facts};
 use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use super::TestReport;
 use crate::checks::allocs::fmt_allocations;
 use crate::checks::Verdict;
-use crate::clock::Clock;
 use crate::stats;
 
 /// What perfmark's lines under a test's line start with.
@@ -101,31 +100,6 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
     lines
 }
 
-/// For a CPU-timed test, the clock and the wall time beside the CPU time:
-/// a routine that sleeps or waits shows as wall time far above its CPU time.
-pub fn clock_line(t: &TestReport) -> Option<String> {
-    if t.measure != Clock::Cpu {
-        return None;
-    }
-    let e = t.estimate.as_ref()?;
-    let Some(wall) = t.wall_ns_per_iter else {
-        return Some("times are thread CPU time (measure = \"cpu\")".to_owned());
-    };
-    let share = if wall > 0.0 {
-        format!(
-            "; on the CPU {:.0}% of its wall time",
-            (e.ns_per_iter / wall * 100.0).clamp(0.0, 100.0)
-        )
-    } else {
-        String::new()
-    };
-    Some(format!(
-        "times are thread CPU time (measure = \"cpu\") · wall median {}/iter over the same \
-         blocks{share}",
-        fmt_ns(wall)
-    ))
-}
-
 /// The full account of a measured test (unindented), for `--verbose`: its
 /// facts ([`test_facts`], as the HTML page states them) one per line, then
 /// in text what the page draws: every candidate statistic, the Tukey
@@ -204,6 +178,7 @@ mod tests {
     #[test]
     fn cpu_time_and_allocations_have_lines_of_their_own() {
         use crate::allocations::{AllocCount, Allocations};
+        use crate::clock::Clock;
         let mut t = fixtures::realistic().tests[0].clone();
         let plain = summary_lines(&t);
         t.measure = Clock::Cpu;
