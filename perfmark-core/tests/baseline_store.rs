@@ -19,6 +19,7 @@ use perfmark_core::baseline::{
     merge_runs, BaselineError, BaselineStore, Entry, Fingerprint, RecordedSpread, StoredEstimate,
     SCHEMA_VERSION,
 };
+use perfmark_core::clock::Clock;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -316,6 +317,7 @@ fn file_is_pretty_with_sorted_keys() {
         "runs": 2,
         "sd_log": 0.49012907173427356
       }},
+      "clock": "wall",
       "estimate": {{
         "ci_high": 2.5,
         "ci_low": 1.5,
@@ -330,6 +332,7 @@ fn file_is_pretty_with_sorted_keys() {
       ]
     }},
     "zeta": {{
+      "clock": "wall",
       "estimate": {{
         "ci_high": 13.0,
         "ci_low": 12.0,
@@ -1146,4 +1149,32 @@ fn an_unusable_machine_spread_is_refused() {
         .unwrap_err();
     assert!(error.is_invalid(), "{error}");
     assert!(!dir.join("perf.json").exists());
+}
+
+#[test]
+fn entries_record_their_clock_and_old_files_read_as_wall() {
+    let dir = scratch("clock");
+    let store = BaselineStore::new(&dir);
+    let cpu = noisy_entry("slept", 100.0, 30, 1).with_clock(Clock::Cpu);
+    let wall = noisy_entry("spun", 100.0, 30, 2);
+    assert_eq!(wall.clock(), Clock::Wall);
+    store.save("perf", &[cpu.clone(), wall]).expect("save");
+    let text = fs::read_to_string(dir.join("perf.json")).expect("read");
+    assert!(text.contains("\"clock\": \"cpu\""), "{text}");
+    let loaded = store.load("perf").expect("load").expect("file exists");
+    assert_eq!(loaded.get("slept"), Some(&cpu));
+    assert_eq!(loaded.get("spun").unwrap().clock(), Clock::Wall);
+
+    // A file written before the field existed: every entry is wall-clock.
+    let old = text
+        .replace("      \"clock\": \"cpu\",\n", "")
+        .replace("      \"clock\": \"wall\",\n", "");
+    assert!(!old.contains("\"clock\""), "{old}");
+    fs::write(dir.join("perf.json"), old).expect("write");
+    let loaded = store.load("perf").expect("load").expect("file exists");
+    assert_eq!(loaded.get("slept").unwrap().clock(), Clock::Wall);
+
+    // Runs of two clocks are not one baseline.
+    let error = merge_runs(&[run(100.0, 1), run(100.0, 2).with_clock(Clock::Cpu)]).unwrap_err();
+    assert!(error.to_string().contains("the cpu clock"), "{error}");
 }

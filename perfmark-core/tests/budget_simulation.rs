@@ -154,6 +154,7 @@ fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetCheck>) {
         measurement: m,
         estimate: &estimate,
         resolution_ns,
+        allocations: None,
     };
     let budget = match Budget.check(&subject).and_then(|f| f.record) {
         Some(Record::Budget(check)) => Some(check),

@@ -106,6 +106,9 @@ fn check_options(cx: &Ctxt, attr: &Attr) -> Option<Options> {
             Written::Number { expr, value } => key
                 .check_number(*value, &tokens_text(expr))
                 .map_err(|error| cx.error_spanned_by(expr, error)),
+            Written::Integer { expr, digits } => key
+                .check_integer(digits)
+                .map_err(|error| cx.error_spanned_by(expr, error)),
         };
         match checked {
             Ok(value) => values.push((*key, value)),

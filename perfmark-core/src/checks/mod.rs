@@ -8,6 +8,7 @@
 //! built for the run and folds the findings into the test's outcome; adding a
 //! check means one file here, one entry in that list, and its option.
 
+pub mod allocs;
 pub mod budget;
 pub mod near_line;
 pub mod paired;
@@ -15,9 +16,11 @@ pub mod regression;
 mod resolution;
 pub mod spread;
 
+use crate::allocations::Allocations;
 use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;
 
+pub use allocs::Allocs;
 pub use budget::{Budget, BudgetCheck, BudgetOutcome};
 pub use near_line::NearLine;
 pub use paired::{ComparisonRecord, Paired, RunComparison};
@@ -64,6 +67,9 @@ pub struct Subject<'a> {
     /// The verdict statistic with its CI, read at the measurement's
     /// resolution ([`crate::stats::at_resolution`]).
     pub estimate: &'a Estimate,
+    /// What the untimed counting pass found; `None` when allocations were
+    /// not counted.
+    pub allocations: Option<&'a Allocations>,
     /// The measurement's resolution per iteration, in ns
     /// ([`Measurement::resolution_ns`]).
     pub resolution_ns: f64,

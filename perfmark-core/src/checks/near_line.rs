@@ -112,6 +112,7 @@ mod tests {
             measurement: &m,
             estimate: &estimate,
             resolution_ns: 0.001,
+            allocations: None,
         };
         let here = Fingerprint::current("rustc", "release", "0.1.0");
         let spreads = BetweenRun::new(MachinePrior::resolve(None, None, &here), None, &here);

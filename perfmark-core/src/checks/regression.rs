@@ -71,7 +71,14 @@ impl Check for Regression<'_> {
             prior: Some(*self.spreads.prior()),
         };
         let mut passed = true;
-        let reason = if !machine.is_same_machine() {
+        let reason = if entry.clock() != subject.plan.measure {
+            format!(
+                "baseline not used: it records {}, this test measures {}; re-record with \
+                 --save-baseline",
+                entry.clock().words(),
+                subject.plan.measure.words()
+            )
+        } else if !machine.is_same_machine() {
             machine.to_string()
         } else if let Some(why) = resolution::not_comparable(subject, entry) {
             why

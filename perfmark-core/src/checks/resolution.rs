@@ -127,6 +127,7 @@ mod tests {
             measurement: &m,
             estimate: e,
             resolution_ns: 0.001,
+            allocations: None,
         };
         let spreads = BetweenRun::new(MachinePrior::resolve(None, None, here), Some(file), here);
         let finding = Regression::new(file, here, &spreads)

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::budget_looks::{BudgetLooks, LOOK_GROWTH};
 use super::{resolution_per_iter_ns, Driver, Measurement, Policy, SampleKind, StopReason};
-use crate::clock::{self, ClockInfo};
+use crate::clock::{self, Clock, ClockInfo};
 use crate::stats::{self, Estimate};
 
 /// How a test is to be measured: the attribute's options resolved against
@@ -43,8 +43,13 @@ pub struct Plan {
     pub budget_ns: Option<f64>,
     /// Unoptimized build: run a few iterations and measure nothing.
     pub smoke: bool,
-    /// The calibrated clock.
+    /// Which clock times the blocks (`measure`).
+    pub measure: Clock,
+    /// The calibration of that clock.
     pub clock: ClockInfo,
+    /// The limit on heap allocations per iteration (`allocs`), checked on
+    /// the untimed counting pass.
+    pub allocs: Option<u64>,
     /// What the caps are measured against.
     pub elapsed: Elapsed,
 }
@@ -73,8 +78,10 @@ impl Plan {
             warmup,
             budget_ns: None,
             smoke: false,
+            measure: Clock::Wall,
             clock: clock::info(),
             elapsed: Elapsed::WallClock,
+            allocs: None,
         }
     }
 
@@ -100,6 +107,8 @@ impl Plan {
                 overhead_ns: 20.0,
             },
             elapsed: Elapsed::Reported,
+            measure: Clock::Wall,
+            allocs: None,
         }
     }
 }

@@ -26,6 +26,7 @@ pub(crate) fn platform() -> Platform {
             resolution_ns: 20.0,
             overhead_ns: 24.5,
         },
+        cpu_clock: None,
     }
 }
 
@@ -99,6 +100,9 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         comparison: None,
         interference: None,
         remeasured: None,
+        measure: crate::clock::Clock::Wall,
+        wall_ns_per_iter: None,
+        allocations: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
         duration_s: 1.7,

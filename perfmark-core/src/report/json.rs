@@ -405,6 +405,7 @@ mod tests {
         assert_eq!(
             keys(test),
             [
+                "allocations",
                 "baseline",
                 "budget",
                 "comparison",
@@ -415,6 +416,7 @@ mod tests {
                 "interference",
                 "iters_per_sample",
                 "line",
+                "measure",
                 "measurement",
                 "name",
                 "outliers",
@@ -425,6 +427,7 @@ mod tests {
                 "samples",
                 "summary",
                 "verdict",
+                "wall_ns_per_iter",
                 "warnings",
                 "work"
             ]

@@ -24,11 +24,13 @@ mod write;
 #[cfg(test)]
 pub(crate) mod fixtures;
 
+use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineCheck;
 use crate::checks::{
     BudgetCheck, ComparisonRecord, Finding, MachinePrior, Record, RunComparison, Verdict,
 };
+use crate::clock::Clock;
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
 use crate::platform::Platform;
@@ -136,6 +138,18 @@ pub struct TestReport {
     /// above) decided.
     #[serde(default)]
     pub remeasured: Option<Remeasured>,
+    /// The clock the estimate and samples are in: `wall`, or `cpu` for
+    /// `measure = "cpu"` (absent in reports from before the option: wall).
+    #[serde(default)]
+    pub measure: Clock,
+    /// For a CPU-timed test: the median wall time per iteration over the
+    /// same blocks, ns, so that time spent sleeping or waiting shows.
+    #[serde(default)]
+    pub wall_ns_per_iter: Option<f64>,
+    /// Heap allocations and bytes per iteration, from the untimed counting
+    /// pass; absent when allocations were not counted.
+    #[serde(default)]
+    pub allocations: Option<Allocations>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
@@ -263,6 +277,9 @@ impl TestReport {
             comparison: None,
             interference: None,
             remeasured: None,
+            measure: Clock::Wall,
+            wall_ns_per_iter: None,
+            allocations: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,

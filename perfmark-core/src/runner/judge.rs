@@ -35,6 +35,7 @@ pub(super) fn judge(
         measurement: m,
         estimate: &estimate,
         resolution_ns,
+        allocations: report.allocations.as_ref(),
     };
     let findings: Vec<Finding> = checks.iter().filter_map(|c| c.check(&subject)).collect();
     for finding in findings {

@@ -24,12 +24,13 @@ use self::judge::judge;
 use self::libtest_args::Format;
 use self::paired::Comparing;
 
+use crate::allocations::{self, Allocations};
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
 use crate::bencher::{Bencher, Measurer};
 use crate::checks::{
-    BetweenRun, Check, MachinePrior, NearLine, Regression, RunComparison, Verdict,
+    allocs, Allocs, BetweenRun, Check, MachinePrior, NearLine, Regression, RunComparison, Verdict,
 };
-use crate::clock;
+use crate::clock::{self, Clock};
 use crate::measure::{noise_floor, Adaptive, Measurement, Plan, StopReason};
 use crate::observe::Observer;
 use crate::pair;
@@ -137,8 +138,21 @@ impl Runner {
         }
 
         let clock = clock::info();
-        let platform = Platform::detect(!self.build.debug_assertions, clock);
+        let mut platform = Platform::detect(!self.build.debug_assertions, clock);
+        // The thread CPU clock is calibrated only when a test will use it.
+        if selected
+            .iter()
+            .any(|t| self.runs(t) && measure_of(t) == Clock::Cpu)
+        {
+            platform.cpu_clock = clock::cpu_info();
+        }
         let mut environment_warnings = platform.warnings();
+        if !allocations::installed() {
+            environment_warnings.push(format!(
+                "allocations are not counted: {}",
+                allocs::NOT_COUNTED
+            ));
+        }
         environment_warnings.extend(self.observer.coverage().header_warning());
         let store = self.baseline_store();
         let fingerprint = Fingerprint::current(
@@ -205,6 +219,7 @@ impl Runner {
         if let Some(regression) = &regression {
             checks.push(regression);
         }
+        checks.push(&Allocs);
         let measured: Vec<&PerfTest> = selected
             .iter()
             .copied()
@@ -446,6 +461,13 @@ impl Runner {
             fmt_ns(p.clock.resolution_ns),
             fmt_ns(p.clock.overhead_ns)
         );
+        if let Some(cpu) = &p.cpu_clock {
+            println!(
+                "cpu timer (measure = \"cpu\"): thread CPU time, resolution {}, overhead {} per read",
+                fmt_ns(cpu.resolution_ns),
+                fmt_ns(cpu.overhead_ns)
+            );
+        }
         if !self.measuring() {
             println!("unoptimized build: tests run as smoke tests and are not measured; run `cargo test --release` (or set PERFMARK_FORCE=1)");
         }
@@ -467,6 +489,13 @@ impl Runner {
         );
         plan.budget_ns = o.budget_ns;
         plan.smoke = !self.measuring();
+        plan.allocs = o.allocs;
+        plan.measure = measure_of(t);
+        // Without a thread CPU clock the test fails before it is measured
+        // (see `measure_one`); the wall clock's figures stand in meanwhile.
+        if let Some(info) = plan.measure.info() {
+            plan.clock = info;
+        }
         plan
     }
 
@@ -512,15 +541,49 @@ impl Runner {
         noise_floor: Option<f64>,
         checks: &[&dyn Check],
     ) -> Outcome {
-        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
+            let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
+            report.measure = Clock::Cpu;
+            let reason = "measure = \"cpu\" needs the thread's CPU clock \
+                          (CLOCK_THREAD_CPUTIME_ID), which this platform does not have here; \
+                          remove the option to measure wall time"
+                .to_owned();
+            report.reasons.push(reason.clone());
+            return Outcome {
+                report,
+                failure_detail: Some(reason),
+            };
+        }
+        let mut bencher =
+            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(plan.measure);
+        if allocations::installed() {
+            bencher = bencher.counting_allocations();
+        }
         take_panic_message();
         let before = self.observer.read();
         let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
         let after = self.observer.read();
+        let counted = bencher.counted();
+        let wall_ns_per_iter = bencher.wall_ns_per_iter();
         let (measurement, work) = bencher.finish();
         let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
         report.work = work;
         report.interference = self.observer.between(&before, &after);
+        report.measure = plan.measure;
+        report.wall_ns_per_iter = wall_ns_per_iter;
+        report.allocations =
+            counted.map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
+        if plan.measure == Clock::Cpu
+            && measurement
+                .as_ref()
+                .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
+        {
+            report.warnings.push(
+                "measure = \"cpu\" does not apply to iter_custom: the routine's own times are \
+                 used as given"
+                    .to_owned(),
+            );
+        }
         let mut failure_detail = None;
         match (result, measurement) {
             (Err(payload), _) => {
@@ -593,18 +656,21 @@ fn save_baselines(
             unbounded.push(&r.name);
             continue;
         }
-        entries.push(Entry::new(
-            r.name.clone(),
-            baseline::StoredEstimate::new(
-                e.statistic.as_str(),
-                e.ns_per_iter,
-                (e.ci_low, e.ci_high),
-                e.confidence,
-            ),
-            m.samples_ns.clone(),
-            m.iters_per_sample,
-            fingerprint.clone(),
-        ));
+        entries.push(
+            Entry::new(
+                r.name.clone(),
+                baseline::StoredEstimate::new(
+                    e.statistic.as_str(),
+                    e.ns_per_iter,
+                    (e.ci_low, e.ci_high),
+                    e.confidence,
+                ),
+                m.samples_ns.clone(),
+                m.iters_per_sample,
+                fingerprint.clone(),
+            )
+            .with_clock(r.measure),
+        );
     }
     let left_out = if unbounded.is_empty() {
         String::new()
@@ -626,6 +692,12 @@ fn save_baselines(
         entries.len(),
         file.len()
     ))
+}
+
+/// The clock `t` is timed with: its `measure`, wall by default.
+#[doc(hidden)]
+pub fn measure_of(t: &PerfTest) -> Clock {
+    t.options.measure.map(Clock::from).unwrap_or_default()
 }
 
 fn ignored_report(t: &PerfTest, name: String) -> TestReport {

@@ -7,10 +7,14 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use std::panic::{self, AssertUnwindSafe};
+
 use super::family::Family;
 use super::judge::judge;
 use super::{keep_measurement, Outcome, Runner};
-use crate::checks::{BetweenRun, Check, NearLine, Paired, Verdict};
+use crate::allocations::{self, Allocations};
+use crate::bencher::{Bencher, Measurer};
+use crate::checks::{Allocs, BetweenRun, Check, NearLine, Paired, Verdict};
 use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
@@ -122,9 +126,11 @@ impl Runner {
                     planned_samples: pm.slice_pairs.len(),
                     budget_look: None,
                 };
+                report.measure = plan.measure;
+                report.allocations = count_head_allocations(t, pm.iters_per_slice, plan.allocs);
                 let paired = Paired::new(&pm, &comparing.base, confidence, test_confidence);
                 let budget = NearLine::new(spreads);
-                let checks: [&dyn Check; 2] = [&budget, &paired];
+                let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
                 judge(&mut report, &plan, tolerance, &m, noise_floor, &checks);
                 if self.observer.coverage().observed {
                     let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));
@@ -142,6 +148,24 @@ impl Runner {
             failure_detail,
         }
     }
+}
+
+/// The head's allocations per iteration: the workers time, and this
+/// process counts, running the body once more with a counting-only policy
+/// (one warm call, then one slice's worth of iterations, untimed). `None`
+/// when allocations are not counted here or the body panicked (its worker
+/// said so already).
+fn count_head_allocations(t: &PerfTest, iters: u64, limit: Option<u64>) -> Option<Allocations> {
+    if !allocations::installed() {
+        return None;
+    }
+    let mut bencher = Bencher::new(Measurer::CountOnly {
+        iters: iters.max(1),
+    })
+    .counting_allocations();
+    panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher))).ok()?;
+    let (count, iters) = bencher.counted()?;
+    Some(Allocations::per_iteration(count, iters, limit))
 }
 
 /// Each slice pair's figures, as the workers reported them.
