@@ -1,7 +1,8 @@
 //! End to end: `--compare-with` between two builds of the fixture's `pair`
 //! target (tests/fixtures/basic/tests/pair.rs): the base built without
 //! features, the head with `--features head`, where `slowed` does 1.3× the
-//! work, `added` is new, `dropped` is gone and `crashes` aborts.
+//! work, `added` is new, `dropped` is gone, `crashes` aborts and `hangs` stops
+//! answering.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -72,6 +73,16 @@ fn builds() -> &'static Builds {
 /// Runs `head --compare-with base ARGS` as cargo would (in the package's
 /// directory), one comparison at a time: they measure.
 fn compare(head: &Path, base: &Path, args: &[&str], report_dir: &Path) -> Output {
+    compare_with_env(head, base, args, report_dir, &[])
+}
+
+fn compare_with_env(
+    head: &Path,
+    base: &Path,
+    args: &[&str],
+    report_dir: &Path,
+    envs: &[(&str, &str)],
+) -> Output {
     static ALONE: Mutex<()> = Mutex::new(());
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new(head);
@@ -86,6 +97,7 @@ fn compare(head: &Path, base: &Path, args: &[&str], report_dir: &Path) -> Output
             cmd.env_remove(k);
         }
     }
+    cmd.envs(envs.iter().copied());
     cmd.output().expect("the head binary runs")
 }
 
@@ -112,7 +124,12 @@ fn detail(out: &Output, name: &str) -> String {
 fn exactly_the_slowed_test_fails_and_new_and_removed_tests_are_listed() {
     let b = builds();
     let dir = report_dir("slowed");
-    let out = compare(&b.head, &b.base, &["--skip", "crashes"], &dir);
+    let out = compare(
+        &b.head,
+        &b.base,
+        &["--skip", "crashes", "--skip", "hangs"],
+        &dir,
+    );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     assert_eq!(
         result_lines(&out),
@@ -164,6 +181,20 @@ fn exactly_the_slowed_test_fails_and_new_and_removed_tests_are_listed() {
     assert_eq!(test("steady")["comparison"]["fails"], false);
     assert!(test("added")["comparison"].is_null());
     assert_eq!(json["comparison"]["removed"][0], "dropped");
+    // Interference per slice pair, from both workers, where it is observed.
+    if json["interference"]["observed"] == true {
+        let p = &test("steady")["interference"]["paired"];
+        let pairs = p["slice_pairs"].as_array().expect("slice pairs");
+        assert_eq!(
+            test("steady")["comparison"]["slices"].as_u64(),
+            Some(pairs.len() as u64)
+        );
+        assert!(!pairs.is_empty(), "{p}");
+        for side in ["base", "head"] {
+            assert!(pairs[0][side]["wait_ns"].is_number(), "{p}");
+            assert_eq!(p[side]["slices"].as_u64(), Some(pairs.len() as u64), "{p}");
+        }
+    }
 }
 
 #[test]
@@ -176,11 +207,12 @@ fn two_identical_builds_pass() {
         [
             "test crashes ... ok",
             "test dropped ... ok",
+            "test hangs ... ok",
             "test slowed ... ok",
             "test steady ... ok"
         ]
     );
-    for name in ["crashes", "dropped", "slowed", "steady"] {
+    for name in ["crashes", "dropped", "hangs", "slowed", "steady"] {
         assert!(
             detail(&out, name).contains("vs base (paired: "),
             "{}",
@@ -195,7 +227,7 @@ fn a_killed_worker_fails_only_its_test() {
     let out = compare(
         &b.head,
         &b.base,
-        &["--skip", "slowed"],
+        &["--skip", "slowed", "--skip", "hangs"],
         &report_dir("killed"),
     );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
@@ -215,6 +247,38 @@ fn a_killed_worker_fails_only_its_test() {
         "{}",
         explain(&out)
     );
+}
+
+#[test]
+fn a_hung_worker_is_killed_and_fails_only_its_test() {
+    let b = builds();
+    let started = std::time::Instant::now();
+    let out = compare_with_env(
+        &b.head,
+        &b.base,
+        &["--skip", "slowed", "--skip", "crashes", "--skip", "added"],
+        &report_dir("hung"),
+        &[("PERFMARK_WORKER_TIMEOUT", "2s")],
+    );
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(
+        result_lines(&out),
+        ["test hangs ... FAILED", "test steady ... ok"],
+        "{}",
+        explain(&out)
+    );
+    let why = detail(&out, "hangs");
+    assert!(
+        why.contains("head worker")
+            && why.contains("did not answer within 2")
+            && why.contains("PERFMARK_WORKER_TIMEOUT"),
+        "{}",
+        explain(&out)
+    );
+    // Bounded by the timeout, not the 60 s default (generous for a loaded
+    // machine: the comparison of `steady` takes about 1 s).
+    assert!(took < std::time::Duration::from_secs(40), "took {took:?}");
 }
 
 #[test]

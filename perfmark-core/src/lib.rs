@@ -7,13 +7,19 @@
 //! [`checks`] (budget, regression) → [`report`] (console, `report.json`,
 //! Markdown, HTML). The [`baseline`] store feeds the regression check and is
 //! fed by the runner; both write their files through one atomic helper.
+//! [`observe`] reads what the OS knows about other work around each
+//! test's measurement (steal, run-queue waits, switches, migrations).
+//! [`allocations`] holds the counting global allocator `main!()` installs
+//! and what a test's untimed counting pass found.
 
+pub mod allocations;
 pub mod baseline;
 pub mod bencher;
 pub mod checks;
 pub mod clock;
 pub(crate) mod fs;
 pub mod measure;
+pub mod observe;
 pub mod pair;
 pub mod platform;
 pub mod registry;
@@ -26,6 +32,7 @@ pub mod stats;
 #[path = "../tests/common/props.rs"]
 mod props;
 
+pub use allocations::CountingAlloc;
 pub use bencher::{Bencher, Work};
 #[doc(hidden)]
 pub use inventory;

@@ -17,13 +17,11 @@
 //! are read back from `report.json`, typed.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use perfmark_core::report::Report;
 
+use crate::load::{Load, Pattern};
 use crate::perfrun::{median, scratch_dir, PerfBinary};
 
 /// One head build.
@@ -69,7 +67,12 @@ struct Row {
     test: String,
     loaded: bool,
     fails: bool,
+    change: String,
     ratio: f64,
+    ratio_low: f64,
+    ratio_high: f64,
+    between_pair_sd: f64,
+    stop: String,
     seconds: f64,
     pairs: usize,
 }
@@ -114,7 +117,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for (name, path, _) in &built {
         schedule.push(((*name).to_owned(), path.clone(), false));
     }
-    let load = Load::new();
+    // A noisy neighbour: one thread that spins for 2 s and rests for 2 s.
+    let load = Load::new(Pattern {
+        steady: 0,
+        intermittent: Some((Duration::from_secs(2), Duration::from_secs(2))),
+    });
     let started = Instant::now();
     let mut rows = Vec::new();
     for round in 0..rounds {
@@ -134,7 +141,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     test: t.name.clone(),
                     loaded: *loaded,
                     fails: c.fails,
+                    change: c.change.as_str().to_owned(),
                     ratio: c.ratio,
+                    ratio_low: c.ratio_low,
+                    ratio_high: c.ratio_high,
+                    between_pair_sd: c.between_pair_sd,
+                    stop: format!("{:?}", c.stop).to_lowercase(),
                     seconds: c.elapsed_s,
                     pairs: c.process_pairs,
                 });
@@ -143,6 +155,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     load.stop();
     print_table(&rows, &tolerance, rounds, started.elapsed());
+    let csv = dir.join("rows.csv");
+    write_rows(&rows, &csv)?;
+    println!();
+    println!("every test-run: {}", csv.display());
     Ok(())
 }
 
@@ -209,30 +225,58 @@ fn print_table(rows: &[Row], tolerance: &str, rounds: usize, took: Duration) {
             p90,
         );
     }
-    // Which tests failed, per head: a layout change that fails one test in
-    // every round is a real difference of that binary, not noise.
-    let mut failed: Vec<(String, String, usize, usize)> = Vec::new();
+    // Per head and test: a layout change that fails one test in every round
+    // is a real difference of that binary, not noise; a "+5%" that reads
+    // +4% on one kernel is caught less often there.
+    println!();
+    println!("| head vs base | test | test-runs | failed | inconclusive | median ratio |");
+    println!("|---|---|---|---|---|---|");
+    let mut keys: Vec<(String, String)> = Vec::new();
     for r in rows {
-        let runs = rows
-            .iter()
-            .filter(|o| o.variant == r.variant && o.test == r.test)
-            .count();
-        let fails = rows
-            .iter()
-            .filter(|o| o.variant == r.variant && o.test == r.test && o.fails)
-            .count();
-        let key = (r.variant.clone(), r.test.clone(), fails, runs);
-        if fails > 0 && !failed.contains(&key) {
-            failed.push(key);
+        let key = (r.variant.clone(), r.test.clone());
+        if !keys.contains(&key) {
+            keys.push(key);
         }
     }
-    if !failed.is_empty() {
-        println!();
-        println!("failed test-runs by test:");
-        for (variant, test, fails, runs) in failed {
-            println!("  {variant}: {test} failed {fails} of {runs}");
-        }
+    for (variant, test) in keys {
+        let g: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.variant == variant && r.test == test)
+            .collect();
+        let ratios: Vec<f64> = g.iter().map(|r| r.ratio).collect();
+        println!(
+            "| {variant} | {test} | {} | {} | {} | {:.3} |",
+            g.len(),
+            g.iter().filter(|r| r.fails).count(),
+            g.iter().filter(|r| r.change == "inconclusive").count(),
+            median(&ratios)
+        );
     }
+}
+
+/// Every test-run, one line each, for a closer look at misses and spreads.
+fn write_rows(rows: &[Row], path: &Path) -> Result<(), String> {
+    let mut text = String::from(
+        "variant,test,loaded,fails,change,ratio,ratio_low,ratio_high,between_pair_sd,stop,process_pairs,seconds\n",
+    );
+    for r in rows {
+        text.push_str(&format!(
+            "{},{},{},{},{},{:.5},{:.5},{:.5},{:.5},{},{},{:.3}\n",
+            r.variant,
+            r.test,
+            r.loaded,
+            r.fails,
+            r.change,
+            r.ratio,
+            r.ratio_low,
+            r.ratio_high,
+            r.between_pair_sd,
+            r.stop,
+            r.pairs,
+            r.seconds
+        ));
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Reads `--name VALUE` from `args` (removing it).
@@ -246,54 +290,4 @@ fn take_value(args: &mut Vec<String>, name: &str) -> Result<Option<String>, Stri
         .ok_or_else(|| format!("{name} needs a value"))?;
     args.drain(i..=i + 1);
     Ok(Some(value))
-}
-
-/// A controlled noisy neighbour: while on, one thread spins for 2 s and
-/// rests for 2 s, over and over.
-struct Load {
-    on: Arc<AtomicBool>,
-    quit: Arc<AtomicBool>,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl Load {
-    fn new() -> Self {
-        let on = Arc::new(AtomicBool::new(false));
-        let quit = Arc::new(AtomicBool::new(false));
-        let (o, q) = (Arc::clone(&on), Arc::clone(&quit));
-        let thread = thread::spawn(move || {
-            let mut x = 1u64;
-            while !q.load(Ordering::Relaxed) {
-                if !o.load(Ordering::Relaxed) {
-                    thread::sleep(Duration::from_millis(20));
-                    continue;
-                }
-                let busy = Instant::now();
-                while busy.elapsed() < Duration::from_secs(2) && o.load(Ordering::Relaxed) {
-                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-                }
-                let rest = Instant::now();
-                while rest.elapsed() < Duration::from_secs(2) && o.load(Ordering::Relaxed) {
-                    thread::sleep(Duration::from_millis(20));
-                }
-            }
-        });
-        Load {
-            on,
-            quit,
-            thread: Some(thread),
-        }
-    }
-
-    fn set(&self, on: bool) {
-        self.on.store(on, Ordering::Relaxed);
-    }
-
-    fn stop(mut self) {
-        self.quit.store(true, Ordering::Relaxed);
-        self.set(false);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }

@@ -41,6 +41,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::sampler::{grow, MAX_ITERS_PER_SAMPLE};
+use crate::observe::ThreadObservation;
 use crate::stats::paired::{
     decide, paired_estimate_with, summary_line, summary_line_without_estimate, LookSchedule,
     PairCenter, PairedChange, PairedEstimate, PairedVerdict,
@@ -90,6 +91,13 @@ pub trait PairDriver {
     /// Time since the comparison started (the real clock for processes;
     /// simulated time in tests).
     fn elapsed(&self) -> Duration;
+
+    /// What the worker of the last slice observed of its measuring thread
+    /// over that slice ([`crate::observe`]), once; `None` when it said
+    /// nothing (the default).
+    fn last_observation(&mut self) -> Option<ThreadObservation> {
+        None
+    }
 }
 
 /// How a paired comparison is to be run. [`PairedPlan::new`] documents the
@@ -210,6 +218,12 @@ pub struct SlicePair {
     pub base_ns: f64,
     /// Head time per iteration, ns.
     pub head_ns: f64,
+    /// The base worker's measuring thread over its slice, when reported.
+    #[serde(default)]
+    pub base_observed: Option<ThreadObservation>,
+    /// The head worker's measuring thread over its slice, when reported.
+    #[serde(default)]
+    pub head_observed: Option<ThreadObservation>,
 }
 
 impl SlicePair {
@@ -409,6 +423,7 @@ pub fn run_paired<D: PairDriver>(
                 [Side::Base, Side::Head]
             };
             let mut times = [0.0; 2];
+            let mut observed = [None; 2];
             for side in order {
                 let warm_iters = if !warm[side.index()] {
                     first_slice_warm_iters
@@ -418,6 +433,7 @@ pub fn run_paired<D: PairDriver>(
                     0
                 };
                 times[side.index()] = per_iter(driver.slice(side, iters, warm_iters)?);
+                observed[side.index()] = driver.last_observation();
                 warm[side.index()] = true;
                 previous = Some(side);
             }
@@ -426,6 +442,8 @@ pub fn run_paired<D: PairDriver>(
                 head_first,
                 base_ns: times[Side::Base.index()],
                 head_ns: times[Side::Head.index()],
+                base_observed: observed[Side::Base.index()],
+                head_observed: observed[Side::Head.index()],
             });
         }
         let now_ns = elapsed_ns(driver);
@@ -665,6 +683,59 @@ mod tests {
         let m = run_paired(&mut driver, &plan).unwrap();
         assert_eq!(m.iters_per_slice, 1);
         assert_eq!(m.slices_per_pair, 2);
+    }
+
+    #[test]
+    fn each_slice_pair_keeps_what_its_workers_observed() {
+        /// [`Exact`], whose workers report their thread: the base's slice
+        /// waited 1 ms for a CPU, the head's none.
+        struct Observing(Exact, Option<Side>);
+        impl PairDriver for Observing {
+            type Error = String;
+            fn open_pair(&mut self) -> Result<(), String> {
+                self.0.open_pair()
+            }
+            fn slice(&mut self, side: Side, iters: u64, warm: u64) -> Result<Duration, String> {
+                self.1 = Some(side);
+                self.0.slice(side, iters, warm)
+            }
+            fn loop_overhead_ns(&mut self) -> Result<Option<f64>, String> {
+                self.0.loop_overhead_ns()
+            }
+            fn elapsed(&self) -> Duration {
+                self.0.elapsed()
+            }
+            fn last_observation(&mut self) -> Option<ThreadObservation> {
+                let wait_ns = match self.1.take()? {
+                    Side::Base => 1e6,
+                    Side::Head => 0.0,
+                };
+                Some(ThreadObservation {
+                    wall_ns: 1e7,
+                    wait_ns: Some(wait_ns),
+                    ..ThreadObservation::default()
+                })
+            }
+        }
+        let mut driver = Observing(Exact::new(100.0, 100.0, 0.0), None);
+        let m = run_paired(
+            &mut driver,
+            &PairedPlan::new(0.95, 0.05, Duration::from_secs(3)),
+        )
+        .unwrap();
+        assert!(!m.slice_pairs.is_empty());
+        for s in &m.slice_pairs {
+            assert_eq!(s.base_observed.and_then(|o| o.wait_ns), Some(1e6));
+            assert_eq!(s.head_observed.and_then(|o| o.wait_ns), Some(0.0));
+        }
+        // The simulation's drivers say nothing: no figures.
+        let mut quiet = Exact::new(100.0, 100.0, 0.0);
+        let m = run_paired(
+            &mut quiet,
+            &PairedPlan::new(0.95, 0.05, Duration::from_secs(3)),
+        )
+        .unwrap();
+        assert!(m.slice_pairs.iter().all(|s| s.base_observed.is_none()));
     }
 
     #[test]

@@ -20,13 +20,14 @@ use super::lines::{LineReader, MAX_LINE_BYTES};
 use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
 use crate::measure::paired::{PairDriver, Side};
 use crate::measure::SampleKind;
+use crate::observe::ThreadObservation;
 
 /// How long a worker may take to greet and to reach its routine (the
-/// test's own setup runs in between).
-pub const START_TIMEOUT: Duration = Duration::from_secs(60);
-/// How long one request may go unanswered before the worker is taken to
-/// hang and is killed.
-pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+/// test's own setup runs in between), and how long one request may go
+/// unanswered, before the worker is taken to hang and is killed: the
+/// default of `PERFMARK_WORKER_TIMEOUT`. A slice lasts about 10 ms, so only
+/// a test's setup or a hung routine comes near it.
+pub const DEFAULT_WORKER_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a greeting-only run (listing the tests) may take.
 pub const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// The shortest block timed when measuring the harness's own cost.
@@ -182,8 +183,8 @@ impl WorkerProcess {
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
                 Err(self.error(format!(
-                    "did not answer within {} s and was killed{}",
-                    timeout.as_secs(),
+                    "did not answer within {} and was killed (PERFMARK_WORKER_TIMEOUT){}",
+                    crate::report::fmt::fmt_ns(timeout.as_nanos() as f64),
                     self.stderr_tail()
                 )))
             }
@@ -315,6 +316,9 @@ pub struct ProcessPair {
     first_call_ns: Option<f64>,
     started: Instant,
     pairs: usize,
+    timeout: Duration,
+    /// What the worker of the last slice observed of its thread.
+    last_observed: Option<ThreadObservation>,
 }
 
 impl ProcessPair {
@@ -329,7 +333,18 @@ impl ProcessPair {
             first_call_ns: None,
             started: Instant::now(),
             pairs: 0,
+            timeout: DEFAULT_WORKER_TIMEOUT,
+            last_observed: None,
         }
+    }
+
+    /// The same driver, killing a worker that stays silent for `timeout`
+    /// (while it starts, or on one request) instead of
+    /// [`DEFAULT_WORKER_TIMEOUT`].
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
     }
 
     /// How the routine is timed (known once a pair is open).
@@ -392,11 +407,11 @@ impl PairDriver for ProcessPair {
         };
         let mut a = self.start(first)?;
         let mut b = self.start(second)?;
-        a.greet(START_TIMEOUT)?;
-        b.greet(START_TIMEOUT)?;
+        a.greet(self.timeout)?;
+        b.greet(self.timeout)?;
         let mut kinds = Vec::with_capacity(2);
         for w in [&mut a, &mut b] {
-            match w.expect(START_TIMEOUT)? {
+            match w.expect(self.timeout)? {
                 Reply::Ready {
                     kind,
                     first_call_ns,
@@ -426,24 +441,32 @@ impl PairDriver for ProcessPair {
     }
 
     fn slice(&mut self, side: Side, iters: u64, warm_iters: u64) -> Result<Duration, WorkerError> {
+        let timeout = self.timeout;
+        self.last_observed = None;
         let worker = self.worker(side);
-        match worker.ask(&Request::Slice { iters, warm_iters }, ANSWER_TIMEOUT)? {
-            Reply::Slice { ns } if ns.is_finite() && ns >= 0.0 => {
+        match worker.ask(&Request::Slice { iters, warm_iters }, timeout)? {
+            Reply::Slice { ns, observed } if ns.is_finite() && ns >= 0.0 => {
+                self.last_observed = observed;
                 Ok(Duration::from_nanos(ns.round() as u64))
             }
             other => Err(worker.error(format!("answered {other:?} to a slice"))),
         }
     }
 
+    fn last_observation(&mut self) -> Option<ThreadObservation> {
+        self.last_observed.take()
+    }
+
     fn loop_overhead_ns(&mut self) -> Result<Option<f64>, WorkerError> {
         if self.kind == Some(SampleKind::Custom) {
             return Ok(None);
         }
+        let timeout = self.timeout;
         let worker = self.worker(Side::Head);
         let request = Request::Overhead {
             min_block_ns: OVERHEAD_BLOCK_NS,
         };
-        match worker.ask(&request, ANSWER_TIMEOUT)? {
+        match worker.ask(&request, timeout)? {
             Reply::Overhead { ns } if ns.is_finite() && ns >= 0.0 => Ok(Some(ns)),
             other => Err(worker.error(format!("answered {other:?} to overhead"))),
         }

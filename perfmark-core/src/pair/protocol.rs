@@ -12,10 +12,16 @@
 //! slices until [`Request::Done`]; then the body returns and the worker
 //! says [`Reply::Finished`] and exits. A worker started without a test name
 //! greets with the list of its tests and exits.
+//!
+//! Fields added to a message without a version bump are optional both ways:
+//! a reader ignores fields it does not know, and a field a writer leaves out
+//! reads as absent (`#[serde(default)]`). [`Reply::Slice`]'s `observed` is
+//! one: an older worker does not send it, an older coordinator skips it.
 
 use serde::{Deserialize, Serialize};
 
 use crate::measure::SampleKind;
+use crate::observe::ThreadObservation;
 
 /// Bumped whenever a message changes shape or meaning.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -75,6 +81,11 @@ pub enum Reply {
     Slice {
         /// The block's duration.
         ns: f64,
+        /// What the OS knew about the worker's measuring thread over the
+        /// slice and its warm run (run and wait times, switches,
+        /// migrations); absent from workers that do not observe it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        observed: Option<ThreadObservation>,
     },
     /// The harness's cost per iteration, in ns (0 for `iter_custom`).
     Overhead {
@@ -139,7 +150,21 @@ mod tests {
                 kind: SampleKind::Batched,
                 first_call_ns: 812.0,
             },
-            Reply::Slice { ns: 1.5e7 },
+            Reply::Slice {
+                ns: 1.5e7,
+                observed: None,
+            },
+            Reply::Slice {
+                ns: 1.5e7,
+                observed: Some(ThreadObservation {
+                    wall_ns: 1.6e7,
+                    run_ns: Some(1.2e7),
+                    wait_ns: Some(4e6),
+                    involuntary_switches: Some(3),
+                    voluntary_switches: Some(0),
+                    migrations: None,
+                }),
+            },
             Reply::Overhead { ns: 0.25 },
             Reply::Finished,
             Reply::Failed {
@@ -155,6 +180,37 @@ mod tests {
         let after_print = format!("partial line{}", encode(&Reply::Finished));
         assert_eq!(decode(&after_print), Some(Ok(Reply::Finished)));
         assert!(matches!(decode("@perfmark-worker {nope"), Some(Err(_))));
+    }
+
+    #[test]
+    fn slice_figures_are_optional_both_ways() {
+        // An older worker's slice, without figures, reads.
+        assert_eq!(
+            decode(r#"@perfmark-worker {"reply":"slice","ns":12.0}"#),
+            Some(Ok(Reply::Slice {
+                ns: 12.0,
+                observed: None
+            }))
+        );
+        // Without figures the line is what an older coordinator expects.
+        let plain = encode(&Reply::Slice {
+            ns: 12.0,
+            observed: None,
+        });
+        assert_eq!(
+            plain,
+            "@perfmark-worker {\"reply\":\"slice\",\"ns\":12.0}\n"
+        );
+        // Fields this version does not know are skipped, as an older
+        // coordinator skips `observed`.
+        let later = r#"@perfmark-worker {"reply":"slice","ns":12.0,"observed":{"wall_ns":20.0,"later":1},"also_later":[1]}"#;
+        match decode(later) {
+            Some(Ok(Reply::Slice {
+                ns,
+                observed: Some(o),
+            })) => assert_eq!((ns, o.wall_ns, o.run_ns), (12.0, 20.0, None)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

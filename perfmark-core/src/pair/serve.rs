@@ -6,10 +6,11 @@ use std::io::{self, Write};
 
 use super::lines::LineReader;
 use super::protocol::{self, Reply, Request};
-use crate::clock;
-use crate::measure::driver::{batched_block, loop_block};
+use crate::clock::Clock;
+use crate::measure::driver::{batched_block, loop_block, metered_batched, metered_loop, CpuClock};
 use crate::measure::sampler::loop_overhead_ns;
 use crate::measure::{Driver, LocalDriver, Measurement, Policy, SampleKind, StopReason};
+use crate::observe::{self, Reading, ThreadObservation};
 
 /// The longest request line a worker reads, in bytes.
 const REQUEST_MAX_BYTES: usize = 64 << 10;
@@ -27,20 +28,34 @@ pub(crate) fn say(reply: &Reply) {
     let _ = out.flush();
 }
 
-/// The harness's own cost per iteration for routines of `kind`, measured
-/// with an empty routine in the same harness (0 for `iter_custom`).
+/// The harness's own cost per iteration for routines of `kind` timed with
+/// `clock`, measured with an empty routine in the same harness (0 for
+/// `iter_custom`).
 #[inline(never)]
-fn harness_overhead_ns(kind: SampleKind) -> f64 {
-    let read_pair_ns = clock::info().overhead_ns;
+fn harness_overhead_ns(kind: SampleKind, clock: Clock) -> f64 {
+    let read_pair_ns = clock.info().map_or(0.0, |c| c.overhead_ns);
+    let cpu = clock == Clock::Cpu;
     match kind {
         SampleKind::Custom => 0.0,
         SampleKind::Loop => {
-            let empty = |n: u64| loop_block(n, &mut || ());
+            let empty = |n: u64| {
+                if cpu {
+                    metered_loop::<CpuClock, ()>(n, &mut || ()).cpu
+                } else {
+                    loop_block(n, &mut || ())
+                }
+            };
             let mut driver = LocalDriver::new(kind, empty, Some(empty));
             loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, read_pair_ns)
         }
         SampleKind::Batched => {
-            let empty = |n: u64| batched_block(n, &mut || (), &mut |()| ());
+            let empty = |n: u64| {
+                if cpu {
+                    metered_batched::<CpuClock, (), ()>(n, &mut || (), &mut |()| ()).cpu
+                } else {
+                    batched_block(n, &mut || (), &mut |()| ())
+                }
+            };
             let mut driver = LocalDriver::new(kind, empty, Some(empty));
             loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, read_pair_ns)
         }
@@ -76,9 +91,22 @@ fn next_request() -> Option<Request> {
     }
 }
 
-/// The worker's policy: serve the coordinator's requests with the driver.
+/// The measuring thread over a slice, from readings taken before its warm
+/// run and after its timed block; `None` when the thread's run and wait
+/// times cannot be read (interference is not observed here).
+#[inline(never)]
+fn observed(before: &Reading, after: &Reading) -> Option<ThreadObservation> {
+    let o = ThreadObservation::between(before, after);
+    o.run_ns.is_some().then_some(o)
+}
+
+/// The worker's policy: serve the coordinator's requests with the driver,
+/// whose blocks are timed with `clock` (the test's `measure`).
 #[derive(Debug)]
-pub(crate) struct Serve;
+pub(crate) struct Serve {
+    /// The clock the driver's blocks are timed with.
+    pub(crate) clock: Clock,
+}
 
 impl Policy for Serve {
     // Inlined like the adaptive sampler (see `Policy`).
@@ -93,19 +121,26 @@ impl Policy for Serve {
         // the test's driver here, it kept the routine's captured variables
         // in memory in every run of the binary, worker or not (2.4 ns more
         // per iteration on the calibration suite's `ns_3`).
-        let overhead_ns = harness_overhead_ns(driver.kind());
+        let overhead_ns = harness_overhead_ns(driver.kind(), self.clock);
         let mut slices = 0;
         // Reading, parsing and answering stay in functions of their own, out
         // of this inlined body: only the driver's blocks are inlined here.
         while let Some(request) = next_request() {
             match request {
                 Request::Slice { iters, warm_iters } => {
+                    // Read before the warm run, not between it and the
+                    // timed block, which it keeps warm.
+                    let before = observe::read_thread();
                     if warm_iters > 0 {
                         driver.run(warm_iters);
                     }
                     let ns = driver.run(iters.max(1)).as_nanos() as f64;
+                    let after = observe::read_thread();
                     slices += 1;
-                    say(&Reply::Slice { ns });
+                    say(&Reply::Slice {
+                        ns,
+                        observed: observed(&before, &after),
+                    });
                 }
                 Request::Overhead { .. } => say(&Reply::Overhead { ns: overhead_ns }),
                 Request::Done => break,
@@ -124,6 +159,7 @@ impl Policy for Serve {
             sampling_ns: 0.0,
             stop: StopReason::Precision,
             planned_samples: slices,
+            budget_look: None,
         }
     }
 }

@@ -7,9 +7,11 @@
 //! whether two timings are comparable.
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
-use super::{Diagnostics, Report, TestReport};
+use super::{Diagnostics, RemeasureOutcome, Remeasured, Report, TestReport};
 use crate::checks::{BudgetCheck, BudgetOutcome, Verdict};
+use crate::clock::Clock;
 use crate::measure::{Measurement, SampleKind, StopReason};
+use crate::observe::{Coverage, Interference, PairedInterference, SideInterference};
 
 /// One fact: what it is about, and its value in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +64,31 @@ pub fn platform_facts(report: &Report) -> Vec<Fact> {
         ),
         Fact::new("noise floor", floor),
     ]
+    .into_iter()
+    .chain(
+        report
+            .interference
+            .as_ref()
+            .map(|c| Fact::new("interference", coverage_words(c))),
+    )
+    .collect()
+}
+
+/// Which sources the run observed interference from, and the rule.
+fn coverage_words(c: &Coverage) -> String {
+    if !c.observed {
+        return format!("not observed (missing: {})", c.missing.join(", "));
+    }
+    let mut words = format!(
+        "observed from {}; a test is warned when other work takes at least {} and {} of its time",
+        c.sources.join(", "),
+        fmt_percent(c.lost_share_threshold, 0),
+        fmt_ns(c.min_lost_s * 1e9)
+    );
+    if !c.missing.is_empty() {
+        words.push_str(&format!(" (missing: {})", c.missing.join(", ")));
+    }
+    words
 }
 
 /// A test's measurement in detail: how it was sampled, the summary
@@ -111,10 +138,157 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
     if let Some(b) = &t.budget {
         facts.push(Fact::new("budget", budget_words(b)));
     }
+    if let Some(line) = clock_line(t) {
+        facts.push(Fact::new("clock", line));
+    }
+    if let Some(a) = &t.allocations {
+        let limit = a.limit.map(|l| format!(" · limit {l}")).unwrap_or_default();
+        facts.push(Fact::new(
+            "heap allocations",
+            format!(
+                "{} · counted untimed over {} iterations{limit}",
+                crate::checks::allocs::fmt_allocations(a),
+                a.iterations
+            ),
+        ));
+    }
     if let Some(d) = &t.diagnostics {
         facts.extend(diagnostics_facts(d));
     }
+    if let Some(i) = &t.interference {
+        facts.extend(interference_facts(i));
+    }
+    if let Some(r) = &t.remeasured {
+        facts.push(Fact::new("re-measured", remeasured_words(r)));
+    }
     facts
+}
+
+/// For a CPU-timed test, the clock and the wall time beside the CPU time:
+/// a routine that sleeps or waits shows as wall time far above its CPU time.
+pub fn clock_line(t: &TestReport) -> Option<String> {
+    if t.measure != Clock::Cpu {
+        return None;
+    }
+    let e = t.estimate.as_ref()?;
+    let Some(wall) = t.wall_ns_per_iter else {
+        return Some("times are thread CPU time (measure = \"cpu\")".to_owned());
+    };
+    let share = if wall > 0.0 {
+        format!(
+            "; on the CPU {:.0}% of its wall time",
+            (e.ns_per_iter / wall * 100.0).clamp(0.0, 100.0)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "times are thread CPU time (measure = \"cpu\") · wall median {}/iter over the same \
+         blocks{share}",
+        fmt_ns(wall)
+    ))
+}
+
+/// What the OS knew about other work during the test: the time it took and
+/// the figures behind it, each CPU, and in compare mode each side.
+fn interference_facts(i: &Interference) -> Vec<Fact> {
+    let mut parts = Vec::new();
+    let mut lost = match i.lost_share {
+        Some(_) => format!(
+            "{} of {} taken by other work",
+            i.lost_percent(),
+            fmt_ns(i.wall_s * 1e9)
+        ),
+        None => format!(
+            "time taken by other work not known (no run and wait times) over {}",
+            fmt_ns(i.wall_s * 1e9)
+        ),
+    };
+    if i.disturbed {
+        lost.push_str(", past the warning threshold");
+    }
+    parts.push(lost);
+    if let (Some(waited), Some(wait)) = (i.waited_s, i.wait_s) {
+        parts.push(format!(
+            "waited {} for a CPU while other processes ran ({} runnable in all)",
+            fmt_ns(waited * 1e9),
+            fmt_ns(wait * 1e9)
+        ));
+    }
+    if let Some(stolen) = i.stolen_s {
+        parts.push(format!("{} estimated stolen", fmt_ns(stolen * 1e9)));
+    }
+    if let Some(run) = i.run_s {
+        parts.push(format!("{} on a CPU", fmt_ns(run * 1e9)));
+    }
+    if let (Some(inv), Some(vol)) = (i.involuntary_switches, i.voluntary_switches) {
+        parts.push(format!("{inv} involuntary and {vol} voluntary switches"));
+    }
+    if let Some(m) = i.migrations {
+        parts.push(format!("{m} migrations"));
+    }
+    if let Some(other) = i.other_cpu_s {
+        parts.push(format!("other processes used {other:.2} CPU-s"));
+    }
+    if let Some(steal) = i.steal {
+        parts.push(format!("steal {} of all CPUs' time", fmt_percent(steal, 1)));
+    }
+    if let (Some(a), Some(b)) = (i.load_before, i.load_after) {
+        parts.push(format!("load average {a:.2} → {b:.2}"));
+    }
+    let mut facts = vec![Fact::new("interference", parts.join(" · "))];
+    if !i.cpus.is_empty() {
+        let cpus: Vec<String> = i
+            .cpus
+            .iter()
+            .enumerate()
+            .map(|(n, c)| {
+                format!(
+                    "cpu{n} busy {}, steal {}",
+                    fmt_percent(c.busy, 0),
+                    fmt_percent(c.steal, 1)
+                )
+            })
+            .collect();
+        facts.push(Fact::new("CPUs", cpus.join(" · ")));
+    }
+    if let Some(p) = &i.paired {
+        facts.push(Fact::new("interference by side", paired_words(p)));
+    }
+    facts
+}
+
+fn paired_words(p: &PairedInterference) -> String {
+    let side = |name: &str, s: &SideInterference| match s.lost_share {
+        Some(share) => format!(
+            "{name}: {} of its {} slices' {} waiting for a CPU, {} slices past {}",
+            fmt_percent(share, 1),
+            s.slices,
+            fmt_ns(s.wall_s * 1e9),
+            s.disturbed_slices,
+            fmt_percent(crate::observe::LOST_SHARE_THRESHOLD, 0)
+        ),
+        None => format!("{name}: not reported by its worker"),
+    };
+    format!("{} · {}", side("base", &p.base), side("head", &p.head))
+}
+
+fn remeasured_words(r: &Remeasured) -> String {
+    let first = r
+        .first_ns_per_iter
+        .map(|ns| format!(" at {}/iter", fmt_ns(ns)))
+        .unwrap_or_default();
+    let outcome = match r.outcome {
+        RemeasureOutcome::Passed => "it passed, and decided",
+        RemeasureOutcome::Failed => "it failed with less interference: the failure stands",
+        RemeasureOutcome::FailedUnderInterference => "it failed under interference again",
+    };
+    format!(
+        "the first measurement failed{first} while {} of its time was taken by other work; \
+         measured again within {}: {outcome}",
+        r.first_interference.lost_percent(),
+        fmt_ns(r.max_time_s * 1e9)
+    )
 }
 
 fn measurement_facts(m: &Measurement) -> Vec<Fact> {
@@ -302,7 +476,22 @@ mod tests {
         let labels: Vec<&str> = facts.iter().map(|f| f.label).collect();
         assert_eq!(
             labels,
-            ["OS", "CPU", "compiler", "build", "timer", "noise floor"]
+            [
+                "OS",
+                "CPU",
+                "compiler",
+                "build",
+                "timer",
+                "noise floor",
+                "interference"
+            ]
+        );
+        assert_eq!(
+            value(&facts, "interference"),
+            "observed from /proc/thread-self/schedstat, /proc/stat; a test is warned when \
+             other work takes at least 5% and 10.00 ms of its time (missing: getrusage \
+             (context switches and this process's CPU time), /proc/thread-self/sched \
+             (migrations), /proc/loadavg (the load average))"
         );
         assert_eq!(value(&facts, "OS"), "linux (kernel 6.1.0-test) · x86_64");
         assert_eq!(
@@ -351,6 +540,27 @@ mod tests {
         assert_eq!(
             value(&facts, "gating error"),
             "at most 0.0010% per sample from the timer's resolution"
+        );
+    }
+
+    #[test]
+    fn interference_facts_give_the_time_lost_and_the_figures() {
+        let mut t = fixtures::measured("t", vec![40.0; 60], None);
+        t.interference = Some(fixtures::interference(300));
+        let facts = test_facts(&t);
+        let labels: Vec<&str> = facts.iter().map(|f| f.label).collect();
+        assert!(labels.ends_with(&["interference", "CPUs"]), "{labels:?}");
+        assert_eq!(
+            value(&facts, "interference"),
+            "30% of 1.000 s taken by other work, past the warning threshold · waited 300.0 ms \
+             for a CPU while other processes ran (300.0 ms runnable in all) · 0.000 ns \
+             estimated stolen · 700.0 ms on a CPU · 300 involuntary and 0 voluntary switches · \
+             3 migrations · other processes used 1.30 CPU-s · steal 0.0% of all CPUs' time · \
+             load average 1.20 → 1.20"
+        );
+        assert_eq!(
+            value(&facts, "CPUs"),
+            "cpu0 busy 100%, steal 0.0% · cpu1 busy 100%, steal 0.0%"
         );
     }
 

@@ -5,6 +5,7 @@ use crate::bencher::Work;
 use crate::checks::{BaselineCheck, BudgetCheck, Verdict};
 use crate::clock::ClockInfo;
 use crate::measure::{Measurement, SampleKind, StopReason};
+use crate::observe::{Coverage, Fixed, Interference, Reading, Switches};
 use crate::platform::Platform;
 use crate::report::REPORT_SCHEMA;
 use crate::report::{fmt_ns, rate_per_s, Diagnostics, EstimateRecord, Report, TestReport};
@@ -25,6 +26,7 @@ pub(crate) fn platform() -> Platform {
             resolution_ns: 20.0,
             overhead_ns: 24.5,
         },
+        cpu_clock: None,
     }
 }
 
@@ -38,6 +40,13 @@ pub(crate) fn report(tests: Vec<TestReport>) -> Report {
         tests,
         finished_in_s: 3.25,
         comparison: None,
+        interference: Some(Coverage::probe(&Fixed {
+            schedstat: Some("0 0 0".to_owned()),
+            stat: Some("cpu  1 0 0 1 0 0 0 0 0 0\n".to_owned()),
+            ..Fixed::default()
+        })),
+        family_wise: None,
+        between_run_prior: None,
     }
 }
 
@@ -76,6 +85,7 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
             sampling_ns: 1.5e9,
             stop: StopReason::Precision,
             planned_samples: 100,
+            budget_look: None,
         }),
         diagnostics: Some(Diagnostics {
             verdict_estimate: e.clone(),
@@ -88,10 +98,44 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         }),
         baseline: None,
         comparison: None,
+        interference: None,
+        remeasured: None,
+        measure: crate::clock::Clock::Wall,
+        wall_ns_per_iter: None,
+        allocations: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
         duration_s: 1.7,
     }
+}
+
+/// The interference of one second on two CPUs in which the measuring
+/// thread waited `wait_ms` for a CPU while other processes kept a CPU busy.
+pub(crate) fn interference(wait_ms: u64) -> Interference {
+    let reading = |at_ms: u64, run_ms: u64, wait_ms: u64, busy: [u64; 2], own_ms: u64| {
+        Reading::take(&Fixed {
+            schedstat: Some(format!("{} {} 1", run_ms * 1_000_000, wait_ms * 1_000_000)),
+            sched: Some(format!("se.nr_migrations : {}\n", wait_ms / 100)),
+            stat: Some(format!(
+                "cpu  {} 0 0 0 0 0 0 0 0 0\ncpu0 {} 0 0 0 0 0 0 0 0 0\ncpu1 {} 0 0 0 0 0 0 0 0 0\n",
+                busy[0] + busy[1],
+                busy[0],
+                busy[1]
+            )),
+            loadavg: Some("1.20 1.00 0.90 3/95 4242\n".to_owned()),
+            switches: Some(Switches {
+                voluntary: 3,
+                involuntary: wait_ms + 250,
+            }),
+            process_cpu_ns: Some(own_ms * 1_000_000),
+            mono_ns: at_ms as f64 * 1e6,
+            unix_s: 1.7e9 + at_ms as f64 / 1e3,
+        })
+    };
+    Interference::between(
+        &reading(0, 0, 0, [0, 0], 0),
+        &reading(1000, 1000 - wait_ms, wait_ms, [100, 100], 1000 - wait_ms),
+    )
 }
 
 /// A test that was not measured: ignored, or panicked before measuring.
@@ -146,6 +190,7 @@ pub(crate) fn realistic() -> Report {
         .push("3 outliers of 120 samples (3 high, 0 of them severe; 0 low)".into());
     a.work = Some(Work::Bytes(64));
     a.rate_per_s = rate_per_s(Work::Bytes(64), 41.0);
+    a.interference = Some(interference(2));
 
     let mut level = 0.0;
     let slow: Vec<f64> = (0..20_000)
@@ -195,5 +240,6 @@ fn baseline_check(t: &TestReport) -> BaselineCheck {
         runs: 1,
         comparison: Some(compare::compare(&summary, &current, &rule).unwrap()),
         not_used: None,
+        prior: None,
     }
 }

@@ -24,10 +24,15 @@ mod write;
 #[cfg(test)]
 pub(crate) mod fixtures;
 
+use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineCheck;
-use crate::checks::{BudgetCheck, ComparisonRecord, Finding, Record, RunComparison, Verdict};
+use crate::checks::{
+    BudgetCheck, ComparisonRecord, Finding, MachinePrior, Record, RunComparison, Verdict,
+};
+use crate::clock::Clock;
 use crate::measure::Measurement;
+use crate::observe::{Coverage, Interference};
 use crate::platform::Platform;
 use crate::stats::{
     Estimate, Interval, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Statistic, Summary,
@@ -59,6 +64,30 @@ pub struct Report {
     /// In compare mode (`--compare-with`): the base and what was compared.
     #[serde(default)]
     pub comparison: Option<RunComparison>,
+    /// Which sources of interference figures this machine has, and the
+    /// thresholds a test is warned at ([`crate::observe`]).
+    #[serde(default)]
+    pub interference: Option<Coverage>,
+    /// Run-level control of false failures: whether every verdict was
+    /// decided at the Bonferroni-corrected level, and how many there were.
+    #[serde(default)]
+    pub family_wise: Option<FamilyWise>,
+    /// The prior between-run spread the run's verdicts started from (a
+    /// setting, the machine's recording, or the default).
+    #[serde(default)]
+    pub between_run_prior: Option<MachinePrior>,
+}
+
+/// `report.json`'s top-level `family_wise` object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FamilyWise {
+    /// Whether each verdict was decided at `1 − (1 − c)/verdicts` (on, and
+    /// more than one verdict), so the chance of any false failure in the
+    /// run is at most `1 − c`.
+    pub enabled: bool,
+    /// Verdicts the run decided: budgets, and regressions against a stored
+    /// baseline or a base build.
+    pub verdicts: usize,
 }
 
 /// One test's outcome. The first six fields are the stable core.
@@ -100,12 +129,64 @@ pub struct TestReport {
     /// The paired comparison with the base build (`--compare-with`).
     #[serde(default)]
     pub comparison: Option<ComparisonRecord>,
+    /// What the OS knew about other work during the measurement
+    /// ([`crate::observe`]); absent when interference is not observed.
+    #[serde(default)]
+    pub interference: Option<Interference>,
+    /// A failure measured under interference and re-measured once: the
+    /// first measurement, and what the second (whose figures are the ones
+    /// above) decided.
+    #[serde(default)]
+    pub remeasured: Option<Remeasured>,
+    /// The clock the estimate and samples are in: `wall`, or `cpu` for
+    /// `measure = "cpu"` (absent in reports from before the option: wall).
+    #[serde(default)]
+    pub measure: Clock,
+    /// For a CPU-timed test: the median wall time per iteration over the
+    /// same blocks, ns, so that time spent sleeping or waiting shows.
+    #[serde(default)]
+    pub wall_ns_per_iter: Option<f64>,
+    /// Heap allocations and bytes per iteration, from the untimed counting
+    /// pass; absent when allocations were not counted.
+    #[serde(default)]
+    pub allocations: Option<Allocations>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
     pub line: u32,
     /// Wall time of this test, in seconds.
     pub duration_s: f64,
+}
+
+/// A failure measured under interference, re-measured once
+/// (`report.json`'s per-test `remeasured`). The re-measurement decides the
+/// verdict; see README "Interference".
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Remeasured {
+    /// The first measurement's reasons (one per check), the failure among them.
+    pub first_reasons: Vec<String>,
+    /// The first measurement's estimate, ns per iteration.
+    pub first_ns_per_iter: Option<f64>,
+    /// What the OS knew about other work during the first measurement.
+    pub first_interference: Interference,
+    /// The re-measurement's cap on sampling, s: what the first left of
+    /// `max_time`, and at least a quarter of it.
+    pub max_time_s: f64,
+    /// What the re-measurement found.
+    pub outcome: RemeasureOutcome,
+}
+
+/// What the re-measurement of a failure found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemeasureOutcome {
+    /// It passed: the first failure is put down to the interference.
+    Passed,
+    /// It failed without interference: the failure stands.
+    Failed,
+    /// It failed under interference again: the test fails, and its reasons
+    /// say that the failure may be the machine's.
+    FailedUnderInterference,
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).
@@ -150,6 +231,12 @@ pub struct EstimateRecord {
     /// Effective number of independent samples behind the CI (below the
     /// sample count when samples are serially correlated).
     pub effective_samples: f64,
+    /// Whether the estimate is below the measurement's resolution: the
+    /// point is then clamped at 0 and the CI reaches up to what the
+    /// measurement can resolve ([`crate::stats::at_resolution`]). Written
+    /// only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub below_resolution: bool,
 }
 
 impl From<&Estimate> for EstimateRecord {
@@ -161,6 +248,7 @@ impl From<&Estimate> for EstimateRecord {
             ci_high: e.ci.high,
             confidence: e.ci.confidence,
             effective_samples: e.effective_n,
+            below_resolution: false,
         }
     }
 }
@@ -187,6 +275,11 @@ impl TestReport {
             diagnostics: None,
             baseline: None,
             comparison: None,
+            interference: None,
+            remeasured: None,
+            measure: Clock::Wall,
+            wall_ns_per_iter: None,
+            allocations: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,
@@ -225,6 +318,7 @@ mod tests {
             budget_ns: 50.0,
             outcome: BudgetOutcome::Over,
             ratio: 1.2,
+            look: None,
         };
         report.record(Finding {
             passed: false,

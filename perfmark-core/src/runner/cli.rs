@@ -1,17 +1,19 @@
-//! The command line and environment: libtest's flags (parsed by
-//! libtest-mimic) and perfmark's own, each with a `PERFMARK_…` variable.
+//! The command line and environment: libtest's flags (parsed as libtest
+//! does, `libtest_args.rs`) and perfmark's own, each with a `PERFMARK_…`
+//! variable.
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use libtest_mimic::Arguments;
-
+use super::libtest_args::Arguments;
 use super::{
     DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME, DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP,
 };
 use perfmark_options::text as option_text;
 use perfmark_options::Key;
+
+use crate::pair::process::DEFAULT_WORKER_TIMEOUT;
 
 /// Where environment variables come from (a trait so tests can give their own).
 pub(super) trait Env {
@@ -44,9 +46,21 @@ pub(super) struct Options {
     pub(super) warmup: Duration,
     /// Another build of this test target to compare with, slice by slice.
     pub(super) compare_with: Option<PathBuf>,
-    /// Compared tests each at their own confidence, with no correction for
-    /// how many are compared in the run.
-    pub(super) per_test_confidence: bool,
+    /// How long a paired comparison's worker may stay silent (starting, or
+    /// answering one request) before it is taken to hang and is killed.
+    pub(super) worker_timeout: Duration,
+    /// Never measure a failure a second time, even when it was measured
+    /// under interference.
+    pub(super) no_remeasure: bool,
+    /// Run-level control of false failures: `Some(true)` decides every
+    /// verdict of the run at the Bonferroni-corrected level
+    /// (`--family-wise`), `Some(false)` each at its test's own confidence
+    /// (`--per-test-confidence`), `None` the mode's default
+    /// ([`Options::family_wise_in`]).
+    pub(super) family_wise: Option<bool>,
+    /// The prior between-run sd the user set (a fraction), replacing the
+    /// recorded or default one.
+    pub(super) between_run_sd: Option<f64>,
     /// How long one test may run before the watchdog stops the run
     /// (`--timeout`); `None` for the default bound of each test
     /// ([`super::watchdog::default_bound`]).
@@ -54,15 +68,17 @@ pub(super) struct Options {
 }
 
 /// The flags that take no value.
-const SWITCHES: [&str; 4] = [
+const SWITCHES: [&str; 6] = [
     "--save-baseline",
     "--no-baseline",
     "--verbose",
     "--per-test-confidence",
+    "--family-wise",
+    "--no-remeasure",
 ];
 
 impl Options {
-    /// Splits perfmark's flags from libtest's, which libtest-mimic parses;
+    /// Splits perfmark's flags from libtest's, parsed as libtest does;
     /// every perfmark flag has a `PERFMARK_…` variable, the flag winning.
     ///
     /// # Errors
@@ -70,8 +86,8 @@ impl Options {
     /// outside the grammar, a variable that is not UTF-8 where text is
     /// expected, a flag without its value (or with an empty one), a switch
     /// given a value (`--save-baseline=false`), or flags that exclude each
-    /// other. (libtest's own flags are parsed by libtest-mimic, which
-    /// prints its error and exits with status 2.)
+    /// other; libtest's own flags, libtest's message
+    /// ([`Arguments::parse`]).
     pub(super) fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, String> {
         let mut rest = Vec::with_capacity(args.len());
         let mut flags = Flags::default();
@@ -111,20 +127,22 @@ impl Options {
                 "--report-dir" => flags.report_dir = Some(value(name)?.into()),
                 "--compare-with" => flags.compare_with = Some(value(name)?.into()),
                 "--per-test-confidence" => flags.per_test_confidence = true,
+                "--no-remeasure" => flags.no_remeasure = true,
+                "--family-wise" => flags.family_wise = true,
+                "--between-run-sd" => {
+                    let text = text_value(name, value(name)?)?;
+                    flags.between_run_sd =
+                        Some(between_run_sd(&text).map_err(|e| format!("{name}: {e}"))?);
+                }
                 "--timeout" => {
-                    let text = value(name)?;
-                    let text = text.to_str().ok_or_else(|| {
-                        format!(
-                            "--timeout needs {}; its value is not UTF-8",
-                            flag_value(name)
-                        )
-                    })?;
-                    flags.timeout = Some(timeout(text).map_err(|e| format!("--timeout: {e}"))?);
+                    let text = text_value(name, value(name)?)?;
+                    flags.timeout = Some(timeout(&text).map_err(|e| format!("{name}: {e}"))?);
                 }
                 _ => rest.push(arg),
             }
         }
-        let libtest = Arguments::from_iter(rest);
+        let libtest = Arguments::parse(rest)?;
+        let family_wise = family_wise(&flags, env)?;
         let flag = |set: bool, var: &str| -> Result<bool, String> {
             Ok(set || env_bool(env, var)?.unwrap_or(false))
         };
@@ -167,7 +185,22 @@ impl Options {
             compare_with: flags
                 .compare_with
                 .or_else(|| env_path(env, "PERFMARK_COMPARE_WITH")),
-            per_test_confidence: flag(flags.per_test_confidence, "PERFMARK_PER_TEST_CONFIDENCE")?,
+            family_wise,
+            between_run_sd: match flags.between_run_sd {
+                Some(sd) => Some(sd),
+                None => env_text(env, "PERFMARK_BETWEEN_RUN_SD", BETWEEN_RUN_SD_ACCEPTS)?
+                    .map(|v| {
+                        between_run_sd(&v).map_err(|e| format!("PERFMARK_BETWEEN_RUN_SD: {e}"))
+                    })
+                    .transpose()?,
+            },
+            worker_timeout: match env_text(env, "PERFMARK_WORKER_TIMEOUT", accepts(Key::MaxTime))? {
+                Some(v) => option_text::max_time_ns(&v)
+                    .map(Duration::from_nanos)
+                    .map_err(|e| format!("PERFMARK_WORKER_TIMEOUT: {e}"))?,
+                None => DEFAULT_WORKER_TIMEOUT,
+            },
+            no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
             timeout: match flags.timeout {
                 Some(bound) => Some(bound),
                 None => env_text(env, "PERFMARK_TIMEOUT", TIMEOUT_ACCEPTS)?
@@ -188,6 +221,124 @@ impl Options {
         }
         Ok(options)
     }
+
+    /// Whether the run's verdicts are decided family-wise: as asked, or by
+    /// the mode's default — on when comparing with another build (a CI gate
+    /// over many tests), off otherwise (each test at its own confidence, as
+    /// a test suite reads).
+    pub(super) fn family_wise_in(&self, comparing: bool) -> bool {
+        self.family_wise.unwrap_or(comparing)
+    }
+}
+
+/// The one family-wise setting from its two flags and two variables:
+/// `--family-wise` / `PERFMARK_FAMILY_WISE=1` turn it on,
+/// `--per-test-confidence` / `PERFMARK_PER_TEST_CONFIDENCE=1` (or
+/// `PERFMARK_FAMILY_WISE=0`) off; a flag wins over the variables, and
+/// asking for both at one level is an error.
+fn family_wise(flags: &Flags, env: &dyn Env) -> Result<Option<bool>, String> {
+    const BOTH: &str = "cannot be used together: choose family-wise (the run keeps the \
+                        confidence) or per-test (each test keeps it)";
+    match (flags.family_wise, flags.per_test_confidence) {
+        (true, true) => return Err(format!("--family-wise and --per-test-confidence {BOTH}")),
+        (true, false) => return Ok(Some(true)),
+        (false, true) => return Ok(Some(false)),
+        (false, false) => {}
+    }
+    let on = env_bool(env, "PERFMARK_FAMILY_WISE")?;
+    let per_test = env_bool(env, "PERFMARK_PER_TEST_CONFIDENCE")?.filter(|&p| p);
+    match (on, per_test) {
+        (Some(true), Some(true)) => Err(format!(
+            "PERFMARK_FAMILY_WISE=1 and PERFMARK_PER_TEST_CONFIDENCE=1 {BOTH}"
+        )),
+        (Some(on), _) => Ok(Some(on)),
+        (None, Some(true)) => Ok(Some(false)),
+        _ => Ok(None),
+    }
+}
+
+/// A between-run sd written as a percentage of the percent grammar
+/// (`"2%"`, `"0.5 %"`), above 0% and below 100%, as a fraction.
+fn between_run_sd(text: &str) -> Result<f64, String> {
+    const ACCEPTS: &str = BETWEEN_RUN_SD_ACCEPTS;
+    match perfmark_options::grammar::percent(text) {
+        Ok(pct) if pct > 0.0 && pct < 100.0 => Ok(pct / 100.0),
+        Ok(_) => Err(format!(
+            "invalid between-run sd `{text}`: out of range; expected {ACCEPTS}"
+        )),
+        Err(perfmark_options::grammar::Refusal::Negative) => Err(format!(
+            "invalid between-run sd `{text}`: an sd cannot be negative; expected {ACCEPTS}"
+        )),
+        Err(_) => Err(format!(
+            "invalid between-run sd `{text}`: expected {ACCEPTS}"
+        )),
+    }
+}
+
+/// What `--between-run-sd` and `PERFMARK_BETWEEN_RUN_SD` accept,
+/// completing "expected …".
+const BETWEEN_RUN_SD_ACCEPTS: &str = "a percentage such as `2%`, above 0% and below 100% (how \
+     much unchanged code moves between processes here, as an sd)";
+
+/// What `--help` prints: libtest's options as perfmark takes them, then
+/// perfmark's own.
+pub(super) fn usage(program: &str) -> String {
+    format!(
+        "\
+Usage: {program} [OPTIONS] [FILTERS...]
+
+A perfmark perf test binary: libtest's command line, one test at a time.
+
+Options (libtest's):
+        --include-ignored   Run ignored and not ignored tests
+        --ignored           Run only ignored tests
+        --list              List all tests (`--format terse`: no count line)
+        --exact             Exactly match filters rather than by substring
+        --skip FILTER       Skip tests whose names contain FILTER (this flag
+                            can be used multiple times)
+        --format pretty|terse|json
+                            Only `--list --format terse` changes the output
+    -q, --quiet             Alias to --format=terse
+    -h, --help              Display this message
+        --nocapture, --no-capture, --test-threads N, --show-output, --test,
+        --bench, --color auto|always|never, --logfile PATH, -Z unstable-options
+                            Accepted; perf tests run one at a time and their
+                            output is never captured
+
+Options (perfmark's; each also read from its variable):
+        --verbose           The full account of each test (PERFMARK_VERBOSE=1)
+        --save-baseline     Measure and write the baselines of the tests run
+                            (PERFMARK_SAVE_BASELINE=1)
+        --no-baseline       Ignore stored baselines (PERFMARK_NO_BASELINE=1)
+        --baseline-dir DIR  Where baselines live (PERFMARK_BASELINE_DIR);
+                            default perf-baselines/ in the package root
+        --report-dir DIR    Where the reports go (PERFMARK_REPORT_DIR)
+        --compare-with PATH Compare with another build of this test target,
+                            slice by slice (PERFMARK_COMPARE_WITH)
+        --per-test-confidence
+                            With --compare-with: each test at its own
+                            confidence (PERFMARK_PER_TEST_CONFIDENCE=1)
+        --family-wise       Every verdict of the run at the corrected level
+                            (PERFMARK_FAMILY_WISE=1); default with
+                            --compare-with
+        --between-run-sd PCT
+                            How much unchanged code moves between processes
+                            here, as an sd (PERFMARK_BETWEEN_RUN_SD)
+        --no-remeasure      Never measure a failure again
+                            (PERFMARK_NO_REMEASURE=1)
+        --timeout DURATION  How long one test may run before it fails as hung
+                            and the run stops (PERFMARK_TIMEOUT); default
+                            10 x (warmup + max_time) + 60 s
+
+Variables only: PERFMARK_FORCE=1 (measure an unoptimized build),
+PERFMARK_CONFIDENCE, PERFMARK_PRECISION, PERFMARK_REGRESSION,
+PERFMARK_MAX_TIME, PERFMARK_WARMUP, PERFMARK_WORKER_TIMEOUT.
+
+The FILTER strings are tested against the name of every test; a test runs
+when its name contains any of them (or equals one, with --exact).
+Exit status: 0 when every test passed, 101 otherwise.
+"
+    )
 }
 
 #[derive(Default)]
@@ -199,6 +350,9 @@ struct Flags {
     report_dir: Option<PathBuf>,
     compare_with: Option<PathBuf>,
     per_test_confidence: bool,
+    no_remeasure: bool,
+    family_wise: bool,
+    between_run_sd: Option<f64>,
     timeout: Option<Duration>,
 }
 
@@ -225,9 +379,18 @@ fn flag_value(flag: &str) -> String {
         "--compare-with" => {
             "the path of another build of this test binary: --compare-with PATH".to_owned()
         }
+        "--between-run-sd" => "a percentage: --between-run-sd 2%".to_owned(),
         "--timeout" => format!("a duration: --timeout DURATION, {TIMEOUT_ACCEPTS}"),
         _ => format!("a directory: {flag} DIR"),
     }
+}
+
+/// The value of a flag that takes text, not a path: an error naming the
+/// flag when it is not UTF-8.
+fn text_value(flag: &str, value: OsString) -> Result<String, String> {
+    value
+        .into_string()
+        .map_err(|_| format!("{flag} needs {}; its value is not UTF-8", flag_value(flag)))
 }
 
 /// What `--timeout` and `PERFMARK_TIMEOUT` accept.
@@ -346,8 +509,8 @@ mod tests {
             &[],
         )
         .unwrap();
-        assert_eq!(o.libtest.filter.as_deref(), Some("sort"));
-        assert!(o.libtest.exact && o.libtest.nocapture && o.save_baseline && !o.no_baseline);
+        assert_eq!(o.libtest.filters, ["sort"]);
+        assert!(o.libtest.exact && o.save_baseline && !o.no_baseline);
         assert_eq!(o.baseline_dir, Some(PathBuf::from("b")));
         assert_eq!(o.report_dir, Some(PathBuf::from("r")));
     }
@@ -379,14 +542,92 @@ mod tests {
         assert_eq!(o.baseline_dir, Some(PathBuf::from("mine")));
         let o = parse(&[], &[("PERFMARK_COMPARE_WITH", "../base/perf")]).unwrap();
         assert_eq!(o.compare_with, Some(PathBuf::from("../base/perf")));
-        assert!(!o.per_test_confidence);
+        assert_eq!(o.family_wise, None);
         let o = parse(
             &["--compare-with=b", "--per-test-confidence"],
             &[("PERFMARK_COMPARE_WITH", "a")],
         )
         .unwrap();
         assert_eq!(o.compare_with, Some(PathBuf::from("b")));
-        assert!(o.per_test_confidence);
+        assert_eq!(o.family_wise, Some(false));
+        assert!(!o.no_remeasure);
+        assert!(parse(&["--no-remeasure"], &[]).unwrap().no_remeasure);
+        assert!(
+            parse(&[], &[("PERFMARK_NO_REMEASURE", "1")])
+                .unwrap()
+                .no_remeasure
+        );
+    }
+
+    #[test]
+    fn one_family_wise_setting_with_a_default_per_mode() {
+        let fw = |args: &[&str], env: &[(&'static str, &'static str)]| {
+            parse(args, env).map(|o| (o.family_wise_in(false), o.family_wise_in(true)))
+        };
+        // The defaults: per test with stored baselines, family-wise when
+        // comparing two builds.
+        assert_eq!(fw(&[], &[]), Ok((false, true)));
+        assert_eq!(fw(&["--family-wise"], &[]), Ok((true, true)));
+        assert_eq!(fw(&["--per-test-confidence"], &[]), Ok((false, false)));
+        assert_eq!(fw(&[], &[("PERFMARK_FAMILY_WISE", "1")]), Ok((true, true)));
+        assert_eq!(
+            fw(&[], &[("PERFMARK_FAMILY_WISE", "0")]),
+            Ok((false, false))
+        );
+        assert_eq!(
+            fw(&[], &[("PERFMARK_PER_TEST_CONFIDENCE", "1")]),
+            Ok((false, false))
+        );
+        assert_eq!(
+            fw(&[], &[("PERFMARK_PER_TEST_CONFIDENCE", "0")]),
+            Ok((false, true))
+        );
+        // A flag wins over a variable.
+        assert_eq!(
+            fw(&["--per-test-confidence"], &[("PERFMARK_FAMILY_WISE", "1")]),
+            Ok((false, false))
+        );
+        let e = fw(&["--family-wise", "--per-test-confidence"], &[]).unwrap_err();
+        assert!(e.contains("cannot be used together"), "{e}");
+        let e = fw(
+            &[],
+            &[
+                ("PERFMARK_FAMILY_WISE", "1"),
+                ("PERFMARK_PER_TEST_CONFIDENCE", "1"),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.contains("cannot be used together"), "{e}");
+    }
+
+    #[test]
+    fn the_between_run_sd_is_a_percentage_from_the_flag_or_the_variable() {
+        assert_eq!(parse(&[], &[]).unwrap().between_run_sd, None);
+        let o = parse(&["--between-run-sd", "3%"], &[]).unwrap();
+        assert_eq!(o.between_run_sd, Some(0.03));
+        let o = parse(&[], &[("PERFMARK_BETWEEN_RUN_SD", "0.5 %")]).unwrap();
+        assert_eq!(o.between_run_sd, Some(0.005));
+        let o = parse(
+            &["--between-run-sd=4%"],
+            &[("PERFMARK_BETWEEN_RUN_SD", "1%")],
+        )
+        .unwrap();
+        assert_eq!(o.between_run_sd, Some(0.04));
+        for bad in ["2", "0%", "100%", "2 %%", "1e1%"] {
+            let e = parse(&["--between-run-sd", bad], &[]).unwrap_err();
+            assert!(
+                e.starts_with("--between-run-sd: invalid between-run sd"),
+                "{bad}: {e}"
+            );
+            assert!(e.contains("such as `2%`"), "{e}");
+        }
+        let e = parse(&[], &[("PERFMARK_BETWEEN_RUN_SD", "-2%")]).unwrap_err();
+        assert!(
+            e.starts_with("PERFMARK_BETWEEN_RUN_SD:") && e.contains("negative"),
+            "{e}"
+        );
+        let e = parse(&["--between-run-sd"], &[]).unwrap_err();
+        assert!(e.contains("--between-run-sd 2%"), "{e}");
     }
 
     #[test]

@@ -3,8 +3,11 @@
 
 pub(crate) mod capture;
 mod cli;
+mod family;
 mod judge;
+mod libtest_args;
 mod paired;
+mod remeasure;
 mod watchdog;
 
 use std::collections::BTreeSet;
@@ -12,22 +15,27 @@ use std::ffi::OsString;
 use std::io::{self, Write as _};
 use std::panic;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use libtest_mimic::FormatSetting;
 
 use self::capture::panic_headline;
 use self::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use self::cli::{EnvVars, Options};
+use self::family::Family;
 use self::judge::judge;
+use self::libtest_args::Format;
 use self::paired::Comparing;
-use self::watchdog::Bounded;
+use self::watchdog::{Bounded, Ran};
 
+use crate::allocations::{self, Allocations};
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Budget, Check, Regression, RunComparison, Verdict};
-use crate::clock;
+use crate::checks::{
+    allocs, Allocs, BetweenRun, Check, MachinePrior, NearLine, Regression, RunComparison, Verdict,
+};
+use crate::clock::{self, Clock};
 use crate::measure::{noise_floor, Adaptive, Measurement, Plan, StopReason};
+use crate::observe::Observer;
 use crate::pair;
 use crate::platform::Platform;
 use crate::registry::{self, Ignore, PerfTest};
@@ -67,7 +75,15 @@ pub fn run_main(build: BuildInfo) -> ! {
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
+    let program = args
+        .first()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let code = match Options::parse(args, &EnvVars) {
+        Ok(options) if options.libtest.help => {
+            print!("{}", cli::usage(&program));
+            0
+        }
         Ok(options) => Runner::new(build, options).run(),
         Err(message) => {
             eprintln!("error: {message}");
@@ -82,6 +98,8 @@ pub fn run_main(build: BuildInfo) -> ! {
 struct Runner {
     build: BuildInfo,
     options: Options,
+    /// Reads what the OS knows about other work around each measurement.
+    observer: Arc<Observer>,
 }
 
 /// What happened to a test that ran.
@@ -95,7 +113,11 @@ struct Outcome {
 
 impl Runner {
     fn new(build: BuildInfo, options: Options) -> Self {
-        Runner { build, options }
+        Runner {
+            build,
+            options,
+            observer: Arc::new(Observer::live()),
+        }
     }
 
     /// Whether this run measures (an optimized build, or `PERFMARK_FORCE`).
@@ -114,7 +136,7 @@ impl Runner {
             for t in &selected {
                 println!("{}: test", t.name());
             }
-            if args.format != Some(FormatSetting::Terse) {
+            if args.format != Format::Terse {
                 println!();
                 println!("{} tests, 0 benchmarks", selected.len());
             }
@@ -122,8 +144,22 @@ impl Runner {
         }
 
         let clock = clock::info();
-        let platform = Platform::detect(!self.build.debug_assertions, clock);
+        let mut platform = Platform::detect(!self.build.debug_assertions, clock);
+        // The thread CPU clock is calibrated only when a test will use it.
+        if selected
+            .iter()
+            .any(|t| self.runs(t) && measure_of(t) == Clock::Cpu)
+        {
+            platform.cpu_clock = clock::cpu_info();
+        }
         let mut environment_warnings = platform.warnings();
+        if !allocations::installed() {
+            environment_warnings.push(format!(
+                "allocations are not counted: {}",
+                allocs::NOT_COUNTED
+            ));
+        }
+        environment_warnings.extend(self.observer.coverage().header_warning());
         let store = self.baseline_store();
         let fingerprint = Fingerprint::current(
             &platform.rustc,
@@ -136,7 +172,7 @@ impl Runner {
         }
         let mut comparing = match &self.options.compare_with {
             None => None,
-            Some(path) => match Comparing::start(path, self.options.per_test_confidence) {
+            Some(path) => match Comparing::start(path) {
                 Ok(comparing) => Some(comparing),
                 Err(e) => {
                     eprintln!("error: --compare-with: {e}");
@@ -171,25 +207,56 @@ impl Runner {
         }
         let will_measure = self.measuring() && selected.iter().any(|t| self.runs(t));
         let noise_floor = will_measure.then(noise_floor::measure);
+        // How much estimates move between processes here: the source both
+        // the regression rule and the budget's near-the-line note read.
+        let prior = MachinePrior::resolve(
+            self.options.between_run_sd,
+            baselines.as_ref(),
+            &fingerprint,
+        );
+        let spreads = BetweenRun::new(prior, baselines.as_ref(), &fingerprint);
         // The checks every measured test goes through, in the order their
         // reasons are printed.
         let regression = baselines
             .as_ref()
-            .map(|file| Regression::new(file, &fingerprint));
-        let mut checks: Vec<&dyn Check> = vec![&Budget];
+            .map(|file| Regression::new(file, &fingerprint, &spreads));
+        let budget = NearLine::new(&spreads);
+        let mut checks: Vec<&dyn Check> = vec![&budget];
         if let Some(regression) = &regression {
             checks.push(regression);
         }
+        checks.push(&Allocs);
+        let measured: Vec<&PerfTest> = selected
+            .iter()
+            .copied()
+            .filter(|t| self.measuring() && self.runs(t))
+            .collect();
         if let Some(c) = comparing.as_mut() {
-            c.compared = selected
-                .iter()
-                .filter(|t| self.measuring() && self.runs(t) && c.has(&t.name()))
-                .count();
+            c.compared = measured.iter().filter(|t| c.has(&t.name())).count();
         }
+        // Every verdict the run will decide: a budget, and a regression
+        // against a stored baseline from this machine or the base build.
+        let family = Family::new(
+            self.options.family_wise_in(comparing.is_some()),
+            measured.iter().map(|t| {
+                let name = t.name();
+                let regression = match &comparing {
+                    Some(c) => c.has(&name),
+                    None => spreads.usable_entry(&name).is_some(),
+                };
+                let verdicts = usize::from(t.options.budget_ns.is_some()) + usize::from(regression);
+                (name, verdicts)
+            }),
+        );
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
-        if let Some(c) = &comparing {
-            println!("{}", c.header());
+        match &comparing {
+            Some(c) => println!("{}", c.header(&family)),
+            None if will_measure && family.verdicts > 0 => {
+                println!("verdicts: {}", family.words());
+                println!("{}", prior.header());
+            }
+            None => {}
         }
 
         println!();
@@ -216,10 +283,10 @@ impl Runner {
             let _ = io::stdout().flush();
             let outcome = match &comparing {
                 Some(c) if c.has(&name) && self.measuring() => {
-                    self.compare_one(t, name, noise_floor, c)
+                    self.compare_one(t, name, noise_floor, c, &family, &spreads)
                 }
                 Some(c) => {
-                    let mut outcome = self.run_one(t, name, noise_floor, &checks);
+                    let mut outcome = self.run_one(t, name, noise_floor, &family, &checks);
                     if !c.has(&outcome.report.name) {
                         outcome
                             .report
@@ -228,7 +295,7 @@ impl Runner {
                     }
                     outcome
                 }
-                None => self.run_one(t, name, noise_floor, &checks),
+                None => self.run_one(t, name, noise_floor, &family, &checks),
             };
             let ok = outcome.report.verdict != Verdict::Fail;
             println!("{}", console::outcome_word(&outcome.report));
@@ -311,10 +378,13 @@ impl Runner {
             comparison: comparing.map(|c| RunComparison {
                 base: c.base.display().to_string(),
                 compared: c.compared,
-                family_wise: !c.per_test && c.compared > 1,
+                family_wise: family.corrects(),
                 removed,
             }),
+            family_wise: Some(family.record()),
+            between_run_prior: Some(prior),
             finished_in_s: started.elapsed().as_secs_f64(),
+            interference: Some(self.observer.coverage().clone()),
         };
         if let Err(message) = report.write(&report_dir) {
             eprintln!("error: {message}");
@@ -331,8 +401,9 @@ impl Runner {
         code
     }
 
-    /// libtest's selection: the filter (substring, or whole name with
-    /// `--exact`), `--skip` patterns, and `--ignored` (only ignored tests).
+    /// libtest's selection: the filters (a name matching any; substring, or
+    /// whole name with `--exact`), `--skip` patterns, and `--ignored` (only
+    /// ignored tests).
     fn selected(&self, t: &PerfTest) -> bool {
         self.selected_name(&t.name(), t.options.ignore != Ignore::No)
     }
@@ -347,10 +418,8 @@ impl Runner {
                 name.contains(pattern)
             }
         };
-        if let Some(filter) = &args.filter {
-            if !matches(filter) {
-                return false;
-            }
+        if !args.filters.is_empty() && !args.filters.iter().any(|f| matches(f)) {
+            return false;
         }
         if args.skip.iter().any(|s| matches(s)) {
             return false;
@@ -405,6 +474,13 @@ impl Runner {
             fmt_ns(p.clock.resolution_ns),
             fmt_ns(p.clock.overhead_ns)
         );
+        if let Some(cpu) = &p.cpu_clock {
+            println!(
+                "cpu timer (measure = \"cpu\"): thread CPU time, resolution {}, overhead {} per read",
+                fmt_ns(cpu.resolution_ns),
+                fmt_ns(cpu.overhead_ns)
+            );
+        }
         if !self.measuring() {
             println!("unoptimized build: tests run as smoke tests and are not measured; run `cargo test --release` (or set PERFMARK_FORCE=1)");
         }
@@ -426,33 +502,119 @@ impl Runner {
         );
         plan.budget_ns = o.budget_ns;
         plan.smoke = !self.measuring();
+        plan.allocs = o.allocs;
+        plan.measure = measure_of(t);
+        // Without a thread CPU clock the test fails before it is measured
+        // (see `measure_one`); the wall clock's figures stand in meanwhile.
+        if let Some(info) = plan.measure.info() {
+            plan.clock = info;
+        }
         plan
     }
 
+    /// Measures and judges `t`; a failure measured under interference is
+    /// measured once more, and that measurement decides
+    /// ([`remeasure`]).
     fn run_one(
         &self,
         t: &PerfTest,
         name: String,
         noise_floor: Option<f64>,
+        family: &Family,
         checks: &[&dyn Check],
     ) -> Outcome {
         let started = Instant::now();
-        let plan = self.plan_for(t);
+        let mut plan = self.plan_for(t);
+        // Measured at the run's corrected level, so the sampler keeps going
+        // until that interval clears the budget, and every verdict of the
+        // test is decided at it.
+        plan.confidence = family.confidence(&name, plan.confidence);
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        let bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        let mut outcome = self.measure_one(t, name.clone(), &plan, tolerance, noise_floor, checks);
+        if !self.options.no_remeasure && !outcome.hung && remeasure::wanted(&outcome.report) {
+            let mut again = plan.clone();
+            again.max_time =
+                remeasure::max_time(plan.max_time, outcome.report.measurement.as_ref());
+            let second = self.measure_one(t, name, &again, tolerance, noise_floor, checks);
+            outcome = remeasure::combine(outcome, second, again.max_time);
+        }
+        outcome.report.duration_s = started.elapsed().as_secs_f64();
+        outcome
+    }
+
+    /// One measurement of `t` under `plan`, judged, with what the OS knew
+    /// about other work meanwhile (read on the test's thread, before and
+    /// after the body: outside every timed block). The body runs under the
+    /// [`watchdog`]: a test that does not return within its bound fails as
+    /// hung.
+    fn measure_one(
+        &self,
+        t: &PerfTest,
+        name: String,
+        plan: &Plan,
+        tolerance: f64,
+        noise_floor: Option<f64>,
+        checks: &[&dyn Check],
+    ) -> Outcome {
+        if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
+            let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
+            report.measure = Clock::Cpu;
+            let reason = "measure = \"cpu\" needs the thread's CPU clock \
+                          (CLOCK_THREAD_CPUTIME_ID), which this platform does not have here; \
+                          remove the option to measure wall time"
+                .to_owned();
+            report.reasons.push(reason.clone());
+            return Outcome {
+                report,
+                failure_detail: Some(reason),
+                hung: false,
+            };
+        }
+        let mut bencher =
+            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(plan.measure);
+        if allocations::installed() {
+            bencher = bencher.counting_allocations();
+        }
         take_panic_message();
-        let bound = self.bound_for(&plan);
-        let (result, bencher) = match watchdog::run_bounded(&name, bound, t.body, bencher) {
-            Bounded::Returned(result, bencher) => (result, bencher),
+        let bound = self.bound_for(plan);
+        let observer = Arc::clone(&self.observer);
+        let (result, ran) = match watchdog::run_bounded(&name, bound, t.body, bencher, observer) {
+            Bounded::Returned(result, ran) => (result, ran),
             Bounded::Hung => {
                 let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
-                return failed_outcome(t, name, reason, started, true);
+                return failed_outcome(t, name, plan, reason, true);
             }
-            Bounded::NoThread(reason) => return failed_outcome(t, name, reason, started, false),
+            Bounded::NoThread(reason) => return failed_outcome(t, name, plan, reason, false),
         };
-        let (measurement, work) = bencher.map_or((None, None), Bencher::finish);
         let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
-        report.work = work;
+        report.measure = plan.measure;
+        let mut measurement = None;
+        if let Some(ran) = ran {
+            let Ran {
+                bencher,
+                before,
+                after,
+            } = *ran;
+            report.interference = self.observer.between(&before, &after);
+            report.wall_ns_per_iter = bencher.wall_ns_per_iter();
+            report.allocations = bencher
+                .counted()
+                .map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
+            let (m, work) = bencher.finish();
+            report.work = work;
+            measurement = m;
+        }
+        if plan.measure == Clock::Cpu
+            && measurement
+                .as_ref()
+                .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
+        {
+            report.warnings.push(
+                "measure = \"cpu\" does not apply to iter_custom: the routine's own times are \
+                 used as given"
+                    .to_owned(),
+            );
+        }
         let mut failure_detail = None;
         match (result, measurement) {
             (Err(payload), _) => {
@@ -482,11 +644,13 @@ impl Runner {
                 report.measurement = Some(m);
             }
             (Ok(()), Some(m)) => {
-                judge(&mut report, &plan, tolerance, &m, noise_floor, checks);
+                judge(&mut report, plan, tolerance, &m, noise_floor, checks);
+                report
+                    .warnings
+                    .extend(report.interference.as_ref().and_then(|i| i.warning()));
                 failure_detail = keep_measurement(&mut report, m);
             }
         }
-        report.duration_s = started.elapsed().as_secs_f64();
         Outcome {
             report,
             failure_detail,
@@ -503,18 +667,12 @@ impl Runner {
     }
 }
 
-/// A test failed before it measured anything, for `reason`; `hung` when
-/// its thread is still running.
-fn failed_outcome(
-    t: &PerfTest,
-    name: String,
-    reason: String,
-    started: Instant,
-    hung: bool,
-) -> Outcome {
+/// A test measured with `plan` failed before it measured anything, for
+/// `reason`; `hung` when its thread is still running.
+fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: String, hung: bool) -> Outcome {
     let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
+    report.measure = plan.measure;
     report.reasons.push(reason.clone());
-    report.duration_s = started.elapsed().as_secs_f64();
     Outcome {
         report,
         failure_detail: Some(reason),
@@ -539,36 +697,60 @@ fn save_baselines(
     reports: &[TestReport],
     fingerprint: &Fingerprint,
 ) -> Result<String, baseline::BaselineError> {
-    let entries: Vec<Entry> = reports
-        .iter()
-        .filter_map(|r| {
-            let (e, m) = (r.estimate.as_ref()?, r.measurement.as_ref()?);
-            (e.ci_low.is_finite() && e.ci_high.is_finite()).then(|| {
-                Entry::new(
-                    r.name.clone(),
-                    baseline::StoredEstimate::new(
-                        e.statistic.as_str(),
-                        e.ns_per_iter,
-                        (e.ci_low, e.ci_high),
-                        e.confidence,
-                    ),
-                    m.samples_ns.clone(),
-                    m.iters_per_sample,
-                    fingerprint.clone(),
-                )
-            })
-        })
-        .collect();
+    let mut entries: Vec<Entry> = Vec::new();
+    // Measured tests left out, named in the line so that a missing entry
+    // (and later a missing comparison) is never a surprise.
+    let mut unbounded: Vec<&str> = Vec::new();
+    for r in reports {
+        let (Some(e), Some(m)) = (r.estimate.as_ref(), r.measurement.as_ref()) else {
+            continue;
+        };
+        if !(e.ci_low.is_finite() && e.ci_high.is_finite()) {
+            unbounded.push(&r.name);
+            continue;
+        }
+        entries.push(
+            Entry::new(
+                r.name.clone(),
+                baseline::StoredEstimate::new(
+                    e.statistic.as_str(),
+                    e.ns_per_iter,
+                    (e.ci_low, e.ci_high),
+                    e.confidence,
+                ),
+                m.samples_ns.clone(),
+                m.iters_per_sample,
+                fingerprint.clone(),
+            )
+            .with_clock(r.measure),
+        );
+    }
+    let left_out = if unbounded.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; not recorded, their CI unbounded (too few samples): {}",
+            unbounded.join(", ")
+        )
+    };
     if entries.is_empty() {
-        return Ok("no baseline saved: no test was measured with a bounded CI".to_owned());
+        return Ok(format!(
+            "no baseline saved: no test was measured with a bounded CI{left_out}"
+        ));
     }
     let file = store.save(target, &entries)?;
     Ok(format!(
-        "baseline saved: {} ({} of its {} tests recorded in this run)",
+        "baseline saved: {} ({} of its {} tests recorded in this run){left_out}",
         file.path().display(),
         entries.len(),
         file.len()
     ))
+}
+
+/// The clock `t` is timed with: its `measure`, wall by default.
+#[doc(hidden)]
+pub fn measure_of(t: &PerfTest) -> Clock {
+    t.options.measure.map(Clock::from).unwrap_or_default()
 }
 
 fn ignored_report(t: &PerfTest, name: String) -> TestReport {

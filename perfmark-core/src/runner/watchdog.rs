@@ -13,13 +13,19 @@
 //! The bound is `--timeout` / `PERFMARK_TIMEOUT` when given, else
 //! [`default_bound`]: generous enough that no test the sampler can finish
 //! is ever stopped, since the sampler itself stops at `max_time`.
+//!
+//! What the OS knows about other work during the measurement (the
+//! [`Observer`]'s readings) is read on the test's thread, just before and
+//! just after the body: the thread-level figures (run-queue wait, context
+//! switches, migrations) are the measuring thread's only when read there.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
 use crate::bencher::Bencher;
+use crate::observe::{Observer, Reading};
 
 /// Added to every default bound: time for a test's own setup (building
 /// its inputs before it hands the routine to the Bencher), which no option
@@ -50,9 +56,9 @@ pub(super) fn default_bound(warmup: Duration, max_time: Duration) -> Duration {
 /// How a bounded body ended.
 pub(super) enum Bounded {
     /// The body returned or panicked (`Err` holds the payload); the
-    /// Bencher comes back with what it measured, unless the thread ended
-    /// without handing it back.
-    Returned(thread::Result<()>, Option<Bencher>),
+    /// Bencher comes back with what it measured, and the readings around
+    /// the body, unless the thread ended without handing them back.
+    Returned(thread::Result<()>, Option<Box<Ran>>),
     /// The body was still running when the bound ran out; its thread is
     /// left behind, and the process must exit soon.
     Hung,
@@ -61,37 +67,100 @@ pub(super) enum Bounded {
     NoThread(String),
 }
 
+/// What a body that returned (or panicked) hands back.
+pub(super) struct Ran {
+    /// The Bencher, with what it measured.
+    pub(super) bencher: Bencher,
+    /// `observer`'s reading on the test's thread just before the body.
+    pub(super) before: Reading,
+    /// The same, just after the body.
+    pub(super) after: Reading,
+}
+
+/// What the test's thread hands back: how the body ended, and the Bencher
+/// with the readings unless the thread ended without returning.
+type Handed = (thread::Result<()>, Option<Box<Ran>>);
+
+/// Where the test's thread leaves what it hands back, with the condition
+/// variable that wakes the runner. Not a channel: a channel's receiver
+/// allocates when it starts to wait (it registers itself with the
+/// sender), and the runner starts to wait while the body may be in the
+/// counting pass of `allocs = N`, whose counters are process-wide. Waiting
+/// on a condition variable allocates nothing.
+type Slot = (Mutex<Option<Handed>>, Condvar);
+
+/// The test's thread's end of the [`Slot`]: hands back what the body left,
+/// or, dropped without having done so (the thread unwound past the body),
+/// says that the thread ended without returning.
+struct HandBack {
+    slot: Arc<Slot>,
+    done: bool,
+}
+
+impl HandBack {
+    /// Leaves `handed` in the slot and wakes the runner, which may have
+    /// given up waiting (then no one looks).
+    fn give(&mut self, handed: Handed) {
+        let (place, woken) = &*self.slot;
+        *place.lock().unwrap_or_else(PoisonError::into_inner) = Some(handed);
+        woken.notify_one();
+        self.done = true;
+    }
+}
+
+impl Drop for HandBack {
+    fn drop(&mut self) {
+        if !self.done {
+            self.give((
+                Err(Box::new("the test's thread ended without returning")),
+                None,
+            ));
+        }
+    }
+}
+
 /// Runs `body` with `bencher` on a thread named `name`, waiting at most
-/// `bound` for it.
+/// `bound` for it; `observer` reads the system on that thread before and
+/// after the body (outside every timed block).
 pub(super) fn run_bounded(
     name: &str,
     bound: Duration,
     body: fn(&mut Bencher),
     bencher: Bencher,
+    observer: Arc<Observer>,
 ) -> Bounded {
-    let (done, finished) = mpsc::channel();
+    let slot: Arc<Slot> = Arc::new((Mutex::new(None), Condvar::new()));
+    let mut hand_back = HandBack {
+        slot: Arc::clone(&slot),
+        done: false,
+    };
     let mut bencher = bencher;
     let mut builder = thread::Builder::new().name(thread_name(name));
     if std::env::var_os("RUST_MIN_STACK").is_none() {
         builder = builder.stack_size(STACK_BYTES);
     }
     let spawned = builder.spawn(move || {
+        let before = observer.read();
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&mut bencher)));
-        // The runner may have given up waiting: then no one listens.
-        let _ = done.send((result, bencher));
+        let after = observer.read();
+        let ran = Ran {
+            bencher,
+            before,
+            after,
+        };
+        hand_back.give((result, Some(Box::new(ran))));
     });
     if let Err(e) = spawned {
         return Bounded::NoThread(format!("could not start a thread for the test: {e}"));
     }
-    match finished.recv_timeout(bound) {
-        Ok((result, bencher)) => Bounded::Returned(result, Some(bencher)),
-        Err(RecvTimeoutError::Timeout) => Bounded::Hung,
-        // The thread ended without a word, which only an abort (that ends
-        // this process too) should do: reported as a panic all the same.
-        Err(RecvTimeoutError::Disconnected) => Bounded::Returned(
-            Err(Box::new("the test's thread ended without returning")),
-            None,
-        ),
+    let (place, woken) = &*slot;
+    let place = place.lock().unwrap_or_else(PoisonError::into_inner);
+    let (mut handed, _) = woken
+        .wait_timeout_while(place, bound, |h| h.is_none())
+        .unwrap_or_else(PoisonError::into_inner);
+    match handed.take() {
+        Some((result, ran)) => Bounded::Returned(result, ran),
+        None => Bounded::Hung,
     }
 }
 
@@ -134,6 +203,10 @@ mod tests {
     use crate::bencher::Measurer;
     use crate::measure::{Adaptive, Plan};
 
+    fn observer() -> Arc<Observer> {
+        Arc::new(Observer::live())
+    }
+
     fn bencher() -> Bencher {
         let mut plan = Plan::new(
             0.95,
@@ -159,10 +232,61 @@ mod tests {
             assert_eq!(thread::current().name(), Some("group::named"));
             b.iter(|| 1 + 1);
         }
-        match run_bounded("group::named", Duration::from_secs(60), body, bencher()) {
-            Bounded::Returned(Ok(()), Some(bencher)) => assert!(bencher.finish().0.is_some()),
+        let ran = run_bounded(
+            "group::named",
+            Duration::from_secs(60),
+            body,
+            bencher(),
+            observer(),
+        );
+        match ran {
+            Bounded::Returned(Ok(()), Some(ran)) => assert!(ran.bencher.finish().0.is_some()),
             _ => panic!("the body did not return normally"),
         }
+    }
+
+    #[test]
+    fn the_observer_reads_on_the_tests_thread() {
+        use crate::observe::{ProcFile, Source, Switches};
+        use std::sync::Mutex;
+        /// Records the thread each thread-level reading is taken on.
+        struct Threads(Arc<Mutex<Vec<Option<String>>>>);
+        impl Source for Threads {
+            fn read(&self, _: ProcFile) -> Option<String> {
+                None
+            }
+            fn thread_switches(&self) -> Option<Switches> {
+                let name = thread::current().name().map(str::to_owned);
+                self.0.lock().unwrap().push(name);
+                None
+            }
+            fn process_cpu_ns(&self) -> Option<u64> {
+                None
+            }
+            fn tick_ns(&self) -> f64 {
+                1e7
+            }
+            fn now(&self) -> (f64, f64) {
+                (0.0, 0.0)
+            }
+        }
+        fn body(b: &mut Bencher) {
+            b.iter(|| 1 + 1);
+        }
+        let threads = Arc::new(Mutex::new(Vec::new()));
+        let observer = Arc::new(Observer::new(Box::new(Threads(Arc::clone(&threads)))));
+        // Probing what the source covers read on this thread: not counted.
+        threads.lock().unwrap().clear();
+        let ran = run_bounded(
+            "group::observed",
+            Duration::from_secs(60),
+            body,
+            bencher(),
+            observer,
+        );
+        assert!(matches!(ran, Bounded::Returned(Ok(()), Some(_))));
+        let on = threads.lock().unwrap().clone();
+        assert_eq!(on, vec![Some("group::observed".to_owned()); 2]);
     }
 
     #[test]
@@ -170,7 +294,7 @@ mod tests {
         fn body(_: &mut Bencher) {
             panic::panic_any("setup failed");
         }
-        match run_bounded("p", Duration::from_secs(60), body, bencher()) {
+        match run_bounded("p", Duration::from_secs(60), body, bencher(), observer()) {
             Bounded::Returned(Err(payload), _) => {
                 assert_eq!(payload.downcast_ref::<&str>(), Some(&"setup failed"));
             }
@@ -185,7 +309,13 @@ mod tests {
             // thread of the test binary around for long.
             thread::sleep(Duration::from_secs(5));
         }
-        let outcome = run_bounded("sleeps", Duration::from_millis(50), body, bencher());
+        let outcome = run_bounded(
+            "sleeps",
+            Duration::from_millis(50),
+            body,
+            bencher(),
+            observer(),
+        );
         assert!(matches!(outcome, Bounded::Hung));
     }
 

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use perfmark_core::baseline::{merge_runs, BaselineStore, Entry, Fingerprint, StoredEstimate};
-use perfmark_core::checks::{Check, Regression, Subject};
+use perfmark_core::checks::{BetweenRun, Check, MachinePrior, Regression, Subject};
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};
 use perfmark_core::stats;
 use proptest::prelude::*;
@@ -229,6 +229,7 @@ fn subject_parts(ns: f64) -> (Plan, Measurement, stats::Estimate) {
         sampling_ns: 0.0,
         stop: StopReason::Precision,
         planned_samples: 40,
+        budget_look: None,
     };
     (plan, measurement, estimate)
 }
@@ -253,6 +254,14 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
     let file = store
         .save("perf", std::slice::from_ref(entry))
         .map_err(fail)?;
+    // The prior as a run resolves it: from the file's recorded spread when
+    // it has one.
+    let here = entry.fingerprint();
+    let spreads = BetweenRun::new(
+        MachinePrior::resolve(None, Some(&file), here),
+        Some(&file),
+        here,
+    );
     for ns in [1.0, 1e6] {
         let (plan, measurement, estimate) = subject_parts(ns);
         let subject = Subject {
@@ -261,8 +270,10 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
             tolerance: 0.05,
             measurement: &measurement,
             estimate: &estimate,
+            allocations: None,
+            resolution_ns: measurement.resolution_ns(&plan.clock),
         };
-        let finding = Regression::new(&file, entry.fingerprint()).check(&subject);
+        let finding = Regression::new(&file, here, &spreads).check(&subject);
         let finding = finding.expect("the entry is in the file");
         prop_assert!(!finding.reason.is_empty());
     }

@@ -6,6 +6,7 @@
 use std::io::BufReader;
 
 use perfmark_core::measure::SampleKind;
+use perfmark_core::observe::ThreadObservation;
 use perfmark_core::pair::lines::{LineReader, MAX_LINE_BYTES};
 use perfmark_core::pair::protocol::{self, decode, decode_line, Reply, Request, LINE_PREFIX};
 use proptest::prelude::*;
@@ -25,6 +26,41 @@ fn kind() -> impl Strategy<Value = SampleKind> {
         SampleKind::Batched,
         SampleKind::Custom,
     ])
+}
+
+/// What a worker may say it observed of its measuring thread over a
+/// slice: nothing (a worker that does not observe), or any figures.
+fn observed() -> impl Strategy<Value = Option<ThreadObservation>> {
+    let count = || prop::option::of(any::<u64>());
+    prop::option::of(
+        (
+            finite(),
+            prop::option::of(finite()),
+            prop::option::of(finite()),
+            count(),
+            count(),
+            count(),
+        )
+            .prop_map(
+                |(
+                    wall_ns,
+                    run_ns,
+                    wait_ns,
+                    involuntary_switches,
+                    voluntary_switches,
+                    migrations,
+                )| {
+                    ThreadObservation {
+                        wall_ns,
+                        run_ns,
+                        wait_ns,
+                        involuntary_switches,
+                        voluntary_switches,
+                        migrations,
+                    }
+                },
+            ),
+    )
 }
 
 /// Any reply, with any text where the protocol carries text (test names
@@ -51,7 +87,7 @@ fn reply() -> impl Strategy<Value = Reply> {
             kind,
             first_call_ns
         }),
-        finite().prop_map(|ns| Reply::Slice { ns }),
+        (finite(), observed()).prop_map(|(ns, observed)| Reply::Slice { ns, observed }),
         finite().prop_map(|ns| Reply::Overhead { ns }),
         Just(Reply::Finished),
         text.prop_map(|message| Reply::Failed { message }),
@@ -149,7 +185,7 @@ fn a_number_no_reply_can_carry_is_refused_not_misread() {
     // no reply's number accepts, so a worker that measured one is refused
     // by the coordinator (which also checks that times are finite).
     for ns in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-        let line = protocol::encode(&Reply::Slice { ns });
+        let line = protocol::encode(&Reply::Slice { ns, observed: None });
         assert!(matches!(decode(&line), Some(Err(_))), "{line}");
     }
 }

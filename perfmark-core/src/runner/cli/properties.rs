@@ -16,7 +16,7 @@ use crate::props;
 use super::{Env, Options, SWITCHES};
 
 /// Every variable the test binary reads.
-const VARIABLES: [&str; 13] = [
+const VARIABLES: [&str; 18] = [
     "PERFMARK_SAVE_BASELINE",
     "PERFMARK_NO_BASELINE",
     "PERFMARK_VERBOSE",
@@ -29,14 +29,20 @@ const VARIABLES: [&str; 13] = [
     "PERFMARK_MAX_TIME",
     "PERFMARK_WARMUP",
     "PERFMARK_COMPARE_WITH",
+    "PERFMARK_PER_TEST_CONFIDENCE",
+    "PERFMARK_FAMILY_WISE",
+    "PERFMARK_BETWEEN_RUN_SD",
+    "PERFMARK_WORKER_TIMEOUT",
+    "PERFMARK_NO_REMEASURE",
     "PERFMARK_TIMEOUT",
 ];
 
 /// The flags that take a value.
-const VALUED_FLAGS: [&str; 4] = [
+const VALUED_FLAGS: [&str; 5] = [
     "--baseline-dir",
     "--report-dir",
     "--compare-with",
+    "--between-run-sd",
     "--timeout",
 ];
 
@@ -70,6 +76,8 @@ fn sound(o: &Options) -> Result<(), TestCaseError> {
     prop_assert!((0.0..1.0).contains(&o.regression));
     prop_assert!(!o.max_time.is_zero());
     prop_assert!(o.timeout.is_none_or(|t| t.as_nanos() >= 1_000_000));
+    prop_assert!(o.between_run_sd.is_none_or(|sd| sd > 0.0 && sd < 1.0));
+    prop_assert!(!o.worker_timeout.is_zero());
     for dir in [&o.baseline_dir, &o.report_dir, &o.compare_with] {
         prop_assert!(dir.as_ref().is_none_or(|d| !d.as_os_str().is_empty()));
     }
@@ -153,11 +161,23 @@ fn expected(flags: &[Flag]) -> Result<Expected, &'static str> {
                         return Err(name);
                     }
                 }
+                if *name == "--between-run-sd" {
+                    let ok = value
+                        .to_str()
+                        .and_then(|t| perfmark_options::grammar::percent(t).ok())
+                        .is_some_and(|pct| pct > 0.0 && pct < 100.0);
+                    if !ok {
+                        return Err(name);
+                    }
+                }
                 e.values.insert(name, value.clone());
             }
         }
     }
     let has = |name| e.switches.contains(&name);
+    if has("--family-wise") && has("--per-test-confidence") {
+        return Err("--family-wise");
+    }
     if has("--save-baseline") && (has("--no-baseline") || e.values.contains_key("--compare-with")) {
         return Err("--save-baseline");
     }
@@ -194,9 +214,9 @@ fn flags_in_any_order_are_taken_or_refused_by_name() {
                     }
                 }
             }
-            // libtest's own flags and filter pass through to libtest-mimic
-            // (whose parser exits the process on what it refuses, so only
-            // what it accepts is generated here).
+            // libtest's own flags and filter pass through to libtest's
+            // parser (`libtest_args.rs`, tested on its own): only what it
+            // accepts is generated here.
             if exact {
                 args.push("--exact".into());
             }
@@ -207,7 +227,7 @@ fn flags_in_any_order_are_taken_or_refused_by_name() {
             match (expected(&flags), result) {
                 (Ok(e), Ok(o)) => {
                     sound(&o)?;
-                    prop_assert_eq!(o.libtest.filter.as_deref(), filter.as_deref());
+                    prop_assert_eq!(&o.libtest.filters, &Vec::from_iter(filter.clone()));
                     prop_assert_eq!(o.libtest.exact, exact);
                     prop_assert_eq!(o.save_baseline, e.switches.contains(&"--save-baseline"));
                     prop_assert_eq!(o.no_baseline, e.switches.contains(&"--no-baseline"));
@@ -217,6 +237,19 @@ fn flags_in_any_order_are_taken_or_refused_by_name() {
                     prop_assert_eq!(o.report_dir, path("--report-dir"));
                     prop_assert_eq!(o.compare_with, path("--compare-with"));
                     prop_assert_eq!(o.timeout.is_some(), e.values.contains_key("--timeout"));
+                    prop_assert_eq!(
+                        o.between_run_sd.is_some(),
+                        e.values.contains_key("--between-run-sd")
+                    );
+                    prop_assert_eq!(o.no_remeasure, e.switches.contains(&"--no-remeasure"));
+                    let family_wise = if e.switches.contains(&"--family-wise") {
+                        Some(true)
+                    } else if e.switches.contains(&"--per-test-confidence") {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    prop_assert_eq!(o.family_wise, family_wise);
                 }
                 (Err(name), Err(message)) => {
                     prop_assert!(message.contains(name), "{args:?}: {message}");

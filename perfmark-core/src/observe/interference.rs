@@ -1,0 +1,641 @@
+//! The figures of one span, derived from two readings, as `report.json`
+//! keeps them; the rule that calls a span disturbed (see the module
+//! documentation of [`super`]); and the warnings in words.
+
+use serde::{Deserialize, Serialize};
+
+use super::procfs::CpuTicks;
+use super::{Reading, LOST_SHARE_THRESHOLD, MIN_LOST};
+
+/// The measuring thread over one span: a test's body, or one slice of a
+/// paired comparison (with its warm run).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ThreadObservation {
+    /// Wall time of the span, ns.
+    pub wall_ns: f64,
+    /// Time the thread was on a CPU, ns.
+    pub run_ns: Option<f64>,
+    /// Time it was runnable but waiting for a CPU, ns.
+    pub wait_ns: Option<f64>,
+    /// Times the scheduler took its CPU away.
+    pub involuntary_switches: Option<u64>,
+    /// Times it gave its CPU up (blocked or slept).
+    pub voluntary_switches: Option<u64>,
+    /// Times it moved to another CPU.
+    pub migrations: Option<u64>,
+}
+
+impl ThreadObservation {
+    /// The thread's figures from `before` to `after` (both read on it).
+    pub fn between(before: &Reading, after: &Reading) -> ThreadObservation {
+        let (a, b) = (before.sched, after.sched);
+        let delta = |x: Option<u64>, y: Option<u64>| Some(y?.saturating_sub(x?));
+        ThreadObservation {
+            wall_ns: (after.mono_ns - before.mono_ns).max(0.0),
+            run_ns: delta(a.map(|s| s.run_ns), b.map(|s| s.run_ns)).map(|n| n as f64),
+            wait_ns: delta(a.map(|s| s.wait_ns), b.map(|s| s.wait_ns)).map(|n| n as f64),
+            involuntary_switches: delta(
+                before.switches.map(|s| s.involuntary),
+                after.switches.map(|s| s.involuntary),
+            ),
+            voluntary_switches: delta(
+                before.switches.map(|s| s.voluntary),
+                after.switches.map(|s| s.voluntary),
+            ),
+            migrations: delta(before.migrations, after.migrations),
+        }
+    }
+
+    /// The share of the span's wall time spent waiting for a CPU.
+    pub fn wait_share(&self) -> Option<f64> {
+        let wait = self.wait_ns?;
+        (self.wall_ns > 0.0).then(|| (wait / self.wall_ns).clamp(0.0, 1.0))
+    }
+
+    /// The sum of `spans` (wall times added; each figure added over the
+    /// spans that have it, `None` when none has); `None` for no spans.
+    pub fn total<'a>(spans: impl IntoIterator<Item = &'a ThreadObservation>) -> Option<Self> {
+        fn add<T: std::ops::Add<Output = T>>(x: Option<T>, y: Option<T>) -> Option<T> {
+            match (x, y) {
+                (Some(x), Some(y)) => Some(x + y),
+                (x, y) => x.or(y),
+            }
+        }
+        spans.into_iter().fold(None, |sum: Option<Self>, s| {
+            Some(match sum {
+                None => *s,
+                Some(t) => ThreadObservation {
+                    wall_ns: t.wall_ns + s.wall_ns,
+                    run_ns: add(t.run_ns, s.run_ns),
+                    wait_ns: add(t.wait_ns, s.wait_ns),
+                    involuntary_switches: add(t.involuntary_switches, s.involuntary_switches),
+                    voluntary_switches: add(t.voluntary_switches, s.voluntary_switches),
+                    migrations: add(t.migrations, s.migrations),
+                },
+            })
+        })
+    }
+}
+
+/// One CPU over a span (`/proc/stat`'s `cpuN` line).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CpuShare {
+    /// Share of the span the CPU was busy (any process, this one included).
+    pub busy: f64,
+    /// Share of the span the hypervisor stole from it.
+    pub steal: f64,
+}
+
+/// The machine over a span.
+#[derive(Debug, Clone, Default)]
+struct MachineSpan {
+    /// Stolen ticks over all ticks, all CPUs.
+    steal_share: Option<f64>,
+    /// Stolen ticks over wanted ticks (busy + stolen), all CPUs.
+    stolen_of_wanted: Option<f64>,
+    /// CPU time of other processes: busy ticks less this process's CPU
+    /// time, ns, at least 0.
+    other_cpu_ns: Option<f64>,
+    cpus: Vec<CpuShare>,
+    load_before: Option<f64>,
+    load_after: Option<f64>,
+}
+
+fn machine_between(before: &Reading, after: &Reading) -> MachineSpan {
+    let mut m = MachineSpan {
+        load_before: before.load,
+        load_after: after.load,
+        ..MachineSpan::default()
+    };
+    let (Some(a), Some(b)) = (&before.cpus, &after.cpus) else {
+        return m;
+    };
+    let all = b.all.since(&a.all);
+    let share = |part: u64, of: u64| (of > 0).then(|| part as f64 / of as f64);
+    m.steal_share = share(all.steal, all.total());
+    m.stolen_of_wanted = share(all.steal, all.busy + all.steal);
+    if let (Some(x), Some(y)) = (before.process_cpu_ns, after.process_cpu_ns) {
+        let own_ns = y.saturating_sub(x) as f64;
+        m.other_cpu_ns = Some((all.busy as f64 * after.tick_ns - own_ns).max(0.0));
+    }
+    if a.per_cpu.len() == b.per_cpu.len() {
+        m.cpus = b
+            .per_cpu
+            .iter()
+            .zip(&a.per_cpu)
+            .map(|(y, x): (&CpuTicks, &CpuTicks)| {
+                let d = y.since(x);
+                CpuShare {
+                    busy: share(d.busy, d.total()).unwrap_or(0.0),
+                    steal: share(d.steal, d.total()).unwrap_or(0.0),
+                }
+            })
+            .collect();
+    }
+    m
+}
+
+/// One test's interference: what the OS knew about the span of its
+/// measurement, and the time other work took from it (`report.json`'s
+/// per-test `interference`). The derivation is in [`super`]'s
+/// documentation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Interference {
+    /// When the span began, s since the Unix epoch.
+    pub started_unix_s: f64,
+    /// Wall time of the span, s. In compare mode: of the timed slices of
+    /// both sides, added.
+    pub wall_s: f64,
+    /// The measuring thread's time on a CPU, s.
+    pub run_s: Option<f64>,
+    /// Its time runnable but waiting for a CPU, s.
+    pub wait_s: Option<f64>,
+    /// Times the scheduler took its CPU away.
+    pub involuntary_switches: Option<u64>,
+    /// Times it gave its CPU up.
+    pub voluntary_switches: Option<u64>,
+    /// Times it moved to another CPU.
+    pub migrations: Option<u64>,
+    /// Share of all CPUs' time stolen by the hypervisor over the span.
+    pub steal: Option<f64>,
+    /// CPU time other processes used over the span, all CPUs together, s.
+    pub other_cpu_s: Option<f64>,
+    /// Each CPU's busy and stolen shares over the span.
+    pub cpus: Vec<CpuShare>,
+    /// One-minute load average when the span began.
+    pub load_before: Option<f64>,
+    /// One-minute load average when it ended.
+    pub load_after: Option<f64>,
+    /// The wait counted as other work's: `wait_s`, at most `other_cpu_s`.
+    pub waited_s: Option<f64>,
+    /// The thread's time estimated stolen by the hypervisor, s.
+    pub stolen_s: Option<f64>,
+    /// Time taken by other work: `waited_s + stolen_s`.
+    pub lost_s: Option<f64>,
+    /// `lost_s / wall_s`.
+    pub lost_share: Option<f64>,
+    /// Whether the share and the time lost pass the thresholds
+    /// ([`LOST_SHARE_THRESHOLD`], [`MIN_LOST`]).
+    pub disturbed: bool,
+    /// In compare mode, the figures per side and per slice pair.
+    #[serde(default)]
+    pub paired: Option<PairedInterference>,
+}
+
+impl Interference {
+    /// The interference over the span from `before` to `after`, full
+    /// readings both taken on the measuring thread.
+    pub fn between(before: &Reading, after: &Reading) -> Interference {
+        let thread = ThreadObservation::between(before, after);
+        Interference::derive(before.unix_s, &thread, &machine_between(before, after))
+    }
+
+    /// Compare mode: the machine from the coordinator's readings `before`
+    /// and `after` (the workers are its children and have been waited for,
+    /// so their CPU time counts as this process's), the measuring threads
+    /// from the workers' slices.
+    pub fn of_slices(
+        before: &Reading,
+        after: &Reading,
+        paired: PairedInterference,
+    ) -> Interference {
+        let slices = paired
+            .slice_pairs
+            .iter()
+            .flat_map(|p| [p.base.as_ref(), p.head.as_ref()])
+            .flatten();
+        let thread = ThreadObservation::total(slices).unwrap_or_default();
+        let mut i = Interference::derive(before.unix_s, &thread, &machine_between(before, after));
+        i.paired = Some(paired);
+        i
+    }
+
+    fn derive(started_unix_s: f64, t: &ThreadObservation, m: &MachineSpan) -> Interference {
+        let waited_ns = t
+            .wait_ns
+            .map(|w| m.other_cpu_ns.map_or(w, |other| w.min(other)));
+        let stolen_ns = match (t.run_ns, m.stolen_of_wanted) {
+            (Some(run), Some(f)) => Some(run * f / (1.0 - f.min(0.99))),
+            (Some(_), None) => Some(0.0),
+            _ => None,
+        };
+        let lost_ns = waited_ns.map(|w| w + stolen_ns.unwrap_or(0.0));
+        let lost_share = lost_ns
+            .filter(|_| t.wall_ns > 0.0)
+            .map(|l| (l / t.wall_ns).clamp(0.0, 1.0));
+        let disturbed = match (lost_ns, lost_share) {
+            (Some(l), Some(s)) => disturbed(s, l),
+            _ => false,
+        };
+        let s = |ns: Option<f64>| ns.map(|n| n / 1e9);
+        Interference {
+            started_unix_s,
+            wall_s: t.wall_ns / 1e9,
+            run_s: s(t.run_ns),
+            wait_s: s(t.wait_ns),
+            involuntary_switches: t.involuntary_switches,
+            voluntary_switches: t.voluntary_switches,
+            migrations: t.migrations,
+            steal: m.steal_share,
+            other_cpu_s: s(m.other_cpu_ns),
+            cpus: m.cpus.clone(),
+            load_before: m.load_before,
+            load_after: m.load_after,
+            waited_s: s(waited_ns),
+            stolen_s: s(stolen_ns),
+            lost_s: s(lost_ns),
+            lost_share,
+            disturbed,
+            paired: None,
+        }
+    }
+
+    /// The warning of a disturbed span, with its figures; `None` when it is
+    /// not disturbed.
+    pub fn warning(&self) -> Option<String> {
+        if !self.disturbed {
+            return None;
+        }
+        let whose = if self.paired.is_some() {
+            "this test's timed slices'"
+        } else {
+            "this test's"
+        };
+        Some(format!(
+            "{} of {whose} time was taken by other work ({}); its figures may be off",
+            self.lost_percent(),
+            self.details()
+        ))
+    }
+
+    /// The lost share in words: `14%`, `6.2%`.
+    pub fn lost_percent(&self) -> String {
+        percent(self.lost_share.unwrap_or(0.0))
+    }
+
+    /// The figures behind the lost share, in words: `waited 0.28 s for a
+    /// CPU, steal 2%, 310 involuntary switches`.
+    pub fn details(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(w) = self.waited_s {
+            parts.push(format!("waited {} for a CPU", seconds(w)));
+        }
+        if let (Some(stolen), true) = (self.stolen_s, self.wall_s > 0.0) {
+            parts.push(format!("steal {}", percent(stolen / self.wall_s)));
+        }
+        if let Some(n) = self.involuntary_switches {
+            parts.push(format!("{n} involuntary switches"));
+        }
+        parts.join(", ")
+    }
+}
+
+/// Whether a span that lost `lost_ns` of its time, `share` of it, is
+/// disturbed (see [`super`]).
+fn disturbed(share: f64, lost_ns: f64) -> bool {
+    share >= LOST_SHARE_THRESHOLD && lost_ns >= MIN_LOST.as_nanos() as f64
+}
+
+/// `14%`; one decimal below 10%.
+pub(crate) fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p < 9.95 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.0}%")
+    }
+}
+
+/// `0.28 s`, `12 ms`.
+fn seconds(s: f64) -> String {
+    if s >= 0.1 {
+        format!("{s:.2} s")
+    } else {
+        format!("{:.0} ms", s * 1e3)
+    }
+}
+
+/// One slice pair of a paired comparison: each side's measuring thread
+/// over its slice (and the slice's warm run).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SlicePairObservation {
+    /// The process pair it ran in (0-based).
+    pub pair: usize,
+    /// Whether the head's slice ran first.
+    pub head_first: bool,
+    /// The base's slice (`None` from a worker that does not report it).
+    pub base: Option<ThreadObservation>,
+    /// The head's slice.
+    pub head: Option<ThreadObservation>,
+}
+
+/// One side of a paired comparison over all its slices.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SideInterference {
+    /// Slices with figures.
+    pub slices: usize,
+    /// Their wall time, s.
+    pub wall_s: f64,
+    /// Time the side's measuring thread waited for a CPU, s.
+    pub wait_s: Option<f64>,
+    /// Times the scheduler took its CPU away.
+    pub involuntary_switches: Option<u64>,
+    /// Times it moved to another CPU.
+    pub migrations: Option<u64>,
+    /// `wait_s / wall_s`: the share of the side's slice time other work
+    /// took (no steal: a worker does not read the machine).
+    pub lost_share: Option<f64>,
+    /// Slices whose own wait share passed [`LOST_SHARE_THRESHOLD`].
+    pub disturbed_slices: usize,
+}
+
+impl SideInterference {
+    fn of<'a>(slices: impl Iterator<Item = &'a ThreadObservation> + Clone) -> SideInterference {
+        let total = ThreadObservation::total(slices.clone()).unwrap_or_default();
+        SideInterference {
+            slices: slices.clone().count(),
+            wall_s: total.wall_ns / 1e9,
+            wait_s: total.wait_ns.map(|w| w / 1e9),
+            involuntary_switches: total.involuntary_switches,
+            migrations: total.migrations,
+            lost_share: total.wait_share(),
+            disturbed_slices: slices
+                .filter(|s| s.wait_share().is_some_and(|w| w >= LOST_SHARE_THRESHOLD))
+                .count(),
+        }
+    }
+}
+
+/// A paired comparison's interference: per side, and per slice pair so
+/// that interference hitting one side more than the other is visible.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedInterference {
+    /// The base's slices together.
+    pub base: SideInterference,
+    /// The head's slices together.
+    pub head: SideInterference,
+    /// Every slice pair, in the order taken.
+    pub slice_pairs: Vec<SlicePairObservation>,
+}
+
+impl PairedInterference {
+    /// The figures of `slice_pairs`.
+    pub fn new(slice_pairs: Vec<SlicePairObservation>) -> PairedInterference {
+        PairedInterference {
+            base: SideInterference::of(slice_pairs.iter().filter_map(|p| p.base.as_ref())),
+            head: SideInterference::of(slice_pairs.iter().filter_map(|p| p.head.as_ref())),
+            slice_pairs,
+        }
+    }
+
+    /// A warning when other work took a share of one side's slice time
+    /// past the threshold and at least that much more than of the other
+    /// side's: the slices interleave so that interference common to both
+    /// cancels in the ratio, but this did not hit both alike.
+    pub fn asymmetry_warning(&self) -> Option<String> {
+        let (b, h) = (self.base.lost_share?, self.head.lost_share?);
+        ((b.max(h) >= LOST_SHARE_THRESHOLD) && (b - h).abs() >= LOST_SHARE_THRESHOLD).then(|| {
+            format!(
+                "other work took {} of the head's slice time but {} of the base's: it hit one \
+                 side more than the other, so the ratio may be off",
+                percent(h),
+                percent(b)
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::{Fixed, Switches};
+
+    /// A reading of a 2-CPU machine: `run_ms`/`wait_ms` of the thread,
+    /// `busy`/`idle`/`steal` ticks of each CPU (10 ms each), the process's
+    /// CPU time.
+    #[allow(clippy::too_many_arguments)]
+    fn reading(
+        at_ms: f64,
+        run_ms: u64,
+        wait_ms: u64,
+        involuntary: u64,
+        busy: [u64; 2],
+        idle: [u64; 2],
+        steal: [u64; 2],
+        own_cpu_ms: u64,
+    ) -> Reading {
+        let cpu = |i: usize| format!("{} 0 0 {} 0 0 0 {} 0 0", busy[i], idle[i], steal[i]);
+        let all = format!(
+            "{} 0 0 {} 0 0 0 {} 0 0",
+            busy[0] + busy[1],
+            idle[0] + idle[1],
+            steal[0] + steal[1]
+        );
+        Reading::take(&Fixed {
+            schedstat: Some(format!(
+                "{} {} 10\n",
+                run_ms * 1_000_000,
+                wait_ms * 1_000_000
+            )),
+            sched: Some("se.nr_migrations   :   3\n".to_owned()),
+            stat: Some(format!("cpu  {all}\ncpu0 {}\ncpu1 {}\n", cpu(0), cpu(1))),
+            loadavg: Some("1.50 1.0 1.0 3/90 1234\n".to_owned()),
+            switches: Some(Switches {
+                voluntary: 2,
+                involuntary,
+            }),
+            process_cpu_ns: Some(own_cpu_ms * 1_000_000),
+            mono_ns: at_ms * 1e6,
+            unix_s: 1.7e9 + at_ms / 1e3,
+        })
+    }
+
+    #[test]
+    fn a_quiet_second_is_not_disturbed() {
+        // One second: the thread runs 996 ms, waits 2 ms; the machine's
+        // busy time is the process's own (one CPU) plus 10 ms of daemons;
+        // 250 involuntary switches (every tick) change nothing.
+        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
+        let b = reading(1000.0, 996, 2, 250, [100, 1], [0, 99], [0, 0], 1000);
+        let i = Interference::between(&a, &b);
+        assert_eq!(i.wall_s, 1.0);
+        assert_eq!(i.run_s, Some(0.996));
+        assert_eq!(i.wait_s, Some(0.002));
+        assert_eq!(i.involuntary_switches, Some(250));
+        assert_eq!(i.migrations, Some(0));
+        assert!((i.other_cpu_s.unwrap() - 0.01).abs() < 1e-9);
+        assert_eq!(i.waited_s, Some(0.002));
+        assert_eq!(i.steal, Some(0.0));
+        assert!((i.lost_share.unwrap() - 0.002).abs() < 1e-9);
+        assert!(!i.disturbed);
+        assert_eq!(i.warning(), None);
+        assert_eq!(i.cpus.len(), 2);
+        assert_eq!(i.cpus[0].busy, 1.0);
+        assert_eq!(i.load_before, Some(1.5));
+    }
+
+    #[test]
+    fn a_competing_loop_disturbs_and_the_warning_gives_the_figures() {
+        // Two busy loops and the test on two CPUs: the thread runs 2/3 of
+        // the second and waits 1/3; the loops used 1.33 CPU-s.
+        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
+        let b = reading(1000.0, 667, 333, 310, [100, 100], [0, 0], [0, 0], 667);
+        let i = Interference::between(&a, &b);
+        assert!((i.lost_share.unwrap() - 0.333).abs() < 1e-9);
+        assert!(i.disturbed);
+        assert_eq!(
+            i.warning().unwrap(),
+            "33% of this test's time was taken by other work (waited 0.33 s for a CPU, \
+             steal 0.0%, 310 involuntary switches); its figures may be off"
+        );
+    }
+
+    #[test]
+    fn the_tests_own_threads_are_not_other_work() {
+        // The measuring thread waits 400 ms for the test's own threads:
+        // the process used all the CPU time there was, other processes
+        // none, so nothing counts.
+        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
+        let b = reading(1000.0, 600, 400, 90, [100, 100], [0, 0], [0, 0], 2000);
+        let i = Interference::between(&a, &b);
+        assert_eq!(i.wait_s, Some(0.4));
+        assert_eq!(i.other_cpu_s, Some(0.0));
+        assert_eq!(i.waited_s, Some(0.0));
+        assert!(!i.disturbed);
+    }
+
+    #[test]
+    fn steal_is_estimated_from_the_machines_steal_rate() {
+        // The hypervisor stole 10% of the CPUs' wanted time: a thread that
+        // ran 900 ms lost about 100 ms more.
+        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
+        let b = reading(1000.0, 900, 0, 5, [90, 0], [0, 100], [10, 0], 900);
+        let i = Interference::between(&a, &b);
+        assert!((i.stolen_s.unwrap() - 0.1).abs() < 1e-9, "{i:?}");
+        assert!((i.steal.unwrap() - 0.05).abs() < 1e-9);
+        assert!((i.cpus[0].steal - 0.1).abs() < 1e-9);
+        assert!(i.disturbed);
+        assert!(
+            i.warning().unwrap().contains("steal 10%"),
+            "{:?}",
+            i.warning()
+        );
+    }
+
+    #[test]
+    fn a_short_test_needs_ten_milliseconds_lost() {
+        // 40 ms, 3 ms of it waiting for a busy daemon: 7.5%, but one
+        // wake-up, not interference worth a warning.
+        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
+        let b = reading(40.0, 37, 3, 1, [4, 1], [0, 3], [0, 0], 37);
+        let i = Interference::between(&a, &b);
+        assert!(i.lost_share.unwrap() > LOST_SHARE_THRESHOLD);
+        assert!(!i.disturbed);
+    }
+
+    #[test]
+    fn missing_sources_leave_their_figures_out() {
+        let bare = |at_ms: f64| {
+            Reading::take(&Fixed {
+                schedstat: Some(format!("{} 0 1", (at_ms * 1e6) as u64)),
+                mono_ns: at_ms * 1e6,
+                ..Fixed::default()
+            })
+        };
+        let i = Interference::between(&bare(0.0), &bare(500.0));
+        assert_eq!(i.run_s, Some(0.5));
+        assert_eq!(i.steal, None);
+        assert_eq!(i.other_cpu_s, None);
+        assert_eq!(i.involuntary_switches, None);
+        assert_eq!(i.migrations, None);
+        assert!(i.cpus.is_empty());
+        assert_eq!(i.lost_share, Some(0.0));
+        let none = Interference::between(&Reading::default(), &Reading::default());
+        assert_eq!(none.lost_share, None);
+        assert!(!none.disturbed);
+    }
+
+    fn slice(wall_ms: f64, wait_ms: f64) -> ThreadObservation {
+        ThreadObservation {
+            wall_ns: wall_ms * 1e6,
+            run_ns: Some((wall_ms - wait_ms) * 1e6),
+            wait_ns: Some(wait_ms * 1e6),
+            involuntary_switches: Some(2),
+            voluntary_switches: Some(0),
+            migrations: Some(0),
+        }
+    }
+
+    #[test]
+    fn paired_figures_show_a_side_hit_more_than_the_other() {
+        let pairs: Vec<SlicePairObservation> = (0..8)
+            .map(|k| SlicePairObservation {
+                pair: k / 4,
+                head_first: k % 2 == 1,
+                base: Some(slice(10.0, 0.1)),
+                head: Some(slice(10.0, if k < 4 { 3.9 } else { 0.1 })),
+            })
+            .collect();
+        let p = PairedInterference::new(pairs);
+        assert_eq!(p.head.slices, 8);
+        assert_eq!(p.head.disturbed_slices, 4);
+        assert_eq!(p.base.disturbed_slices, 0);
+        assert_eq!(p.head.involuntary_switches, Some(16));
+        assert!((p.head.lost_share.unwrap() - 16.0 / 80.0).abs() < 1e-9);
+        let w = p.asymmetry_warning().unwrap();
+        assert!(w.starts_with("other work took 20% of the head's"), "{w}");
+
+        let even = PairedInterference::new(vec![SlicePairObservation {
+            pair: 0,
+            head_first: false,
+            base: Some(slice(10.0, 3.0)),
+            head: Some(slice(10.0, 3.0)),
+        }]);
+        assert_eq!(even.asymmetry_warning(), None);
+        // A worker that does not report slices: no figures, no warning.
+        let old = PairedInterference::new(vec![SlicePairObservation {
+            pair: 0,
+            head_first: false,
+            base: None,
+            head: None,
+        }]);
+        assert_eq!(old.head.slices, 0);
+        assert_eq!(old.head.lost_share, None);
+        assert_eq!(old.asymmetry_warning(), None);
+    }
+
+    #[test]
+    fn compare_mode_adds_the_slices_of_both_sides() {
+        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
+        let b = reading(1000.0, 5, 0, 0, [100, 100], [0, 0], [0, 0], 1000);
+        let pairs = vec![SlicePairObservation {
+            pair: 0,
+            head_first: false,
+            base: Some(slice(100.0, 20.0)),
+            head: Some(slice(100.0, 0.0)),
+        }];
+        let i = Interference::of_slices(&a, &b, PairedInterference::new(pairs));
+        assert!((i.wall_s - 0.2).abs() < 1e-12);
+        assert!((i.lost_share.unwrap() - 0.1).abs() < 1e-9);
+        assert!(i.disturbed);
+        assert!(i
+            .warning()
+            .unwrap()
+            .starts_with("10% of this test's timed slices' time"));
+    }
+
+    #[test]
+    fn figures_round_trip_through_json() {
+        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
+        let b = reading(1000.0, 667, 333, 310, [100, 100], [0, 0], [0, 0], 667);
+        let i = Interference::between(&a, &b);
+        let text = serde_json::to_string(&i).unwrap();
+        let back: Interference = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, i);
+        // A slice's figures from a worker that knows fewer fields read.
+        let s: ThreadObservation = serde_json::from_str(r#"{"wall_ns": 5.0}"#).unwrap();
+        assert_eq!(s.wall_ns, 5.0);
+        assert_eq!(s.wait_ns, None);
+    }
+}

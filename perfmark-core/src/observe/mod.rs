@@ -1,0 +1,345 @@
+//! Observing the machine: what the OS knows about other work that took a
+//! test's time, read at the test's boundaries (and around each slice in a
+//! paired comparison), never inside a timed region.
+//!
+//! Samples alone cannot tell a slow routine from a routine that was kept
+//! off its CPU: a hypervisor that steals the virtual CPU, another process
+//! that takes the core, a migration to a cold cache. Newcomer's timer
+//! (seed 001) charged interrupts and context swaps to the measured loop and
+//! made a 100 µs loop read 5 ms, and he asks that every thread have its own
+//! time accounting; Boyer's noise task (seed 002) is "only subject to
+//! external noise (e.g. from operating system context switches)". Linux
+//! keeps exactly that accounting per thread, and this module reads it:
+//!
+//! | source | what it gives |
+//! |---|---|
+//! | `/proc/thread-self/schedstat` | the measuring thread's time on a CPU (run) and runnable but waiting for one (wait), ns |
+//! | `getrusage(RUSAGE_THREAD)` | its voluntary and involuntary context switches |
+//! | `/proc/thread-self/sched` | its migrations between CPUs (`se.nr_migrations`) |
+//! | `/proc/stat` | every CPU's busy, idle and stolen ticks (all CPUs, and each) |
+//! | `getrusage(RUSAGE_SELF, RUSAGE_CHILDREN)` | this process's own CPU time, to tell other processes' CPU time from ours |
+//! | `/proc/loadavg` | the load average before and after |
+//!
+//! # Time taken by other work
+//!
+//! Over a span of wall time `W` (a test's body, setup and warm-up included):
+//!
+//! - **waited** = the measuring thread's run-queue wait, but at most the CPU
+//!   time that *other processes* used over the span (all CPUs' busy ticks
+//!   less this process's CPU time). The bound keeps a test's own threads
+//!   out: a test that runs more threads than there are cores makes its
+//!   measuring thread wait for them, which is the test's work, not
+//!   interference; on a quiet machine other processes used almost nothing,
+//!   so the bound is near zero.
+//! - **stolen** = the thread's run time × f / (1 − f), where f is the share
+//!   of the CPUs' wanted time (busy + steal) that the hypervisor stole over
+//!   the span. Stolen time is counted neither as the thread's run time nor
+//!   as its wait, so it is estimated from the machine's steal rate.
+//! - **lost share** = (waited + stolen) / W.
+//!
+//! A span is **disturbed** when its lost share is at least
+//! [`LOST_SHARE_THRESHOLD`] (5%) *and* the time lost is at least
+//! [`MIN_LOST`] (10 ms). The rule rests on time lost, not on raw counts:
+//! involuntary switches happen at every scheduler tick (~250 Hz) on a quiet
+//! machine as soon as any other task is runnable, and cost nothing when the
+//! thread gets its CPU straight back. 5% lies between what a quiet machine
+//! takes (daemons and kernel threads wake for microseconds) and what a
+//! competing busy loop takes (one more runnable thread than cores takes
+//! about a third of a test's time); `cargo xtask interference` checks it,
+//! quiet and under load. The 10 ms floor keeps a single wake-up of a daemon
+//! from disturbing a test of 50 ms.
+//!
+//! When the thread's schedstat cannot be read (not Linux, or a kernel
+//! without `CONFIG_SCHED_INFO`), interference is not observed and the run's
+//! header says so once ([`Coverage::header_warning`]); other missing
+//! sources only leave their own figures out.
+
+mod interference;
+pub mod procfs;
+pub mod source;
+
+use std::time::Duration;
+
+pub use interference::{
+    CpuShare, Interference, PairedInterference, SideInterference, SlicePairObservation,
+    ThreadObservation,
+};
+use procfs::{CpuTimes, SchedStat};
+pub use source::{Fixed, Live, ProcFile, Source, Switches};
+
+/// A span is disturbed when other work took at least this share of its
+/// wall time (and at least [`MIN_LOST`]).
+pub const LOST_SHARE_THRESHOLD: f64 = 0.05;
+
+/// A span is disturbed only when other work took at least this much of it.
+pub const MIN_LOST: Duration = Duration::from_millis(10);
+
+/// What the OS says at one instant about the calling thread, this process
+/// and the machine. Figures whose source is missing are `None`.
+#[derive(Debug, Clone, Default)]
+pub struct Reading {
+    mono_ns: f64,
+    unix_s: f64,
+    sched: Option<SchedStat>,
+    migrations: Option<u64>,
+    switches: Option<Switches>,
+    process_cpu_ns: Option<u64>,
+    cpus: Option<CpuTimes>,
+    load: Option<f64>,
+    tick_ns: f64,
+}
+
+impl Reading {
+    /// Reads everything: the calling thread, this process and the machine.
+    pub fn take(source: &dyn Source) -> Reading {
+        let mut r = Reading::take_thread(source);
+        r.process_cpu_ns = source.process_cpu_ns();
+        r.cpus = source
+            .read(ProcFile::Stat)
+            .and_then(|t| procfs::parse_stat(&t));
+        r.load = source
+            .read(ProcFile::Loadavg)
+            .and_then(|t| procfs::parse_loadavg(&t));
+        r.tick_ns = source.tick_ns();
+        r
+    }
+
+    /// Reads the calling thread's figures only (cheaper: per slice).
+    pub fn take_thread(source: &dyn Source) -> Reading {
+        let (mono_ns, unix_s) = source.now();
+        Reading {
+            mono_ns,
+            unix_s,
+            sched: source
+                .read(ProcFile::ThreadSchedstat)
+                .and_then(|t| procfs::parse_schedstat(&t)),
+            migrations: source
+                .read(ProcFile::ThreadSched)
+                .and_then(|t| procfs::parse_sched_counter(&t, "se.nr_migrations")),
+            switches: source.thread_switches(),
+            process_cpu_ns: None,
+            cpus: None,
+            load: None,
+            tick_ns: source.tick_ns(),
+        }
+    }
+}
+
+/// Reads the calling thread's figures from the running system: what a
+/// worker reads around each slice. Not inlined, so that it stays out of
+/// the test's inlined measurement loop.
+#[inline(never)]
+pub fn read_thread() -> Reading {
+    Reading::take_thread(&Live)
+}
+
+/// Which sources this machine has, as `report.json` records it once per
+/// run (`interference` at the top level).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Coverage {
+    /// Whether interference is observed at all (the measuring thread's
+    /// schedstat can be read).
+    pub observed: bool,
+    /// The sources that could be read.
+    pub sources: Vec<String>,
+    /// The sources that could not, each with what is lost without it.
+    pub missing: Vec<String>,
+    /// [`LOST_SHARE_THRESHOLD`].
+    pub lost_share_threshold: f64,
+    /// [`MIN_LOST`], s.
+    pub min_lost_s: f64,
+}
+
+impl Coverage {
+    /// Tries every source once.
+    pub fn probe(source: &dyn Source) -> Coverage {
+        let r = Reading::take(source);
+        let mut sources = Vec::new();
+        let mut missing = Vec::new();
+        let mut check = |present: bool, name: &str, without: &str| {
+            if present {
+                sources.push(name.to_owned());
+            } else {
+                missing.push(format!("{name} ({without})"));
+            }
+        };
+        check(
+            r.sched.is_some(),
+            ProcFile::ThreadSchedstat.path(),
+            "the thread's run and wait times",
+        );
+        check(
+            r.switches.is_some() && r.process_cpu_ns.is_some(),
+            "getrusage",
+            "context switches and this process's CPU time",
+        );
+        check(
+            r.migrations.is_some(),
+            ProcFile::ThreadSched.path(),
+            "migrations",
+        );
+        check(
+            r.cpus.is_some(),
+            ProcFile::Stat.path(),
+            "steal and other processes' CPU time",
+        );
+        check(
+            r.load.is_some(),
+            ProcFile::Loadavg.path(),
+            "the load average",
+        );
+        Coverage {
+            observed: r.sched.is_some(),
+            sources,
+            missing,
+            lost_share_threshold: LOST_SHARE_THRESHOLD,
+            min_lost_s: MIN_LOST.as_secs_f64(),
+        }
+    }
+
+    /// The header's one warning about the observation: that interference is
+    /// not observed, or which figures are left out; `None` when every source
+    /// is there.
+    pub fn header_warning(&self) -> Option<String> {
+        if !self.observed {
+            return Some(format!(
+                "interference is not observed: {} cannot be read (not Linux, or a kernel \
+                 without schedstats), so no test is told when other work took its time",
+                ProcFile::ThreadSchedstat.path()
+            ));
+        }
+        (!self.missing.is_empty()).then(|| {
+            format!(
+                "interference is observed without {}",
+                self.missing.join(", ")
+            )
+        })
+    }
+}
+
+/// The run's observer: its source and what the source covers.
+pub struct Observer {
+    source: Box<dyn Source + Send + Sync>,
+    coverage: Coverage,
+}
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Observer")
+            .field("coverage", &self.coverage)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Observer {
+    /// An observer of the running system.
+    pub fn live() -> Observer {
+        Observer::new(Box::new(Live))
+    }
+
+    /// An observer of `source` (tests give fixed contents).
+    pub fn new(source: Box<dyn Source + Send + Sync>) -> Observer {
+        let coverage = Coverage::probe(&*source);
+        Observer { source, coverage }
+    }
+
+    /// What this observer's source covers.
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
+    }
+
+    /// A full reading now, on the calling thread.
+    pub fn read(&self) -> Reading {
+        Reading::take(&*self.source)
+    }
+
+    /// The interference over the span from `before` to `after`, both taken
+    /// on the measuring thread; `None` when interference is not observed.
+    pub fn between(&self, before: &Reading, after: &Reading) -> Option<Interference> {
+        self.coverage
+            .observed
+            .then(|| Interference::between(before, after))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn everything() -> Fixed {
+        Fixed {
+            schedstat: Some("1000 20 3\n".to_owned()),
+            sched: Some("se.nr_migrations   :   1\n".to_owned()),
+            stat: Some("cpu  10 0 5 100 0 0 0 1 0 0\ncpu0 10 0 5 100 0 0 0 1 0 0\n".to_owned()),
+            loadavg: Some("0.10 0.20 0.30 1/80 99\n".to_owned()),
+            switches: Some(Switches::default()),
+            process_cpu_ns: Some(0),
+            mono_ns: 0.0,
+            unix_s: 0.0,
+        }
+    }
+
+    #[test]
+    fn every_source_there_says_nothing_in_the_header() {
+        let observer = Observer::new(Box::new(everything()));
+        let c = observer.coverage();
+        assert!(c.observed);
+        assert!(c.missing.is_empty(), "{:?}", c.missing);
+        assert_eq!(c.sources.len(), 5);
+        assert_eq!(c.header_warning(), None);
+        assert_eq!(c.lost_share_threshold, 0.05);
+        assert_eq!(c.min_lost_s, 0.01);
+        let r = observer.read();
+        assert!(observer.between(&r, &r).is_some());
+    }
+
+    #[test]
+    fn without_schedstat_interference_is_not_observed_and_the_header_says_so_once() {
+        // Not Linux, or a kernel without schedstats: injected by leaving
+        // the thread's schedstat out.
+        let observer = Observer::new(Box::new(Fixed {
+            schedstat: None,
+            ..everything()
+        }));
+        let c = observer.coverage();
+        assert!(!c.observed);
+        let w = c.header_warning().unwrap();
+        assert!(
+            w.starts_with(
+                "interference is not observed: /proc/thread-self/schedstat cannot be read"
+            ),
+            "{w}"
+        );
+        let r = observer.read();
+        assert_eq!(observer.between(&r, &r), None);
+        // Nothing at all (another OS): the same single warning.
+        let bare = Coverage::probe(&Fixed::default());
+        assert!(!bare.observed && bare.sources.is_empty());
+        assert_eq!(bare.header_warning(), c.header_warning());
+    }
+
+    #[test]
+    fn a_missing_secondary_source_is_named_with_what_it_costs() {
+        let c = Coverage::probe(&Fixed {
+            stat: None,
+            sched: None,
+            ..everything()
+        });
+        assert!(c.observed);
+        assert_eq!(
+            c.header_warning().unwrap(),
+            "interference is observed without /proc/thread-self/sched (migrations), \
+             /proc/stat (steal and other processes' CPU time)"
+        );
+    }
+
+    #[test]
+    fn the_live_system_can_be_read_without_failing() {
+        // What it finds depends on the machine: only that reading works.
+        let observer = Observer::live();
+        let a = observer.read();
+        let b = read_thread();
+        let _ = observer.between(&a, &b);
+        let _ = observer.coverage().header_warning();
+    }
+}
