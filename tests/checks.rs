@@ -202,8 +202,9 @@ fn a_baseline_is_never_compared_across_clocks() {
     let out = run(&["--save-baseline"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     let file = dir.join("checks.json");
-    let mut saved: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&file)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{}", file.display(), explain(&out)));
+    let mut saved: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(saved["tests"]["sleep_cpu"]["clock"], "cpu", "{saved}");
 
     // The same clock: compared (whatever the comparison finds: CPU time
