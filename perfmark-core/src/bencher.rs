@@ -8,7 +8,9 @@
 
 use std::time::Duration;
 
+use crate::clock;
 use crate::measure::driver::{batched_block, batched_ref_block, loop_block};
+use crate::measure::per_call::{per_call_block, RandomPhase, WallClock};
 use crate::measure::{Adaptive, Driver, LocalDriver, Measurement, Policy, SampleKind};
 use crate::pair::serve::Serve;
 
@@ -25,7 +27,11 @@ pub enum Work {
     Flops(u64),
 }
 
-/// Hands a timed routine to perfmark. See the `iter*` methods.
+/// Seed of the random waits of [`Bencher::iter_per_call`]: any fixed
+/// sequence is independent of where the clock's ticks fall, which is all
+/// the phase argument needs.
+const PHASE_SEED: u64 = 0x0FA1_C0_2009;
+
 /// The policies a Bencher can hand its routine to, as an enum rather than a
 /// trait object so that the call stays static (see [`Policy`]).
 #[derive(Debug)]
@@ -46,11 +52,14 @@ impl Measurer {
     }
 }
 
+/// Hands a timed routine to perfmark. See the `iter*` methods.
 pub struct Bencher {
     policy: Measurer,
     work: Option<Work>,
     outcome: Option<Measurement>,
     used: bool,
+    /// The argument's size, recorded by the code `complexity` generates.
+    size: Option<u64>,
 }
 
 impl std::fmt::Debug for Bencher {
@@ -71,6 +80,7 @@ impl Bencher {
             work: None,
             outcome: None,
             used: false,
+            size: None,
         }
     }
 
@@ -141,6 +151,31 @@ impl Bencher {
         self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
     }
 
+    /// Times `routine` one call at a time, each on a fresh input made by
+    /// `setup` (untimed, as are dropping the input and the output): for
+    /// routines whose inputs are too large to make ahead in batches, as
+    /// `iter_batched` does. Each call starts after a random wait of up to the
+    /// timer's resolution, so the mean time is unbiased even when a call is
+    /// shorter than one tick of the clock (Falco's per-call sampling); the
+    /// verdict is then decided on the mean, the only statistic that means
+    /// something, and the output says so.
+    ///
+    /// # Panics
+    /// When called a second time in the same test.
+    #[inline(always)]
+    pub fn iter_per_call<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        let resolution_ns = clock::info().resolution_ns;
+        let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, PHASE_SEED);
+        let mut empty_phase = RandomPhase::new(WallClock::new(), resolution_ns, !PHASE_SEED);
+        let timed = |n: u64| per_call_block(n, &mut setup, &mut routine, &mut phase);
+        let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut empty_phase);
+        self.measure(LocalDriver::new(SampleKind::PerCall, timed, Some(empty)));
+    }
+
     /// Lets the test time itself: `routine(n)` runs `n` iterations and
     /// returns the time they took, which perfmark takes as given (no loop or
     /// clock overhead is subtracted) as one sample.
@@ -166,7 +201,7 @@ impl Bencher {
     {
         assert!(
             !self.used,
-            "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref or iter_custom only once"
+            "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref, iter_per_call or iter_custom only once"
         );
         self.used = true;
         self.outcome = Some(self.policy.measure(&mut driver));
@@ -175,4 +210,17 @@ impl Bencher {
     pub(crate) fn finish(self) -> (Option<Measurement>, Option<Work>) {
         (self.outcome, self.work)
     }
+
+    /// The argument's size, when the test's code recorded one.
+    pub(crate) fn size(&self) -> Option<u64> {
+        self.size
+    }
+}
+
+/// Records the size of the test's argument (`perfmark::Size`), for the
+/// complexity check. Called by the code `#[perf_test(complexity = …)]`
+/// generates, before the body runs; not a public API.
+#[doc(hidden)]
+pub fn record_size(bencher: &mut Bencher, size: u64) {
+    bencher.size = Some(size);
 }

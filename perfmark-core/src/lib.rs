@@ -22,8 +22,10 @@ pub mod platform;
 pub mod registry;
 pub mod report;
 pub mod runner;
+pub mod size;
 pub mod stats;
 
 pub use bencher::{Bencher, Work};
 #[doc(hidden)]
 pub use inventory;
+pub use size::Size;

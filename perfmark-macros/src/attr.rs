@@ -34,7 +34,7 @@ pub struct Attr {
 
 /// A value of the token form its option takes, not checked yet.
 pub enum Written {
-    /// A string literal: a duration or a percentage.
+    /// A string literal: a duration, a percentage or a growth class.
     Str(LitStr),
     /// A float literal (a minus sign is kept so that the range check, not
     /// the parser, explains why it is wrong).
@@ -105,7 +105,7 @@ impl Attr {
             }
             let path = &meta.path;
             match key.spec().kind {
-                Kind::Duration(_) | Kind::WholeDuration(_) | Kind::Percent(_) => {
+                Kind::Duration(_) | Kind::WholeDuration(_) | Kind::Percent(_) | Kind::Growth => {
                     if let Some(lit) = string_value(cx, key, path, value) {
                         attr.values.push((key, Written::Str(lit)));
                     }
@@ -358,15 +358,27 @@ mod tests {
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].starts_with("option `regression` needs a value: expected a percentage"));
 
-        for later in [
-            quote!(allocs = 0),
-            quote!(complexity = "n"),
-            quote!(measure = "cpu"),
-        ] {
+        for later in [quote!(allocs = 0), quote!(measure = "cpu")] {
             let (_, errors) = parse(later.clone());
             assert_eq!(errors.len(), 1, "{later}: {errors:?}");
             assert!(errors[0].contains("is not supported yet"), "{errors:?}");
         }
+    }
+
+    #[test]
+    fn complexity_is_a_string() {
+        let (attr, errors) = parse(quote!(complexity = "O(n log n)", args = [1, 2, 3, 4]));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            string(&attr, Key::Complexity).as_deref(),
+            Some("O(n log n)")
+        );
+        let (_, errors) = parse(quote!(complexity = n));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("invalid complexity `n`: expected a growth class string"),
+            "{errors:?}"
+        );
     }
 
     #[test]
@@ -376,8 +388,8 @@ mod tests {
             errors,
             [
                 "unknown option `regresion`: accepted options are budget, confidence, \
-                 regression, precision, max_time, warmup, args and ignore; did you mean \
-                 `regression`?"
+                 regression, precision, max_time, warmup, args, ignore and complexity; did you \
+                 mean `regression`?"
             ]
         );
     }

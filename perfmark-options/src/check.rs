@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::grammar::{self, Refusal};
 use crate::table::{Key, Kind, Range};
+use crate::Complexity;
 
 /// A checked option value, in the unit and type of its
 /// [`TestOptions`](crate::TestOptions) field.
@@ -16,6 +17,8 @@ pub enum Value {
     F64(f64),
     /// Whole nanoseconds (`max_time`, `warmup`).
     U64(u64),
+    /// A growth class (`complexity`).
+    Class(Complexity),
 }
 
 /// A value refused for an option.
@@ -217,6 +220,9 @@ fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, Opti
             }
             Ok(Value::F64(level))
         }
+        Kind::Growth => grammar::complexity(text)
+            .map(Value::Class)
+            .map_err(|_| error(Reason::Syntax)),
         Kind::List | Kind::FlagOrText => Err(error(Reason::Syntax)),
         Kind::Later(_) => Err(error(Reason::NotSupported)),
     }
@@ -265,6 +271,27 @@ mod tests {
             Key::Confidence.check_number(0.95, "0.95"),
             Ok(Value::F64(0.95))
         );
+        assert_eq!(
+            Key::Complexity.parse("O(n log n)"),
+            Ok(Value::Class(Complexity::LinLog))
+        );
+        assert_eq!(
+            Key::Complexity.parse("n^2"),
+            Ok(Value::Class(Complexity::Quadratic))
+        );
+    }
+
+    #[test]
+    fn a_refused_growth_class_says_which_are_accepted() {
+        assert_eq!(
+            refused(Key::Complexity, "n log(n)"),
+            "invalid complexity `n log(n)`: expected a growth class string: \"1\", \"log n\", \
+             \"n\", \"n log n\", \"n^2\" or \"n^3\", also written as \"O(n log n)\""
+        );
+        assert!(Key::Complexity
+            .check_number(1.0, "1.0")
+            .unwrap_err()
+            .is_syntax());
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub enum Key {
     Ignore,
     /// `allocs = 0` (not supported yet).
     Allocs,
-    /// `complexity = "n log n"` (not supported yet).
+    /// `complexity = "n log n"`.
     Complexity,
     /// `measure = "cpu"` (not supported yet).
     Measure,
@@ -92,6 +92,9 @@ pub enum Kind {
     List,
     /// `key` alone or `key = "text"`.
     FlagOrText,
+    /// A growth class string ([`grammar::complexity`](crate::grammar::complexity)),
+    /// held as a [`Complexity`](crate::Complexity).
+    Growth,
     /// In the contract (DESIGN.md §1) but not implemented: what it waits for.
     Later(&'static str),
 }
@@ -146,6 +149,8 @@ const DURATION: &str =
 const REGRESSION: &str =
     "a percentage string at least 0% and below 100%, such as \"5%\", \"2.5%\" or \"0%\"";
 const PRECISION: &str = "a percentage string above 0% and below 100%, such as \"1%\" or \"0.5%\"";
+const COMPLEXITY: &str = "a growth class string: \"1\", \"log n\", \"n\", \"n log n\", \"n^2\" \
+     or \"n^3\", also written as \"O(n log n)\"";
 
 /// Durations: any non-negative finite value unless `low_included` is false.
 const fn durations(low_included: bool, below: &'static str) -> Range {
@@ -298,11 +303,11 @@ const OPTIONS: [Spec; 11] = [
     Spec {
         key: Key::Complexity,
         name: "complexity",
-        kind: Kind::Later("complexity checks come with a later perfmark release"),
-        field: None,
+        kind: Kind::Growth,
+        field: Some("complexity"),
         default: None,
         env: None,
-        accepts: "nothing yet",
+        accepts: COMPLEXITY,
     },
     Spec {
         key: Key::Measure,
@@ -432,7 +437,8 @@ mod tests {
                 "max_time",
                 "warmup",
                 "args",
-                "ignore"
+                "ignore",
+                "complexity"
             ]
         );
     }
@@ -494,12 +500,12 @@ mod tests {
         assert_eq!(
             unknown_option_message("regresion"),
             "unknown option `regresion`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args and ignore; did you mean `regression`?"
+             precision, max_time, warmup, args, ignore and complexity; did you mean `regression`?"
         );
         assert_eq!(
             unknown_option_message("frobnicate"),
             "unknown option `frobnicate`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args and ignore"
+             precision, max_time, warmup, args, ignore and complexity"
         );
         // Two edits from `args`, but as long as the name itself: no guess.
         assert!(!unknown_option_message("ar").contains("did you mean"));

@@ -1,6 +1,8 @@
 //! The options as the runtime receives them: the struct the macro writes in
 //! each registration's `static`, one field per [`Spec::field`](crate::Spec).
 
+use crate::Complexity;
+
 /// Options of `#[perf_test(...)]`, already checked by the macro.
 ///
 /// `None` means "not given": the runtime applies the documented default
@@ -25,6 +27,9 @@ pub struct TestOptions {
     pub warmup_ns: Option<u64>,
     /// `ignore` / `ignore = "why"`.
     pub ignore: Ignore,
+    /// `complexity = "n log n"`: the declared growth over `args`, checked
+    /// by the test `NAME::complexity`.
+    pub complexity: Option<Complexity>,
 }
 
 impl TestOptions {
@@ -37,6 +42,7 @@ impl TestOptions {
         max_time_ns: None,
         warmup_ns: None,
         ignore: Ignore::No,
+        complexity: None,
     };
 }
 

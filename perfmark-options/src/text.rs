@@ -57,14 +57,14 @@ pub fn warmup_ns(text: &str) -> Result<u64, OptionError> {
 fn f64_value(key: Key, text: &str) -> Result<f64, OptionError> {
     match key.parse_env(text)? {
         Value::F64(value) => Ok(value),
-        Value::U64(_) => unreachable!("the table holds {key:?} as an f64"),
+        _ => unreachable!("the table holds {key:?} as an f64"),
     }
 }
 
 fn u64_value(key: Key, text: &str) -> Result<u64, OptionError> {
     match key.parse_env(text)? {
         Value::U64(value) => Ok(value),
-        Value::F64(_) => unreachable!("the table holds {key:?} as a u64"),
+        _ => unreachable!("the table holds {key:?} as a u64"),
     }
 }
 

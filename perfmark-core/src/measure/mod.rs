@@ -1,6 +1,7 @@
 //! Measurement: the [`driver`] that runs "n iterations now", and the
 //! policies over it: the adaptive [`sampler`] of a normal run, and the
 //! [`paired`] slice policy that compares two builds over a [`PairDriver`].
+//! [`per_call`] is the block of Falco's per-call sampling.
 //!
 //! A *block* is one call of the driver with `n` iterations; a *sample* is
 //! one block's time divided by `n`, less the harness's own per-iteration
@@ -9,6 +10,7 @@
 pub mod driver;
 pub mod noise_floor;
 pub mod paired;
+pub mod per_call;
 pub mod sampler;
 
 pub use driver::{Driver, LocalDriver, Policy};
@@ -16,6 +18,8 @@ pub use paired::{
     run_paired, PairDriver, PairedMeasurement, PairedPlan, PairedStop, Side, SlicePair,
 };
 pub use sampler::{Adaptive, Plan};
+
+use crate::stats::Statistic;
 
 /// How the samples were taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -27,6 +31,23 @@ pub enum SampleKind {
     Batched,
     /// `iter_custom`: the test reports its own times.
     Custom,
+    /// `iter_per_call`: each call timed alone on an input made untimed,
+    /// after a random wait (Falco's per-call sampling, [`per_call`]); only
+    /// the mean is meaningful.
+    PerCall,
+}
+
+impl SampleKind {
+    /// The statistic a test measured this way is decided on: the mean for
+    /// per-call sampling, where a single reading says nothing and only the
+    /// total over many calls is unbiased (seed 000), else the default
+    /// ([`Statistic::default`]).
+    pub fn verdict_statistic(self) -> Statistic {
+        match self {
+            SampleKind::PerCall => Statistic::Mean,
+            SampleKind::Loop | SampleKind::Batched | SampleKind::Custom => Statistic::default(),
+        }
+    }
 }
 
 /// Why sampling stopped.

@@ -7,6 +7,7 @@ use std::io::{self, BufRead, Write};
 use super::protocol::{self, Reply, Request};
 use crate::clock;
 use crate::measure::driver::{batched_block, loop_block};
+use crate::measure::per_call::{per_call_block, RandomPhase, WallClock};
 use crate::measure::sampler::loop_overhead_ns;
 use crate::measure::{Driver, LocalDriver, Measurement, Policy, SampleKind, StopReason};
 use crate::observe::{self, Reading, ThreadObservation};
@@ -40,6 +41,15 @@ fn harness_overhead_ns(kind: SampleKind) -> f64 {
             let empty = |n: u64| batched_block(n, &mut || (), &mut |()| ());
             let mut driver = LocalDriver::new(kind, empty, Some(empty));
             loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, read_pair_ns)
+        }
+        SampleKind::PerCall => {
+            // Each call's read pair is the harness's cost per iteration.
+            let resolution_ns = clock::info().resolution_ns;
+            let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, 1);
+            let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut phase);
+            let unused = |_: u64| std::time::Duration::ZERO;
+            let mut driver = LocalDriver::new(kind, unused, Some(empty));
+            loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, 0.0)
         }
     }
 }

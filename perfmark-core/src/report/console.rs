@@ -9,7 +9,14 @@ use super::facts::test_facts;
 use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use super::TestReport;
 use crate::checks::Verdict;
+use crate::measure::SampleKind;
 use crate::stats;
+
+/// The line under a test measured by per-call sampling
+/// (`Bencher::iter_per_call`).
+pub const PER_CALL_NOTE: &str = "per-call sampling (Falco): each call timed alone after a random \
+     wait, so the mean is unbiased even below the timer's resolution; only the mean is \
+     meaningful, not the median";
 
 /// What perfmark's lines under a test's line start with.
 pub const INDENT: &str = "    ";
@@ -73,6 +80,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
             let _ = write!(line, " · {}", fmt_rate(work, rate));
         }
         lines.push(line);
+        if m.kind == SampleKind::PerCall {
+            lines.push(PER_CALL_NOTE.to_owned());
+        }
         if let Some(s) = &t.summary {
             lines.push(format!(
                 "mean {} · sd {} · min {} · cov {:.1}% · first call {}",
@@ -83,6 +93,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
                 fmt_ns(m.first_call_ns),
             ));
         }
+    }
+    if let Some(c) = &t.complexity {
+        lines.extend(c.lines());
     }
     lines.extend(t.reasons.iter().cloned());
     lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));

@@ -96,6 +96,8 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         comparison: None,
         interference: None,
         remeasured: None,
+        size: None,
+        complexity: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
         duration_s: 1.7,

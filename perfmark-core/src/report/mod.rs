@@ -26,7 +26,9 @@ pub(crate) mod fixtures;
 
 use crate::bencher::Work;
 pub use crate::checks::BaselineCheck;
-use crate::checks::{BudgetCheck, ComparisonRecord, Finding, Record, RunComparison, Verdict};
+use crate::checks::{
+    BudgetCheck, ComparisonRecord, ComplexityCheck, Finding, Record, RunComparison, Verdict,
+};
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
 use crate::platform::Platform;
@@ -114,6 +116,14 @@ pub struct TestReport {
     /// above) decided.
     #[serde(default)]
     pub remeasured: Option<Remeasured>,
+    /// The argument's size (`perfmark::Size`), for a test of a function
+    /// that declares `complexity`.
+    #[serde(default)]
+    pub size: Option<u64>,
+    /// For a `NAME::complexity` test: the fit of the arguments' times
+    /// against their sizes, and the verdict on the declared class.
+    #[serde(default)]
+    pub complexity: Option<ComplexityCheck>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
@@ -234,6 +244,8 @@ impl TestReport {
             comparison: None,
             interference: None,
             remeasured: None,
+            size: None,
+            complexity: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,
@@ -253,6 +265,7 @@ impl TestReport {
             Some(Record::Budget(check)) => self.budget = Some(check),
             Some(Record::Baseline(check)) => self.baseline = Some(check),
             Some(Record::Comparison(check)) => self.comparison = Some(check),
+            Some(Record::Complexity(check)) => self.complexity = Some(check),
             None => {}
         }
     }

@@ -3,6 +3,7 @@
 
 pub(crate) mod capture;
 mod cli;
+mod complexity;
 mod judge;
 mod paired;
 mod remeasure;
@@ -19,6 +20,7 @@ use libtest_mimic::FormatSetting;
 use self::capture::panic_headline;
 use self::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use self::cli::{EnvVars, Options};
+use self::complexity::ComplexityCase;
 use self::judge::judge;
 use self::paired::Comparing;
 
@@ -86,6 +88,53 @@ struct Runner {
     observer: Observer,
 }
 
+/// One test of the run: a registered perf test, or the complexity check of
+/// a function that declares `complexity` (`NAME::complexity`).
+#[derive(Debug)]
+enum Case {
+    Test(&'static PerfTest),
+    Complexity(ComplexityCase),
+}
+
+impl Case {
+    /// The registered tests, sorted by name, each complexity check right
+    /// after the last of its function's tests (so that it can judge their
+    /// measurements).
+    fn all(tests: &[&'static PerfTest]) -> Vec<Case> {
+        let mut cases: Vec<Case> = tests.iter().map(|&t| Case::Test(t)).collect();
+        let mut groups: Vec<(usize, ComplexityCase)> = complexity::cases(tests)
+            .into_iter()
+            .map(|group| {
+                let last = cases
+                    .iter()
+                    .rposition(|c| matches!(c, Case::Test(t) if group.members.iter().any(|m| std::ptr::eq(*m, *t))))
+                    .unwrap_or(cases.len() - 1);
+                (last, group)
+            })
+            .collect();
+        groups.sort_by_key(|(last, _)| std::cmp::Reverse(*last));
+        for (last, group) in groups {
+            cases.insert(last + 1, Case::Complexity(group));
+        }
+        cases
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Case::Test(t) => t.name(),
+            Case::Complexity(c) => c.name.clone(),
+        }
+    }
+
+    /// The registered test whose options and location stand for the case.
+    fn test(&self) -> &'static PerfTest {
+        match self {
+            Case::Test(t) => t,
+            Case::Complexity(c) => c.first(),
+        }
+    }
+}
+
 /// What happened to a test that ran.
 struct Outcome {
     report: TestReport,
@@ -110,12 +159,16 @@ impl Runner {
         let started = Instant::now();
         let args = &self.options.libtest;
         let all = registry::all_tests();
-        let selected: Vec<&PerfTest> = all.iter().copied().filter(|t| self.selected(t)).collect();
-        let filtered_out = all.len() - selected.len();
+        let cases = Case::all(&all);
+        let selected: Vec<&Case> = cases
+            .iter()
+            .filter(|c| self.selected_name(&c.name(), c.test().options.ignore != Ignore::No))
+            .collect();
+        let filtered_out = cases.len() - selected.len();
 
         if args.list {
-            for t in &selected {
-                println!("{}: test", t.name());
+            for c in &selected {
+                println!("{}: test", c.name());
             }
             if args.format != Some(FormatSetting::Terse) {
                 println!();
@@ -173,7 +226,7 @@ impl Runner {
                 ));
             }
         }
-        let will_measure = self.measuring() && selected.iter().any(|t| self.runs(t));
+        let will_measure = self.measuring() && selected.iter().any(|c| self.runs(c.test()));
         let noise_floor = will_measure.then(noise_floor::measure);
         // The checks every measured test goes through, in the order their
         // reasons are printed.
@@ -187,6 +240,10 @@ impl Runner {
         if let Some(c) = comparing.as_mut() {
             c.compared = selected
                 .iter()
+                .filter_map(|case| match case {
+                    Case::Test(t) => Some(t),
+                    Case::Complexity(_) => None,
+                })
                 .filter(|t| self.measuring() && self.runs(t) && c.has(&t.name()))
                 .count();
         }
@@ -205,8 +262,9 @@ impl Runner {
         let previous_hook = install_panic_capture();
         let mut reports = Vec::with_capacity(selected.len());
         let mut failures = Vec::new();
-        for t in &selected {
-            let name = t.name();
+        for case in &selected {
+            let name = case.name();
+            let t = case.test();
             if !self.runs(t) {
                 let why = match t.options.ignore {
                     Ignore::Because(why) => Some(why),
@@ -218,11 +276,12 @@ impl Runner {
             }
             print!("{}", console::test_line_start(&name));
             let _ = io::stdout().flush();
-            let outcome = match &comparing {
-                Some(c) if c.has(&name) && self.measuring() => {
+            let outcome = match (case, &comparing) {
+                (Case::Complexity(group), _) => self.run_complexity(group, noise_floor, &reports),
+                (Case::Test(_), Some(c)) if c.has(&name) && self.measuring() => {
                     self.compare_one(t, name, noise_floor, c)
                 }
-                Some(c) => {
+                (Case::Test(_), Some(c)) => {
                     let mut outcome = self.run_one(t, name, noise_floor, &checks);
                     if !c.has(&outcome.report.name) {
                         outcome
@@ -232,7 +291,7 @@ impl Runner {
                     }
                     outcome
                 }
-                None => self.run_one(t, name, noise_floor, &checks),
+                (Case::Test(_), None) => self.run_one(t, name, noise_floor, &checks),
             };
             let ok = outcome.report.verdict != Verdict::Fail;
             println!("{}", console::outcome_word(&outcome.report));
@@ -329,13 +388,9 @@ impl Runner {
         code
     }
 
-    /// libtest's selection: the filter (substring, or whole name with
-    /// `--exact`), `--skip` patterns, and `--ignored` (only ignored tests).
-    fn selected(&self, t: &PerfTest) -> bool {
-        self.selected_name(&t.name(), t.options.ignore != Ignore::No)
-    }
-
-    /// [`Self::selected`] for a test known by its name.
+    /// libtest's selection of a test known by its name: the filter
+    /// (substring, or whole name with `--exact`), `--skip` patterns, and
+    /// `--ignored` (only ignored tests).
     fn selected_name(&self, name: &str, ignored: bool) -> bool {
         let args = &self.options.libtest;
         let matches = |pattern: &str| {
@@ -469,9 +524,11 @@ impl Runner {
         let before = self.observer.read();
         let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
         let after = self.observer.read();
+        let size = bencher.size();
         let (measurement, work) = bencher.finish();
         let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
         report.work = work;
+        report.size = size;
         report.interference = self.observer.between(&before, &after);
         let mut failure_detail = None;
         match (result, measurement) {
@@ -487,7 +544,8 @@ impl Runner {
             (Ok(()), None) => {
                 report.verdict = Verdict::Fail;
                 let reason = "the test never handed a routine to the Bencher: call b.iter, \
-                              b.iter_batched, b.iter_batched_ref or b.iter_custom once"
+                              b.iter_batched, b.iter_batched_ref, b.iter_per_call or \
+                              b.iter_custom once"
                     .to_owned();
                 failure_detail = Some(reason.clone());
                 report.reasons.push(reason);
