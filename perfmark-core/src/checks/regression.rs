@@ -25,6 +25,11 @@ pub struct BaselineCheck {
     /// Why the baseline was not used to fail (another machine, another
     /// statistic, an unusable estimate).
     pub not_used: Option<String>,
+    /// Whether the baseline was recorded on another machine: `not_used`
+    /// then names both machines, a sentence the same for every test whose
+    /// baseline came from there (the Markdown and HTML tables say it once).
+    #[serde(default)]
+    pub other_machine: bool,
 }
 
 /// The regression check of a run: the loaded baseline file and this
@@ -53,6 +58,7 @@ impl Check for Regression<'_> {
             runs: entry.between_runs().map_or(1, |b| b.runs),
             comparison: None,
             not_used: None,
+            other_machine: !machine.is_same_machine(),
         };
         let mut passed = true;
         let reason = if !machine.is_same_machine() {

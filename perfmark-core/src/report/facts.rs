@@ -90,6 +90,43 @@ fn coverage_words(c: &Coverage) -> String {
     words
 }
 
+/// What the regression check said of baselines from another machine, each
+/// sentence once (they name both machines, and repeat for every test whose
+/// baseline came from there): for a table's header, where
+/// [`table_reasons`] leaves them out of the rows.
+pub fn other_machine_baselines(report: &Report) -> Vec<String> {
+    let mut sentences: Vec<String> = Vec::new();
+    for b in report.tests.iter().filter_map(|t| t.baseline.as_ref()) {
+        if let (true, Some(sentence)) = (b.other_machine, &b.not_used) {
+            if !sentences.contains(sentence) {
+                sentences.push(sentence.clone());
+            }
+        }
+    }
+    sentences
+}
+
+/// What a table row says of a baseline from another machine, the whole
+/// sentence being in the table's header ([`other_machine_baselines`]).
+pub const OTHER_MACHINE_SHORT: &str = "baseline from another machine (see above): not used to fail";
+
+/// A test's reasons as a table row gives them: the sentence about a
+/// baseline from another machine shortened to [`OTHER_MACHINE_SHORT`].
+pub fn table_reasons(t: &TestReport) -> Vec<String> {
+    let other = t
+        .baseline
+        .as_ref()
+        .filter(|b| b.other_machine)
+        .and_then(|b| b.not_used.as_deref());
+    t.reasons
+        .iter()
+        .map(|r| match other {
+            Some(sentence) if r == sentence => OTHER_MACHINE_SHORT.to_owned(),
+            _ => r.clone(),
+        })
+        .collect()
+}
+
 /// A test's measurement in detail: how it was sampled, the summary
 /// statistics, outliers, budget, and the statistical account (the CI's
 /// correction for serial correlation, modes, the spread's CI, the gating

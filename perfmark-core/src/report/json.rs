@@ -384,9 +384,11 @@ mod tests {
                 "environment_warnings",
                 "finished_in_s",
                 "interference",
+                "machine_lock",
                 "noise_floor",
                 "platform",
                 "schema",
+                "startup",
                 "target",
                 "tests"
             ]

@@ -66,6 +66,56 @@ pub struct Report {
     /// thresholds a test is warned at ([`crate::observe`]).
     #[serde(default)]
     pub interference: Option<Coverage>,
+    /// The machine-wide measurement lock this run held while measuring;
+    /// absent when nothing was measured or the lock was not taken.
+    #[serde(default)]
+    pub machine_lock: Option<MachineLockRecord>,
+    /// What the process spent before its first test, when it measured.
+    #[serde(default)]
+    pub startup: Option<Startup>,
+}
+
+/// The machine-wide measurement lock of a run (`report.json`'s
+/// `machine_lock`): one perfmark process measures at a time on a machine.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MachineLockRecord {
+    /// The lock file.
+    pub path: String,
+    /// How long the run waited for another process to finish measuring, s.
+    pub waited_s: f64,
+}
+
+/// The per-process start-up before the first test (`report.json`'s
+/// `startup`): what each test costs on top under a runner that starts a
+/// process per test (cargo-nextest).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Startup {
+    /// Calibrating the clock's resolution and cost, s.
+    pub clock_calibration_s: f64,
+    /// Measuring the machine's noise floor (or reading the one shared by
+    /// an earlier test of the same nextest run), s.
+    pub noise_floor_s: f64,
+    /// Whether the noise floor was shared by an earlier test of the same
+    /// nextest run rather than measured.
+    pub noise_floor_shared: bool,
+}
+
+impl Startup {
+    /// The header line that says it: `start-up 0.189 s: clock calibration
+    /// 5.1 ms, noise floor 183.6 ms (measured)`.
+    pub fn line(&self) -> String {
+        format!(
+            "start-up {:.3} s: clock calibration {}, noise floor {} ({})",
+            self.clock_calibration_s + self.noise_floor_s,
+            fmt_ns(self.clock_calibration_s * 1e9),
+            fmt_ns(self.noise_floor_s * 1e9),
+            if self.noise_floor_shared {
+                "shared by an earlier test of this nextest run"
+            } else {
+                "measured"
+            }
+        )
+    }
 }
 
 /// One test's outcome. The first six fields are the stable core.

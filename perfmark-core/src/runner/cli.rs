@@ -53,6 +53,10 @@ pub(super) struct Options {
     /// Never measure a failure a second time, even when it was measured
     /// under interference.
     pub(super) no_remeasure: bool,
+    /// Measure without the machine-wide lock.
+    pub(super) no_lock: bool,
+    /// Where the machine-wide lock lives (default: the temporary directory).
+    pub(super) lock_dir: Option<PathBuf>,
 }
 
 impl Options {
@@ -96,6 +100,7 @@ impl Options {
                 "--compare-with" => flags.compare_with = Some(value(name)?.into()),
                 "--per-test-confidence" => flags.per_test_confidence = true,
                 "--no-remeasure" => flags.no_remeasure = true,
+                "--no-lock" => flags.no_lock = true,
                 _ => rest.push(arg),
             }
         }
@@ -156,6 +161,11 @@ impl Options {
                 DEFAULT_WORKER_TIMEOUT,
             )?,
             no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
+            no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
+            lock_dir: env
+                .get("PERFMARK_LOCK_DIR")
+                .filter(|d| !d.is_empty())
+                .map(Into::into),
             libtest,
         };
         if options.compare_with.is_some() && options.save_baseline {
@@ -182,6 +192,7 @@ struct Flags {
     compare_with: Option<PathBuf>,
     per_test_confidence: bool,
     no_remeasure: bool,
+    no_lock: bool,
 }
 
 fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
@@ -296,6 +307,19 @@ mod tests {
                 .unwrap()
                 .no_remeasure
         );
+        let o = parse(&[], &[]).unwrap();
+        assert!(!o.no_lock && o.lock_dir.is_none());
+        assert!(parse(&["--no-lock"], &[]).unwrap().no_lock);
+        let o = parse(
+            &[],
+            &[
+                ("PERFMARK_NO_LOCK", "1"),
+                ("PERFMARK_LOCK_DIR", "/run/perf"),
+            ],
+        )
+        .unwrap();
+        assert!(o.no_lock);
+        assert_eq!(o.lock_dir, Some(PathBuf::from("/run/perf")));
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub(crate) mod capture;
 mod cli;
 mod complexity;
 mod judge;
+mod machine;
 mod paired;
 mod remeasure;
 
@@ -22,6 +23,7 @@ use self::capture::{install_panic_capture, panic_payload_text, take_panic_messag
 use self::cli::{EnvVars, Options};
 use self::complexity::ComplexityCase;
 use self::judge::judge;
+use self::machine::MachineLock;
 use self::paired::Comparing;
 
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
@@ -33,7 +35,7 @@ use crate::observe::Observer;
 use crate::pair;
 use crate::platform::Platform;
 use crate::registry::{self, Ignore, PerfTest};
-use crate::report::{self, console, fmt_ns, Report, TestReport};
+use crate::report::{self, console, fmt_ns, MachineLockRecord, Report, Startup, TestReport};
 
 /// Default confidence level of every CI.
 pub const DEFAULT_CONFIDENCE: f64 = perfmark_options::DEFAULT_CONFIDENCE;
@@ -46,6 +48,10 @@ pub const DEFAULT_MAX_TIME: Duration = Duration::from_nanos(perfmark_options::DE
 pub const DEFAULT_REGRESSION: f64 = perfmark_options::DEFAULT_REGRESSION;
 /// Default cap on the warm-up phase.
 pub const DEFAULT_WARMUP: Duration = Duration::from_nanos(perfmark_options::DEFAULT_WARMUP_NS);
+
+/// A wait for the machine-wide lock at least this long is said in the
+/// header (it is always in `report.json`).
+const NOTABLE_LOCK_WAIT: Duration = Duration::from_millis(100);
 
 /// Facts about the test binary that only its own crate knows; `main!`
 /// fills them in.
@@ -177,7 +183,17 @@ impl Runner {
             return 0;
         }
 
+        let will_measure = self.measuring() && selected.iter().any(|c| self.runs(c.test()));
+        // Taken before the clock's calibration and the noise floor, which
+        // are measurements too.
+        let (machine_lock, lock_warning) = if will_measure && !self.options.no_lock {
+            self.take_machine_lock()
+        } else {
+            (None, None)
+        };
+        let calibration_started = Instant::now();
         let clock = clock::info();
+        let clock_calibration_s = calibration_started.elapsed().as_secs_f64();
         let platform = Platform::detect(!self.build.debug_assertions, clock);
         let mut environment_warnings = platform.warnings();
         environment_warnings.extend(self.observer.coverage().header_warning());
@@ -226,8 +242,19 @@ impl Runner {
                 ));
             }
         }
-        let will_measure = self.measuring() && selected.iter().any(|c| self.runs(c.test()));
-        let noise_floor = will_measure.then(noise_floor::measure);
+        let noise_floor_started = Instant::now();
+        let (noise_floor, noise_floor_shared) = if will_measure {
+            let (floor, shared) = self.noise_floor(machine_lock.as_ref());
+            (Some(floor), shared)
+        } else {
+            (None, false)
+        };
+        let startup = will_measure.then(|| Startup {
+            clock_calibration_s,
+            noise_floor_s: noise_floor_started.elapsed().as_secs_f64(),
+            noise_floor_shared,
+        });
+        environment_warnings.extend(lock_warning);
         // The checks every measured test goes through, in the order their
         // reasons are printed.
         let regression = baselines
@@ -249,6 +276,19 @@ impl Runner {
         }
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
+        if let Some(lock) = machine_lock
+            .as_ref()
+            .filter(|l| l.waited >= NOTABLE_LOCK_WAIT)
+        {
+            println!(
+                "machine lock: waited {:.2} s for another perfmark run measuring on this machine ({})",
+                lock.waited.as_secs_f64(),
+                lock.path.display()
+            );
+        }
+        if let Some(startup) = startup.as_ref().filter(|_| self.nextest_run_id().is_some()) {
+            println!("{}", startup.line());
+        }
         if let Some(c) = &comparing {
             println!("{}", c.header());
         }
@@ -304,6 +344,11 @@ impl Runner {
             reports.push(outcome.report);
         }
         panic::set_hook(previous_hook);
+        // Every test is measured: let the next process measure.
+        let machine_lock = machine_lock.map(|lock| MachineLockRecord {
+            path: lock.path.display().to_string(),
+            waited_s: lock.waited.as_secs_f64(),
+        });
         let removed: Vec<String> = comparing
             .as_ref()
             .map(|c| {
@@ -372,6 +417,8 @@ impl Runner {
             }),
             finished_in_s: started.elapsed().as_secs_f64(),
             interference: Some(self.observer.coverage().clone()),
+            machine_lock,
+            startup,
         };
         if let Err(message) = report.write(&report_dir) {
             eprintln!("error: {message}; choose another place with --report-dir DIR");
@@ -386,6 +433,61 @@ impl Runner {
         );
         println!();
         code
+    }
+
+    /// Takes the machine-wide measurement lock ([`machine`]), saying so
+    /// when it has to wait; when it cannot be taken, measures without it and
+    /// returns the warning that says so.
+    fn take_machine_lock(&self) -> (Option<MachineLock>, Option<String>) {
+        let dir = self
+            .options
+            .lock_dir
+            .clone()
+            .unwrap_or_else(std::env::temp_dir);
+        let taken = MachineLock::acquire(&dir, |path| {
+            println!(
+                "waiting for another perfmark run measuring on this machine to finish ({})",
+                path.display()
+            );
+            let _ = io::stdout().flush();
+        });
+        match taken {
+            Ok(lock) => (Some(lock), None),
+            Err(e) => (
+                None,
+                Some(format!(
+                    "cannot take the machine-wide measurement lock in {}: {e}; measuring \
+                     without it, so a perfmark run in another process may disturb this one \
+                     (set PERFMARK_LOCK_DIR to a writable directory)",
+                    dir.display()
+                )),
+            ),
+        }
+    }
+
+    /// The id of the nextest run this process is a test of, if any.
+    fn nextest_run_id(&self) -> Option<String> {
+        std::env::var(machine::NEXTEST_RUN_ID)
+            .ok()
+            .filter(|id| !id.is_empty())
+    }
+
+    /// The machine's noise floor: under nextest, the one an earlier test of
+    /// the same run measured (while holding the lock); else measured now.
+    /// Returns it and whether it was shared.
+    fn noise_floor(&self, lock: Option<&MachineLock>) -> (f64, bool) {
+        let run = lock.zip(self.nextest_run_id());
+        if let Some(floor) = run
+            .as_ref()
+            .and_then(|(lock, id)| lock.shared_noise_floor(id))
+        {
+            return (floor, true);
+        }
+        let floor = noise_floor::measure();
+        if let Some((lock, id)) = &run {
+            lock.share_noise_floor(id, floor);
+        }
+        (floor, false)
     }
 
     /// libtest's selection of a test known by its name: the filter
