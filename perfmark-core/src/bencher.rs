@@ -30,7 +30,7 @@ pub enum Work {
 /// Seed of the random waits of [`Bencher::iter_per_call`]: any fixed
 /// sequence is independent of where the clock's ticks fall, which is all
 /// the phase argument needs.
-const PHASE_SEED: u64 = 0x0FA1_C0_2009;
+const PHASE_SEED: u64 = 0x000F_A1C0_2009;
 
 /// The policies a Bencher can hand its routine to, as an enum rather than a
 /// trait object so that the call stays static (see [`Policy`]).

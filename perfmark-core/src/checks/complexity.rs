@@ -150,7 +150,13 @@ fn candidate_record(c: &CandidateFit) -> CandidateRecord {
 
 /// `n^+0.02`.
 fn power(exponent: f64) -> String {
-    format!("n^{exponent:+.2}")
+    format!("n^{:+.2}", two_decimals(exponent))
+}
+
+/// `x` rounded to two decimals, with no negative zero (`-0.001` prints as
+/// `0.00`, not `-0.00`).
+fn two_decimals(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0 + 0.0
 }
 
 /// The verdict in one sentence.
@@ -213,10 +219,11 @@ impl ComplexityCheck {
         let (low, high) = size_range(&self.points);
         if let (Some(fitted), Some(k), Some(ci)) = (&self.fitted, self.exponent, self.exponent_ci) {
             lines.push(format!(
-                "fitted O({fitted}): time ∝ n^{k:.2} [{:.2}, {:.2}] ({} CI) over n = {low} … {high} \
+                "fitted O({fitted}): time ∝ n^{:.2} [{:.2}, {:.2}] ({} CI) over n = {low} … {high} \
                  ({} sizes)",
-                ci.low,
-                ci.high,
+                two_decimals(k),
+                two_decimals(ci.low),
+                two_decimals(ci.high),
                 fmt_percent(ci.confidence, 0),
                 self.points.len()
             ));

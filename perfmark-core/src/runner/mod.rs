@@ -444,12 +444,13 @@ impl Runner {
             .lock_dir
             .clone()
             .unwrap_or_else(std::env::temp_dir);
+        // On stderr: stdout's first line is the header's, which readers
+        // of the output look for.
         let taken = MachineLock::acquire(&dir, |path| {
-            println!(
+            eprintln!(
                 "waiting for another perfmark run measuring on this machine to finish ({})",
                 path.display()
             );
-            let _ = io::stdout().flush();
         });
         match taken {
             Ok(lock) => (Some(lock), None),
