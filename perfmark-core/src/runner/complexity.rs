@@ -144,3 +144,39 @@ impl Runner {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfmark_options::TestOptions;
+
+    const fn test(fn_name: &'static str, arg: &'static str, class: Option<Complexity>) -> PerfTest {
+        PerfTest {
+            module_path: "perf::sorting",
+            fn_name,
+            arg: Some(arg),
+            arg_value: None,
+            file: "tests/perf.rs",
+            line: 1,
+            options: TestOptions {
+                complexity: class,
+                ..TestOptions::NONE
+            },
+            body: |_| {},
+        }
+    }
+
+    static SORT_10: PerfTest = test("sort", "10", Some(Complexity::LinLog));
+    static SORT_100: PerfTest = test("sort", "100", Some(Complexity::LinLog));
+    static SCAN_10: PerfTest = test("scan", "10", None);
+
+    #[test]
+    fn one_case_per_function_that_declares_complexity() {
+        let cases = cases(&[&SCAN_10, &SORT_10, &SORT_100]);
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].name, "sorting::sort::complexity");
+        assert_eq!(cases[0].declared, Complexity::LinLog);
+        let members: Vec<String> = cases[0].members.iter().map(|t| t.name()).collect();
+        assert_eq!(members, ["sorting::sort::10", "sorting::sort::100"]);
+    }
+}

@@ -751,3 +751,52 @@ fn target_dir(manifest_dir: &Path) -> PathBuf {
         })
         .unwrap_or_else(|| manifest_dir.join("target"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{Complexity, TestOptions};
+
+    const fn test(fn_name: &'static str, arg: &'static str, class: Option<Complexity>) -> PerfTest {
+        PerfTest {
+            module_path: "perf",
+            fn_name,
+            arg: Some(arg),
+            arg_value: None,
+            file: "tests/perf.rs",
+            line: 1,
+            options: TestOptions {
+                complexity: class,
+                ..TestOptions::NONE
+            },
+            body: |_| {},
+        }
+    }
+
+    static A_1: PerfTest = test("a", "1", Some(Complexity::Linear));
+    static A_2: PerfTest = test("a", "2", Some(Complexity::Linear));
+    static AB_1: PerfTest = test("ab", "1", None);
+    static A_Z: PerfTest = test("a", "z", Some(Complexity::Linear));
+    static B_1: PerfTest = test("b", "1", Some(Complexity::Quadratic));
+
+    #[test]
+    fn each_complexity_case_follows_the_last_of_its_tests() {
+        // Sorted by name, as the registry gives them.
+        let names: Vec<String> = Case::all(&[&A_1, &A_2, &A_Z, &AB_1, &B_1])
+            .iter()
+            .map(Case::name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "a::1",
+                "a::2",
+                "a::z",
+                "a::complexity",
+                "ab::1",
+                "b::1",
+                "b::complexity"
+            ]
+        );
+    }
+}
