@@ -1,7 +1,7 @@
 //! perfmark: performance as a test.
 //!
-//! ```ignore
-//! use perfmark::{perf_test, Bencher};
+//! ```no_run
+//! use perfmark::perf_test;
 //!
 //! #[perf_test(budget = "50ns")]
 //! fn add() -> u64 { perfmark::black_box(1u64) + perfmark::black_box(2u64) }
@@ -13,15 +13,57 @@
 //! against its budget. See the README for the options, the command line and
 //! the output.
 
-pub use perfmark_core::{Bencher, Size, Work};
+pub use perfmark_core::{Bencher, CountingAlloc, Size, Work};
 pub use perfmark_macros::perf_test;
 pub use std::hint::black_box;
 
+/// The README's Rust snippets, compiled by `cargo test --doc -p perfmark`
+/// so that what a user copies builds as written. A snippet that cannot be
+/// whole is fenced `rust,ignore` and says why beside it.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeSnippets;
+
+/// docs/ci.md's Rust snippets (the user's own xtask), compiled the same way.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/ci.md")]
+pub struct CiSnippets;
+
 /// The entry point of a perf test binary (`harness = false`): runs every
-/// `#[perf_test]` in it with libtest's command line and exit status.
+/// `#[perf_test]` in it with libtest's command line and exit status, and
+/// installs perfmark's counting global allocator ([`CountingAlloc`]), which
+/// counts heap allocations for the `allocs` option and the per-test
+/// allocation figures.
+///
+/// - `perfmark::main!()`: counts over the system allocator.
+/// - `perfmark::main!(allocator = mimalloc::MiMalloc)`: counts over your
+///   own global allocator, given as a path to a unit struct. Remove your
+///   `#[global_allocator]` item: this one replaces it.
+/// - `perfmark::main!(allocator: MyAlloc = MyAlloc::new())`: the same for
+///   an allocator built by a `const` expression, with its type.
+///
+/// A binary has one global allocator. A `#[global_allocator]` of your own
+/// beside `main!()` is refused by rustc ("cannot define multiple global
+/// allocators", pointing at yours and at the one `main!` defines); one in a
+/// linked crate is refused too ("the `#[global_allocator]` in … conflicts
+/// with global allocator in: …"). Either way, move your allocator into
+/// `main!`'s `allocator` form. Allocations are never silently miscounted:
+/// should the counting allocator not be the one in use, the run says that
+/// allocations are not counted and tests with `allocs` fail.
 #[macro_export]
 macro_rules! main {
     () => {
+        $crate::main!(allocator: ::std::alloc::System = ::std::alloc::System);
+    };
+    (allocator = $allocator:path $(,)?) => {
+        $crate::main!(allocator: $allocator = $allocator);
+    };
+    (allocator: $ty:ty = $allocator:expr $(,)?) => {
+        /// perfmark's counting allocator, over the allocator the binary uses.
+        #[global_allocator]
+        static PERFMARK_COUNTING_GLOBAL_ALLOCATOR: ::perfmark::CountingAlloc<$ty> =
+            ::perfmark::CountingAlloc::new($allocator);
+
         fn main() {
             ::perfmark::__private::run_main(::perfmark::__private::BuildInfo {
                 debug_assertions: cfg!(debug_assertions),
@@ -37,7 +79,7 @@ macro_rules! main {
 pub mod __private {
     pub use perfmark_core::bencher::record_size;
     pub use perfmark_core::inventory;
-    pub use perfmark_core::registry::{Complexity, Ignore, PerfTest, TestOptions};
+    pub use perfmark_core::registry::{Complexity, Ignore, Measure, PerfTest, TestOptions};
     pub use perfmark_core::runner::{run_main, BuildInfo};
     pub use perfmark_core::{Bencher, Size};
 }

@@ -6,7 +6,7 @@
 //! registrations field by field.
 
 use perfmark::{perf_test, Bencher};
-use perfmark_core::registry::{all_tests, Ignore, PerfTest};
+use perfmark_core::registry::{all_tests, Ignore, Measure, PerfTest};
 use std::hint::black_box;
 
 #[perf_test]
@@ -42,6 +42,12 @@ fn micro_sign_and_zero_warmup() {}
 
 #[perf_test(regression = "0%")]
 fn zero_tolerance() {}
+
+#[perf_test(allocs = 0, measure = "cpu")]
+fn counted_on_cpu() {}
+
+#[perf_test(allocs = 3, measure = "wall")]
+fn counted_on_the_wall() {}
 
 #[perf_test(ignore)]
 fn ignored_flag() {}
@@ -165,6 +171,8 @@ fn names_follow_the_module_path_without_the_crate() {
     let expected = [
         "boolean::true",
         "const_fn",
+        "counted_on_cpu",
+        "counted_on_the_wall",
         "every_option",
         "fib::10",
         "fib::1000",
@@ -224,6 +232,18 @@ fn options_without_values_are_not_given() {
     assert_eq!(options.max_time_ns, None);
     assert_eq!(options.warmup_ns, None);
     assert_eq!(options.ignore, Ignore::No);
+    assert_eq!(options.allocs, None);
+    assert_eq!(options.measure, None);
+}
+
+#[test]
+fn allocation_limits_and_clocks() {
+    let cpu = test("counted_on_cpu").options;
+    assert_eq!(cpu.allocs, Some(0));
+    assert_eq!(cpu.measure, Some(Measure::Cpu));
+    let wall = test("counted_on_the_wall").options;
+    assert_eq!(wall.allocs, Some(3));
+    assert_eq!(wall.measure, Some(Measure::Wall));
 }
 
 #[test]

@@ -5,14 +5,41 @@
 //! [`Driver`](crate::measure::Driver) and hands it to the Bencher's
 //! [`Policy`], which runs the whole measurement before the method returns; a
 //! test calls exactly one of them, once.
+//!
+//! The blocks are timed with the test's clock ([`Clock`]): the wall clock,
+//! or for `measure = "cpu"` the thread's CPU time, with each block's wall
+//! time kept beside it so the output can show both. The choice is made once
+//! per method, around the whole measurement, not per block inside the
+//! timed closure: a closure holding both loops grew past what the optimizer
+//! inlines into the sampler, and an outlined closure reaches the routine's
+//! captured variables through memory (the calibration suite's `ns_3` loop
+//! then loaded and stored its state every iteration; see [`Policy`]). The
+//! wall clock's closures are the ones measured before CPU time existed; the
+//! CPU clock's, larger by their second clock and the wall time they keep,
+//! and the counting pass's are marked `#[inline(always)]` (read in the
+//! disassembly of `ns_3`: every loop keeps its state in registers).
+//!
+//! After the measurement, when the run counts allocations, the method runs
+//! one sample's worth of iterations once more, untimed, with the
+//! allocation counters read around the routine's calls exactly where the
+//! clock was read (so `iter_batched`'s setup and drops are not counted):
+//! the counting pass. Counting is on only then, so it never perturbs a
+//! timed block.
 
 use std::time::Duration;
 
-use crate::clock;
-use crate::measure::driver::{batched_block, batched_ref_block, loop_block};
-use crate::measure::per_call::{per_call_block, RandomPhase, WallClock};
+use crate::allocations::{AllocCount, Counting};
+use crate::clock::{self, Clock};
+use crate::measure::driver::{
+    batched_block, batched_ref_block, loop_block, metered_batched, metered_batched_ref,
+    metered_loop, CpuBlock, CpuClock, HeapCounter, Meter,
+};
+use crate::measure::per_call::{
+    metered_calls, per_call_block, CpuCallClock, RandomPhase, WallClock,
+};
 use crate::measure::{Adaptive, Driver, LocalDriver, Measurement, Policy, SampleKind};
 use crate::pair::serve::Serve;
+use crate::stats;
 
 /// Work done by one iteration, declared so that rates are reported beside
 /// the time (Boyer's `numberActions`).
@@ -40,6 +67,12 @@ pub(crate) enum Measurer {
     Adaptive(Adaptive),
     /// Worker mode: serve timed slices to a coordinator.
     Serve(Serve),
+    /// Count allocations only: one call to warm the routine, no timing
+    /// (compare mode counts the head's allocations in the coordinator).
+    CountOnly {
+        /// Iterations of the counting pass.
+        iters: u64,
+    },
 }
 
 impl Measurer {
@@ -48,7 +81,72 @@ impl Measurer {
         match self {
             Measurer::Adaptive(policy) => policy.measure(driver),
             Measurer::Serve(policy) => policy.measure(driver),
+            Measurer::CountOnly { iters } => count_only(driver, *iters),
         }
+    }
+}
+
+/// The [`Measurer::CountOnly`] "measurement": one untimed call, so that the
+/// routine's lazy first-call work is not counted, and the iterations the
+/// counting pass is to run. Inlined like every policy: a driver passed to
+/// a function of its own would let the routine's captured variables escape
+/// into memory in the timed loops of the other policies too (see [`Policy`]).
+#[inline(always)]
+fn count_only<D: Driver + ?Sized>(driver: &mut D, iters: u64) -> Measurement {
+    driver.run(1);
+    Measurement {
+        kind: driver.kind(),
+        samples_ns: Vec::new(),
+        iters_per_sample: iters.max(1),
+        first_call_ns: f64::NAN,
+        loop_overhead_ns: 0.0,
+        warmup_ns: 0.0,
+        warmup_blocks: 1,
+        warmup_settled: true,
+        sampling_ns: 0.0,
+        stop: crate::measure::StopReason::Precision,
+        planned_samples: 0,
+        budget_look: None,
+    }
+}
+
+/// Blocks whose wall time a CPU-timed measurement keeps: the last this many.
+const WALL_BLOCKS: usize = 4096;
+
+/// The wall time of the last [`WALL_BLOCKS`] blocks of a CPU-timed
+/// measurement, in a ring allocated before the measurement: keeping one is
+/// a store, with no call (a `Vec::push` that may grow would put one in the
+/// timed closure, which must stay small enough to inline).
+#[derive(Debug)]
+struct WallBlocks {
+    /// `(iterations, wall time)` of block `i` at `i % WALL_BLOCKS`.
+    ring: Box<[(u64, Duration); WALL_BLOCKS]>,
+    /// Blocks kept so far.
+    kept: usize,
+}
+
+impl WallBlocks {
+    fn new() -> Self {
+        let ring = vec![(0, Duration::ZERO); WALL_BLOCKS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("WALL_BLOCKS entries");
+        WallBlocks { ring, kept: 0 }
+    }
+
+    /// Keeps the wall time of a block of `n` iterations; returns its CPU
+    /// time, the block's time as the policy sees it.
+    #[inline(always)]
+    fn keep(&mut self, n: u64, block: CpuBlock) -> Duration {
+        self.ring[self.kept % WALL_BLOCKS] = (n, block.wall);
+        self.kept = self.kept.wrapping_add(1);
+        block.cpu
+    }
+
+    /// The last `k` blocks kept (at most [`WALL_BLOCKS`]), oldest first.
+    fn last(&self, k: usize) -> impl Iterator<Item = (u64, Duration)> + '_ {
+        let k = k.min(self.kept).min(WALL_BLOCKS);
+        (self.kept - k..self.kept).map(|i| self.ring[i % WALL_BLOCKS])
     }
 }
 
@@ -60,6 +158,14 @@ pub struct Bencher {
     used: bool,
     /// The argument's size, recorded by the code `complexity` generates.
     size: Option<u64>,
+    /// The clock the blocks are timed with.
+    clock: Clock,
+    /// Whether to run the counting pass after the measurement.
+    count_allocs: bool,
+    /// What the counting pass counted, and over how many iterations.
+    counted: Option<(AllocCount, u64)>,
+    /// For a CPU-timed measurement: the timed blocks' wall times.
+    walls: Option<WallBlocks>,
 }
 
 impl std::fmt::Debug for Bencher {
@@ -68,6 +174,8 @@ impl std::fmt::Debug for Bencher {
             .field("work", &self.work)
             .field("outcome", &self.outcome)
             .field("used", &self.used)
+            .field("clock", &self.clock)
+            .field("counted", &self.counted)
             .finish_non_exhaustive()
     }
 }
@@ -81,7 +189,23 @@ impl Bencher {
             outcome: None,
             used: false,
             size: None,
+            clock: Clock::Wall,
+            count_allocs: false,
+            counted: None,
+            walls: None,
         }
+    }
+
+    /// Times the blocks with `clock` (the wall clock unless told).
+    pub(crate) fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Runs the untimed counting pass after the measurement.
+    pub(crate) fn counting_allocations(mut self) -> Self {
+        self.count_allocs = true;
+        self
     }
 
     /// Declares the work one iteration does, so rates are reported.
@@ -114,9 +238,27 @@ impl Bencher {
     /// When called a second time in the same test.
     #[inline(always)]
     pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
-        let timed = |n: u64| loop_block(n, &mut routine);
-        let empty = |n: u64| loop_block(n, &mut || ());
-        self.measure(LocalDriver::new(SampleKind::Loop, timed, Some(empty)));
+        if self.clock == Clock::Cpu {
+            let mut walls = WallBlocks::new();
+            self.measure(LocalDriver::new(
+                SampleKind::Loop,
+                #[inline(always)]
+                |n: u64| walls.keep(n, metered_loop::<CpuClock, O>(n, &mut routine)),
+                Some(
+                    #[inline(always)]
+                    |n: u64| metered_loop::<CpuClock, ()>(n, &mut || ()).cpu,
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let timed = |n: u64| loop_block(n, &mut routine);
+            let empty = |n: u64| loop_block(n, &mut || ());
+            self.measure(LocalDriver::new(SampleKind::Loop, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_loop::<HeapCounter, O>(n, &mut routine),
+        );
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup` is
@@ -130,9 +272,30 @@ impl Bencher {
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        let timed = |n: u64| batched_block(n, &mut setup, &mut routine);
-        let empty = |n: u64| batched_block(n, &mut || (), &mut |()| ());
-        self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
+        if self.clock == Clock::Cpu {
+            let mut walls = WallBlocks::new();
+            self.measure(LocalDriver::new(
+                SampleKind::Batched,
+                #[inline(always)]
+                |n: u64| {
+                    let block = metered_batched::<CpuClock, I, O>(n, &mut setup, &mut routine);
+                    walls.keep(n, block)
+                },
+                Some(
+                    #[inline(always)]
+                    |n: u64| metered_batched::<CpuClock, (), ()>(n, &mut || (), &mut |()| ()).cpu,
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let timed = |n: u64| batched_block(n, &mut setup, &mut routine);
+            let empty = |n: u64| batched_block(n, &mut || (), &mut |()| ());
+            self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_batched::<HeapCounter, I, O>(n, &mut setup, &mut routine),
+        );
     }
 
     /// Times `routine` on inputs made by `setup`, passed by `&mut`. `setup`
@@ -146,9 +309,33 @@ impl Bencher {
         S: FnMut() -> I,
         R: FnMut(&mut I) -> O,
     {
-        let timed = |n: u64| batched_ref_block(n, &mut setup, &mut routine);
-        let empty = |n: u64| batched_ref_block(n, &mut || (), &mut |_: &mut ()| ());
-        self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
+        if self.clock == Clock::Cpu {
+            let mut walls = WallBlocks::new();
+            self.measure(LocalDriver::new(
+                SampleKind::Batched,
+                #[inline(always)]
+                |n: u64| {
+                    let block = metered_batched_ref::<CpuClock, I, O>(n, &mut setup, &mut routine);
+                    walls.keep(n, block)
+                },
+                Some(
+                    #[inline(always)]
+                    |n: u64| {
+                        metered_batched_ref::<CpuClock, (), ()>(n, &mut || (), &mut |_: &mut ()| ())
+                            .cpu
+                    },
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let timed = |n: u64| batched_ref_block(n, &mut setup, &mut routine);
+            let empty = |n: u64| batched_ref_block(n, &mut || (), &mut |_: &mut ()| ());
+            self.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_batched_ref::<HeapCounter, I, O>(n, &mut setup, &mut routine),
+        );
     }
 
     /// Times `routine` one call at a time, each on a fresh input made by
@@ -158,7 +345,10 @@ impl Bencher {
     /// timer's resolution, so the mean time is unbiased even when a call is
     /// shorter than one tick of the clock (Falco's per-call sampling); the
     /// verdict is then decided on the mean, the only statistic that means
-    /// something, and the output says so.
+    /// something, and the output says so. With `measure = "cpu"` the calls
+    /// are timed with the thread's CPU time, the waits spread over that
+    /// clock's resolution, and each call's wall time is kept beside it.
+    /// Allocations are counted around each call alone.
     ///
     /// # Panics
     /// When called a second time in the same test.
@@ -168,27 +358,83 @@ impl Bencher {
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        let resolution_ns = clock::info().resolution_ns;
-        let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, PHASE_SEED);
-        let mut empty_phase = RandomPhase::new(WallClock::new(), resolution_ns, !PHASE_SEED);
-        let timed = |n: u64| per_call_block(n, &mut setup, &mut routine, &mut phase);
-        let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut empty_phase);
-        self.measure(LocalDriver::new(SampleKind::PerCall, timed, Some(empty)));
+        if self.clock == Clock::Cpu {
+            // The runner never measures a CPU-timed test where there is no
+            // CPU clock; 0 (no wait) would do no harm if it did.
+            let resolution_ns = clock::cpu_info().map_or(0.0, |c| c.resolution_ns);
+            let mut walls = WallBlocks::new();
+            let mut phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, PHASE_SEED);
+            let mut empty_phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, !PHASE_SEED);
+            self.measure(LocalDriver::new(
+                SampleKind::PerCall,
+                #[inline(always)]
+                |n: u64| {
+                    let cpu = per_call_block(n, &mut setup, &mut routine, &mut phase);
+                    let wall = phase.clock_mut().take_wall();
+                    walls.keep(n, CpuBlock { cpu, wall })
+                },
+                Some(
+                    #[inline(always)]
+                    |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut empty_phase),
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let resolution_ns = clock::info().resolution_ns;
+            let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, PHASE_SEED);
+            let mut empty_phase = RandomPhase::new(WallClock::new(), resolution_ns, !PHASE_SEED);
+            let timed = |n: u64| per_call_block(n, &mut setup, &mut routine, &mut phase);
+            let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut empty_phase);
+            self.measure(LocalDriver::new(SampleKind::PerCall, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_calls::<HeapCounter, I, O>(n, &mut setup, &mut routine),
+        );
     }
 
     /// Lets the test time itself: `routine(n)` runs `n` iterations and
     /// returns the time they took, which perfmark takes as given (no loop or
-    /// clock overhead is subtracted) as one sample.
+    /// clock overhead is subtracted) as one sample, whatever the test's
+    /// `measure`. Allocations are counted over the whole call `routine(n)`:
+    /// perfmark cannot tell its setup from its iterations.
     ///
     /// # Panics
     /// When called a second time in the same test.
     #[inline(always)]
-    pub fn iter_custom<R: FnMut(u64) -> Duration>(&mut self, routine: R) {
+    pub fn iter_custom<R: FnMut(u64) -> Duration>(&mut self, mut routine: R) {
         self.measure(LocalDriver::new(
             SampleKind::Custom,
-            routine,
+            &mut routine,
             None::<fn(u64) -> Duration>,
         ));
+        self.count(
+            #[inline(always)]
+            |n| {
+                let start = HeapCounter::start();
+                routine(n);
+                HeapCounter::stop(start)
+            },
+        );
+    }
+
+    /// The counting pass: `block(n)` runs `n` iterations with the
+    /// allocation counters read around the routine's calls, with counting
+    /// on, after the measurement and untimed. `n` is one sample's worth
+    /// (the measurement's iterations per sample), so the routine is warm
+    /// and its one-time work (lazy statics, first-touch caches) done.
+    #[inline(always)]
+    fn count(&mut self, mut block: impl FnMut(u64) -> AllocCount) {
+        if !self.count_allocs {
+            return;
+        }
+        let Some(n) = self.outcome.as_ref().map(|m| m.iters_per_sample.max(1)) else {
+            return;
+        };
+        let counting = Counting::start();
+        let counted = block(n);
+        drop(counting);
+        self.counted = Some((counted, n));
     }
 
     /// Hands the driver to the policy; the one place every `iter*` form
@@ -211,6 +457,27 @@ impl Bencher {
         (self.outcome, self.work)
     }
 
+    /// What the counting pass counted, and over how many iterations; `None`
+    /// when no pass ran (not asked for, or the body never measured).
+    pub(crate) fn counted(&self) -> Option<(AllocCount, u64)> {
+        self.counted
+    }
+
+    /// For a CPU-timed measurement of a routine the Bencher timed itself:
+    /// the median wall time per iteration over the sampling blocks (the
+    /// last blocks timed, one per sample; the last [`WALL_BLOCKS`] of them
+    /// at most), in ns.
+    pub(crate) fn wall_ns_per_iter(&self) -> Option<f64> {
+        let m = self.outcome.as_ref()?;
+        let per_iter: Vec<f64> = self
+            .walls
+            .as_ref()?
+            .last(m.samples_ns.len())
+            .map(|(n, wall)| wall.as_nanos() as f64 / n.max(1) as f64)
+            .collect();
+        (!per_iter.is_empty()).then(|| stats::quantile(&per_iter, 0.5))
+    }
+
     /// The argument's size, when the test's code recorded one.
     pub(crate) fn size(&self) -> Option<u64> {
         self.size
@@ -223,4 +490,43 @@ impl Bencher {
 #[doc(hidden)]
 pub fn record_size(bencher: &mut Bencher, size: u64) {
     bencher.size = Some(size);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::Plan;
+
+    /// A per-call measurement with `clock` of a routine that sleeps 50 µs
+    /// per call: its estimate, and the wall time kept beside it.
+    fn sleeping_per_call(clock: Clock, info: clock::ClockInfo) -> (f64, Option<f64>) {
+        let mut plan = Plan::new(0.95, 0.05, Duration::from_millis(30), Duration::ZERO);
+        plan.measure = clock;
+        plan.clock = info;
+        let mut bencher =
+            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(clock);
+        bencher.iter_per_call(|| (), |()| std::thread::sleep(Duration::from_micros(50)));
+        let wall = bencher.wall_ns_per_iter();
+        let (m, _) = bencher.finish();
+        let m = m.expect("measured");
+        assert_eq!(m.kind, SampleKind::PerCall);
+        let estimate = stats::estimate_with(&m.samples_ns, 0.95, m.kind.verdict_statistic());
+        (estimate.point, wall)
+    }
+
+    #[test]
+    fn per_call_sampling_times_with_the_tests_clock() {
+        let (wall_point, kept) = sleeping_per_call(Clock::Wall, clock::info());
+        assert!(wall_point >= 40_000.0, "{wall_point}");
+        assert_eq!(kept, None);
+        // The CPU clock: a sleep costs the thread little CPU time, and each
+        // call's wall time (at least the 50 µs asked for) is kept beside it.
+        let Some(cpu) = clock::cpu_info() else {
+            return;
+        };
+        let (cpu_point, kept) = sleeping_per_call(Clock::Cpu, cpu);
+        let wall = kept.expect("wall time kept beside the CPU time");
+        assert!(wall >= 50_000.0, "{wall}");
+        assert!(cpu_point < wall, "{cpu_point} {wall}");
+    }
 }

@@ -9,7 +9,10 @@
 //! fed by the runner; both write their files through one atomic helper.
 //! [`observe`] reads what the OS knows about other work around each
 //! test's measurement (steal, run-queue waits, switches, migrations).
+//! [`allocations`] holds the counting global allocator `main!()` installs
+//! and what a test's untimed counting pass found.
 
+pub mod allocations;
 pub mod baseline;
 pub mod bencher;
 pub mod checks;
@@ -25,6 +28,7 @@ pub mod runner;
 pub mod size;
 pub mod stats;
 
+pub use allocations::CountingAlloc;
 pub use bencher::{Bencher, Work};
 #[doc(hidden)]
 pub use inventory;

@@ -28,6 +28,10 @@ pub struct Platform {
     pub perfmark_version: String,
     /// The calibrated clock.
     pub clock: ClockInfo,
+    /// The calibrated thread CPU clock, when a test of the run is timed
+    /// with it (`measure = "cpu"`).
+    #[serde(default)]
+    pub cpu_clock: Option<ClockInfo>,
 }
 
 impl Platform {
@@ -44,6 +48,7 @@ impl Platform {
             profile: if optimized { "release" } else { "debug" }.to_owned(),
             perfmark_version: env!("CARGO_PKG_VERSION").to_owned(),
             clock,
+            cpu_clock: None,
         }
     }
 

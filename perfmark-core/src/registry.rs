@@ -34,7 +34,7 @@ pub struct PerfTest {
 
 /// The options and the ignore state are defined once, beside the table of
 /// options that the macro checks them with (`perfmark-options`).
-pub use perfmark_options::{Complexity, Ignore, TestOptions};
+pub use perfmark_options::{Complexity, Ignore, Measure, TestOptions};
 
 inventory::collect!(PerfTest);
 

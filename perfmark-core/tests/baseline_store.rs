@@ -16,8 +16,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use perfmark_core::baseline::{
-    merge_runs, BaselineError, BaselineStore, Entry, Fingerprint, StoredEstimate, SCHEMA_VERSION,
+    merge_runs, BaselineError, BaselineStore, Entry, Fingerprint, RecordedSpread, StoredEstimate,
+    SCHEMA_VERSION,
 };
+use perfmark_core::clock::Clock;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -315,6 +317,7 @@ fn file_is_pretty_with_sorted_keys() {
         "runs": 2,
         "sd_log": 0.49012907173427356
       }},
+      "clock": "wall",
       "estimate": {{
         "ci_high": 2.5,
         "ci_low": 1.5,
@@ -329,6 +332,7 @@ fn file_is_pretty_with_sorted_keys() {
       ]
     }},
     "zeta": {{
+      "clock": "wall",
       "estimate": {{
         "ci_high": 13.0,
         "ci_low": 12.0,
@@ -1067,4 +1071,110 @@ fn merging_mismatched_runs_is_refused() {
     assert!(merge_runs(&[run(100.0, 1), other_level])
         .unwrap_err()
         .is_invalid());
+}
+
+/// Three tests recorded over five processes each, named `a`, `b`, `c`.
+fn recording() -> Vec<Entry> {
+    let factors: [f64; 5] = [1.0, 1.02, 0.98, 1.01, 0.995];
+    ["a", "b", "c"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let runs: Vec<Entry> = factors
+                .iter()
+                .enumerate()
+                .map(|(r, f)| {
+                    // Each test moves a little differently between runs.
+                    let ns = 10.0 * (i + 1) as f64 * f.powf(1.0 + i as f64 / 2.0);
+                    noisy_entry(name, ns, 10, (10 * i + r) as u64)
+                })
+                .collect();
+            merge_runs(&runs).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn the_machine_spread_is_stored_at_the_top_and_kept_by_later_saves() {
+    let dir = scratch("machine_spread");
+    let store = BaselineStore::new(&dir);
+    let entries = recording();
+    let spread = RecordedSpread::from_entries(&entries).expect("three recorded tests");
+    assert_eq!((spread.tests, spread.runs), (3, 5));
+    let file = store.save_recording("perf", &entries, &spread).unwrap();
+    assert_eq!(file.between_run_spread(), Some(&spread));
+    let text = fs::read_to_string(dir.join("perf.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = json["between_run_spread"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        ["df", "estimator", "fingerprint", "runs", "sd_log", "tests"]
+    );
+    assert_eq!(json["between_run_spread"]["estimator"], "smyth2004_moments");
+    // Read back exactly; a one-test save keeps it.
+    let loaded = store.load("perf").unwrap().unwrap();
+    assert_eq!(loaded.between_run_spread(), Some(&spread));
+    store
+        .save("perf", &[noisy_entry("d", 3.0, 10, 99)])
+        .unwrap();
+    let loaded = store.load("perf").unwrap().unwrap();
+    assert_eq!(loaded.between_run_spread(), Some(&spread));
+    assert_eq!(loaded.len(), 4);
+}
+
+#[test]
+fn an_unusable_machine_spread_is_refused() {
+    let mut text: serde_json::Value = serde_json::from_slice(&valid_text("bad_spread")).unwrap();
+    text["between_run_spread"] = serde_json::json!({
+        "df": 4.0, "estimator": "smyth2004_moments", "fingerprint": fingerprint(),
+        "runs": 5, "sd_log": -0.02, "tests": 3
+    });
+    let message = assert_refused(
+        "bad_spread",
+        serde_json::to_string_pretty(&text).unwrap().as_bytes(),
+        BaselineError::is_corrupt,
+    );
+    assert!(message.contains("between_run_spread"), "{message}");
+    // And a save is refused before anything is written.
+    let dir = scratch("bad_spread_save");
+    let mut spread = RecordedSpread::from_entries(&recording()).unwrap();
+    spread.tests = 1;
+    let error = BaselineStore::new(&dir)
+        .save_recording("perf", &recording(), &spread)
+        .unwrap_err();
+    assert!(error.is_invalid(), "{error}");
+    assert!(!dir.join("perf.json").exists());
+}
+
+#[test]
+fn entries_record_their_clock_and_old_files_read_as_wall() {
+    let dir = scratch("clock");
+    let store = BaselineStore::new(&dir);
+    let cpu = noisy_entry("slept", 100.0, 30, 1).with_clock(Clock::Cpu);
+    let wall = noisy_entry("spun", 100.0, 30, 2);
+    assert_eq!(wall.clock(), Clock::Wall);
+    store.save("perf", &[cpu.clone(), wall]).expect("save");
+    let text = fs::read_to_string(dir.join("perf.json")).expect("read");
+    assert!(text.contains("\"clock\": \"cpu\""), "{text}");
+    let loaded = store.load("perf").expect("load").expect("file exists");
+    assert_eq!(loaded.get("slept"), Some(&cpu));
+    assert_eq!(loaded.get("spun").unwrap().clock(), Clock::Wall);
+
+    // A file written before the field existed: every entry is wall-clock.
+    let old = text
+        .replace("      \"clock\": \"cpu\",\n", "")
+        .replace("      \"clock\": \"wall\",\n", "");
+    assert!(!old.contains("\"clock\""), "{old}");
+    fs::write(dir.join("perf.json"), old).expect("write");
+    let loaded = store.load("perf").expect("load").expect("file exists");
+    assert_eq!(loaded.get("slept").unwrap().clock(), Clock::Wall);
+
+    // Runs of two clocks are not one baseline.
+    let error = merge_runs(&[run(100.0, 1), run(100.0, 2).with_clock(Clock::Cpu)]).unwrap_err();
+    assert!(error.to_string().contains("the cpu clock"), "{error}");
 }

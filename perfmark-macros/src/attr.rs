@@ -11,7 +11,7 @@
 use perfmark_options::{Key, Kind};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::parse::Parser;
-use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitStr, Path, UnOp};
+use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitInt, LitStr, Path, UnOp};
 
 use crate::ctxt::Ctxt;
 
@@ -43,6 +43,14 @@ pub enum Written {
         expr: Expr,
         /// Its value.
         value: f64,
+    },
+    /// An integer literal (`allocs = 0`), with its minus sign if any.
+    Integer {
+        /// The literal, with its minus sign if any, for error spans.
+        expr: Expr,
+        /// Its digits as written, minus sign included, suffix and
+        /// underscores left out (`-1`, `1000` for `1_000u64`).
+        digits: String,
     },
 }
 
@@ -105,7 +113,11 @@ impl Attr {
             }
             let path = &meta.path;
             match key.spec().kind {
-                Kind::Duration(_) | Kind::WholeDuration(_) | Kind::Percent(_) | Kind::Growth => {
+                Kind::Duration(_)
+                | Kind::WholeDuration(_)
+                | Kind::Percent(_)
+                | Kind::Clock
+                | Kind::Growth => {
                     if let Some(lit) = string_value(cx, key, path, value) {
                         attr.values.push((key, Written::Str(lit)));
                     }
@@ -113,6 +125,11 @@ impl Attr {
                 Kind::Level(_) => {
                     if let Some(number) = number_value(cx, key, path, value) {
                         attr.values.push((key, number));
+                    }
+                }
+                Kind::Count(_) => {
+                    if let Some(integer) = integer_value(cx, key, path, value) {
+                        attr.values.push((key, integer));
                     }
                 }
                 Kind::List => attr.args = args_value(cx, path, value),
@@ -203,6 +220,41 @@ fn number_value(cx: &Ctxt, key: Key, path: &Path, value: Value) -> Option<Writte
     }
     wrong_value(cx, key, path, &value);
     None
+}
+
+/// An integer literal, minus sign allowed (so that the range check, not
+/// the parser, says a count cannot be negative).
+fn integer_value(cx: &Ctxt, key: Key, path: &Path, value: Value) -> Option<Written> {
+    if let Value::Expr(expr) = &value {
+        let digits = match expr {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(lit), ..
+            }) => Some(int_digits(lit)),
+            Expr::Unary(ExprUnary {
+                op: UnOp::Neg(_),
+                expr: inner,
+                ..
+            }) => match &**inner {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Int(lit), ..
+                }) => Some(format!("-{}", int_digits(lit))),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(digits) = digits {
+            return Some(Written::Integer {
+                expr: expr.clone(),
+                digits,
+            });
+        }
+    }
+    wrong_value(cx, key, path, &value);
+    None
+}
+
+fn int_digits(lit: &LitInt) -> String {
+    lit.base10_digits().to_owned()
 }
 
 fn float_value(lit: &LitFloat) -> Option<f64> {
@@ -326,7 +378,7 @@ mod tests {
     fn all_mistakes_are_collected() {
         let (attr, errors) = parse(quote! {
             budgte = "1ns", budget = 50, confidence = "0.9", warmup = "1s", warmup = "2s",
-            regression = 5, measure = "cpu", ignore(x)
+            regression = 5, measure = cpu, ignore(x)
         });
         assert_eq!(errors.len(), 7, "{errors:?}");
         assert!(errors[0].starts_with("unknown option `budgte`: accepted options are budget,"));
@@ -342,14 +394,14 @@ mod tests {
             "duplicate option `warmup`: it is already given; keep one"
         );
         assert!(errors[4].starts_with("invalid regression `5`: expected a percentage string"));
-        assert!(errors[5].starts_with("`measure` is not supported yet"));
+        assert!(errors[5].starts_with("invalid measure `cpu`: expected \"wall\""));
         assert!(errors[6].starts_with("invalid ignore: write `ignore = value`"));
         assert_eq!(string(&attr, Key::Warmup).as_deref(), Some("1s"));
         assert!(string(&attr, Key::Regression).is_none());
     }
 
     #[test]
-    fn regression_is_accepted_and_the_later_options_refused() {
+    fn regression_is_accepted() {
         let (attr, errors) = parse(quote!(regression = "0%"));
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(string(&attr, Key::Regression).as_deref(), Some("0%"));
@@ -357,12 +409,30 @@ mod tests {
         let (_, errors) = parse(quote!(regression));
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].starts_with("option `regression` needs a value: expected a percentage"));
+    }
 
-        for later in [quote!(allocs = 0), quote!(measure = "cpu")] {
-            let (_, errors) = parse(later.clone());
-            assert_eq!(errors.len(), 1, "{later}: {errors:?}");
-            assert!(errors[0].contains("is not supported yet"), "{errors:?}");
-        }
+    #[test]
+    fn allocs_takes_an_integer_and_measure_a_string() {
+        let (attr, errors) = parse(quote!(allocs = 0, measure = "cpu"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(string(&attr, Key::Measure).as_deref(), Some("cpu"));
+        let digits = |attr: &Attr| {
+            attr.values.iter().find_map(|(k, written)| match written {
+                Written::Integer { digits, .. } if *k == Key::Allocs => Some(digits.clone()),
+                _ => None,
+            })
+        };
+        assert_eq!(digits(&attr).as_deref(), Some("0"));
+        let (attr, errors) = parse(quote!(allocs = -1_000u64));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(digits(&attr).as_deref(), Some("-1000"));
+
+        let (_, errors) = parse(quote!(allocs = "0", measure = cpu));
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].starts_with("invalid allocs `\"0\"`: expected a whole number"));
+        assert!(errors[1].starts_with("invalid measure `cpu`: expected \"wall\""));
+        let (_, errors) = parse(quote!(allocs = 1.5));
+        assert!(errors[0].starts_with("invalid allocs `1.5`: expected a whole number"));
     }
 
     #[test]
@@ -388,8 +458,8 @@ mod tests {
             errors,
             [
                 "unknown option `regresion`: accepted options are budget, confidence, \
-                 regression, precision, max_time, warmup, args, ignore and complexity; did you \
-                 mean `regression`?"
+                 regression, precision, max_time, warmup, args, ignore, allocs, complexity and \
+                 measure; did you mean `regression`?"
             ]
         );
     }

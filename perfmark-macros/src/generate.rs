@@ -5,7 +5,7 @@
 //! with `Span::mixed_site()`, so nothing can collide with the user's names,
 //! and it refers only to `::perfmark::…` and `::core::…` paths.
 
-use perfmark_options::Value;
+use perfmark_options::{Measure, Value};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens as _};
 use syn::ext::IdentExt;
@@ -147,15 +147,25 @@ fn options(options: &Options) -> TokenStream {
             .spec()
             .field
             .expect("an option with a value has a field");
-        let value = match *value {
+        let tokens = match *value {
             Value::F64(value) => Literal::f64_suffixed(value).into_token_stream(),
             Value::U64(value) => Literal::u64_suffixed(value).into_token_stream(),
             Value::Class(class) => {
                 let variant = Ident::new(class.variant_name(), Span::call_site());
                 quote!(::perfmark::__private::Complexity::#variant)
             }
+            Value::Measure(measure) => {
+                let variant = Ident::new(
+                    match measure {
+                        Measure::Wall => "Wall",
+                        Measure::Cpu => "Cpu",
+                    },
+                    Span::call_site(),
+                );
+                quote!(::perfmark::__private::Measure::#variant)
+            }
         };
-        fields.push((field, some(value)));
+        fields.push((field, some(tokens)));
     }
     match &options.ignore {
         Ignore::No => {}

@@ -47,10 +47,13 @@ use proc_macro::TokenStream;
 /// # Options
 /// `budget = "50ns"`, `confidence = 0.95`, `regression = "5%"`,
 /// `precision = "1%"`, `max_time = "2s"`, `warmup = "300ms"`, `args = [..]`,
-/// `ignore` or `ignore = "why"`, and with `args` (at least four, each a
-/// `perfmark::Size`) `complexity = "n log n"` (`"1"`, `"log n"`, `"n"`,
-/// `"n log n"`, `"n^2"`, `"n^3"`, also as `"O(…)"`), checked by its own test
-/// `f::complexity`. Durations take the units `ns`, `us`, `µs`,
+/// `ignore` or `ignore = "why"`, `allocs = 0` (a limit on heap allocations
+/// per iteration, counted in an untimed pass by the allocator `main!()`
+/// installs), `measure = "cpu"` (the thread's CPU time instead of wall
+/// time), and with `args` (at least four, each a `perfmark::Size`)
+/// `complexity = "n log n"` (`"1"`, `"log n"`, `"n"`, `"n log n"`, `"n^2"`,
+/// `"n^3"`, also as `"O(…)"`), checked by its own test `f::complexity`.
+/// Durations take the units `ns`, `us`, `µs`,
 /// `ms`, `s`, decimals and one optional space (`"1.5 us"`); percentages are
 /// a number and `%` (`"2.5%"`). `regression` is the tolerance beyond the
 /// stored baseline, from `"0%"` (any significant slowdown fails) up to, but

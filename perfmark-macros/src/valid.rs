@@ -191,6 +191,9 @@ fn check_options(cx: &Ctxt, attr: &Attr) -> Option<Options> {
             Written::Number { expr, value } => key
                 .check_number(*value, &tokens_text(expr))
                 .map_err(|error| cx.error_spanned_by(expr, error)),
+            Written::Integer { expr, digits } => key
+                .check_integer(digits)
+                .map_err(|error| cx.error_spanned_by(expr, error)),
         };
         match checked {
             Ok(value) => values.push((*key, value)),
@@ -218,7 +221,7 @@ fn check_signature(cx: &Ctxt, function: &Function<'_>) {
              `fn` and run the future to completion inside the timed routine",
         );
     }
-    if let Some(token) = &sig.unsafety {
+    if let syn::Safety::Unsafe(token) = &sig.safety {
         cx.error_spanned_by(
             token,
             "`unsafe fn` cannot be a perf test: perfmark cannot uphold its safety contract; make \

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::grammar::{self, Refusal};
 use crate::table::{Key, Kind, Range};
-use crate::Complexity;
+use crate::{Complexity, Measure};
 
 /// A checked option value, in the unit and type of its
 /// [`TestOptions`](crate::TestOptions) field.
@@ -15,10 +15,12 @@ pub enum Value {
     /// Nanoseconds (`budget`), a fraction (`regression`, `precision`) or a
     /// level (`confidence`).
     F64(f64),
-    /// Whole nanoseconds (`max_time`, `warmup`).
+    /// Whole nanoseconds (`max_time`, `warmup`) or a count (`allocs`).
     U64(u64),
     /// A growth class (`complexity`).
     Class(Complexity),
+    /// The clock a test is timed with (`measure`).
+    Measure(Measure),
 }
 
 /// A value refused for an option.
@@ -89,7 +91,8 @@ impl fmt::Display for OptionError {
             Kind::Duration(range)
             | Kind::WholeDuration(range)
             | Kind::Percent(range)
-            | Kind::Level(range) => Some(range),
+            | Kind::Level(range)
+            | Kind::Count(range) => Some(range),
             _ => None,
         };
         let why = match self.reason {
@@ -143,6 +146,21 @@ impl Key {
             .as_ref()
             .map_or(self.accepts(), |e| e.accepts);
         check_text(self, text, accepts)
+    }
+
+    /// Checks this option's value written as an integer literal
+    /// (`allocs = 0`); `written` is the literal's digits as written, with
+    /// its minus sign if any (`"-1"`) and without a type suffix.
+    ///
+    /// # Errors
+    /// When the value is negative or too large, or the option does not take
+    /// a whole number.
+    pub fn check_integer(self, written: &str) -> Result<Value, OptionError> {
+        match &self.spec().kind {
+            Kind::Count(_) => check_text(self, written, self.accepts()),
+            Kind::Later(_) => Err(self.error(written, Reason::NotSupported, self.accepts())),
+            _ => Err(self.error(written, Reason::Syntax, self.accepts())),
+        }
     }
 
     /// Checks this option's value written as a number literal
@@ -220,6 +238,14 @@ fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, Opti
             }
             Ok(Value::F64(level))
         }
+        // Every count a u64 holds is in range: the grammar refuses the rest
+        // (a minus sign, too many digits), and the range words why.
+        Kind::Count(_) => grammar::count(text)
+            .map(Value::U64)
+            .map_err(|r| error(refused(r))),
+        Kind::Clock => Measure::from_name(text)
+            .map(Value::Measure)
+            .ok_or_else(|| error(Reason::Syntax)),
         Kind::Growth => grammar::complexity(text)
             .map(Value::Class)
             .map_err(|_| error(Reason::Syntax)),
@@ -436,7 +462,7 @@ mod tests {
     }
 
     #[test]
-    fn options_that_take_no_string_or_no_value_yet() {
+    fn options_that_take_no_string() {
         let error = Key::Args.parse("10").unwrap_err();
         assert!(error.is_syntax());
         assert_eq!(
@@ -448,14 +474,62 @@ mod tests {
             .unwrap_err()
             .is_syntax());
         assert!(Key::Budget.not_supported().is_none());
+        assert!(Key::Allocs.not_supported().is_none());
+        assert!(Key::Measure.not_supported().is_none());
+        assert!(Key::Complexity.not_supported().is_none());
+    }
+
+    #[test]
+    fn allocation_counts_are_whole_numbers() {
+        assert_eq!(Key::Allocs.check_integer("0"), Ok(Value::U64(0)));
+        assert_eq!(Key::Allocs.check_integer("12"), Ok(Value::U64(12)));
         assert_eq!(
-            Key::Allocs.not_supported().map(|e| e.to_string()).as_deref(),
-            Some("`allocs` is not supported yet: allocation counting comes with a later perfmark release; remove it")
+            Key::Allocs.check_integer("18446744073709551615"),
+            Ok(Value::U64(u64::MAX))
+        );
+        let accepts = Key::Allocs.accepts();
+        assert_eq!(
+            Key::Allocs.check_integer("-1").unwrap_err().to_string(),
+            format!(
+                "invalid allocs `-1`: an allocation count cannot be negative; expected {accepts}"
+            )
         );
         assert_eq!(
-            Key::Measure.parse("cpu").unwrap_err().to_string(),
-            "`measure` is not supported yet: cpu-time measurement comes with a later perfmark \
-             release; remove it"
+            Key::Allocs
+                .check_integer("99999999999999999999")
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "invalid allocs `99999999999999999999`: that is more allocations than a u64 \
+                 counts; expected {accepts}"
+            )
         );
+        let error = Key::Allocs.parse("0.5").unwrap_err();
+        assert!(error.is_syntax());
+        assert_eq!(
+            error.to_string(),
+            format!("invalid allocs `0.5`: expected {accepts}")
+        );
+        assert!(Key::Budget.check_integer("5").unwrap_err().is_syntax());
+    }
+
+    #[test]
+    fn clocks_by_name() {
+        assert_eq!(
+            Key::Measure.parse("wall"),
+            Ok(Value::Measure(Measure::Wall))
+        );
+        assert_eq!(Key::Measure.parse("cpu"), Ok(Value::Measure(Measure::Cpu)));
+        for text in ["CPU", "gpu", "", " cpu", "thread"] {
+            let error = Key::Measure.parse(text).unwrap_err();
+            assert!(error.is_syntax(), "{text:?}");
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "invalid measure `{text}`: expected \"wall\" (wall-clock time, the \
+                     default) or \"cpu\" (the measuring thread's CPU time)"
+                )
+            );
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! duration := number space? duration-unit       "50ns", "1.5 us", "2µs"
 //! percent  := number space? "%"                 "5%", "0.5 %"
 //! level    := number                            "0.95"
+//! count    := digit+                            "0", "12"
 //! growth   := class | "O(" class ")"            "n log n", "O(n^2)"
 //! class    := "1" | "log n" | "n" | "n log n" | "n^2" | "n^3"
 //! number   := digit+ ("." digit+)?
@@ -85,6 +86,27 @@ pub fn percent(text: &str) -> Result<f64, Refusal> {
 /// As [`duration_ns`], with no unit at all.
 pub fn number(text: &str) -> Result<f64, Refusal> {
     unsigned(text, |text| finite(decimal(text).ok_or(Refusal::Syntax)?))
+}
+
+/// Parses a count such as `"0"` or `"12"`: how a whole number (`allocs`)
+/// is written, digits only.
+///
+/// # Errors
+/// [`Refusal::Negative`] for a `-` in front of digits, [`Refusal::TooLarge`]
+/// past `u64::MAX`, [`Refusal::Syntax`] for anything else (a sign, a point,
+/// a space, an exponent, underscores).
+pub fn count(text: &str) -> Result<u64, Refusal> {
+    let (digits, negative) = match text.strip_prefix('-') {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Refusal::Syntax);
+    }
+    if negative {
+        return Err(Refusal::Negative);
+    }
+    digits.parse().map_err(|_| Refusal::TooLarge)
 }
 
 /// Parses a growth class such as `"n log n"` or `"O(n^2)"` (one space
@@ -252,6 +274,25 @@ mod tests {
         assert_eq!(percent("-0%"), Err(Refusal::Negative));
         let huge = format!("{}%", "9".repeat(400));
         assert_eq!(percent(&huge), Err(Refusal::TooLarge));
+    }
+
+    #[test]
+    fn every_accepted_and_refused_count_form() {
+        for (text, value) in [
+            ("0", 0),
+            ("7", 7),
+            ("007", 7),
+            ("18446744073709551615", u64::MAX),
+        ] {
+            assert_eq!(count(text), Ok(value), "{text:?}");
+        }
+        for text in [
+            "", "-", "1.0", "1e3", "+1", " 1", "1 ", "1_000", "one", "0x10",
+        ] {
+            assert_eq!(count(text), Err(Refusal::Syntax), "{text:?}");
+        }
+        assert_eq!(count("-1"), Err(Refusal::Negative));
+        assert_eq!(count("18446744073709551616"), Err(Refusal::TooLarge));
     }
 
     #[test]

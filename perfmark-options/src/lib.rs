@@ -29,4 +29,4 @@ pub use table::{
     unknown_option_message, Env, Key, Kind, Range, Spec, DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME_NS,
     DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP_NS,
 };
-pub use test_options::{Ignore, TestOptions};
+pub use test_options::{Ignore, Measure, TestOptions};

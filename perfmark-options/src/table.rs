@@ -8,7 +8,7 @@
 //! defaults. Adding an option is a row here, a field there, and the code
 //! that uses the value.
 
-use crate::Value;
+use crate::{Measure, Value};
 
 /// Every key `#[perf_test]` knows, the ones a later release implements
 /// included, in the order the documentation lists them.
@@ -30,11 +30,11 @@ pub enum Key {
     Args,
     /// `ignore` or `ignore = "why"`.
     Ignore,
-    /// `allocs = 0` (not supported yet).
+    /// `allocs = 0`.
     Allocs,
     /// `complexity = "n log n"`.
     Complexity,
-    /// `measure = "cpu"` (not supported yet).
+    /// `measure = "cpu"`.
     Measure,
 }
 
@@ -95,6 +95,12 @@ pub enum Kind {
     /// A growth class string ([`grammar::complexity`](crate::grammar::complexity)),
     /// held as a [`Complexity`](crate::Complexity).
     Growth,
+    /// A count: a whole-number literal in the attribute, digits as text
+    /// ([`grammar::count`](crate::grammar::count)), held in a `u64`.
+    Count(Range),
+    /// The clock a test is timed with: `"wall"` or `"cpu"`
+    /// ([`Measure`](crate::Measure)).
+    Clock,
     /// In the contract (DESIGN.md §1) but not implemented: what it waits for.
     Later(&'static str),
 }
@@ -294,11 +300,20 @@ const OPTIONS: [Spec; 11] = [
     Spec {
         key: Key::Allocs,
         name: "allocs",
-        kind: Kind::Later("allocation counting comes with a later perfmark release"),
-        field: None,
+        // No upper bound worth stating: any count a `u64` holds is a limit.
+        kind: Kind::Count(Range {
+            low: 0.0,
+            low_included: true,
+            high: u64::MAX as f64,
+            high_included: false,
+            negative: "an allocation count cannot be negative",
+            below: "",
+            above: "that is more allocations than a u64 counts",
+        }),
+        field: Some("allocs"),
         default: None,
         env: None,
-        accepts: "nothing yet",
+        accepts: "a whole number literal of heap allocations per iteration, such as `0` or `2`",
     },
     Spec {
         key: Key::Complexity,
@@ -312,11 +327,12 @@ const OPTIONS: [Spec; 11] = [
     Spec {
         key: Key::Measure,
         name: "measure",
-        kind: Kind::Later("cpu-time measurement comes with a later perfmark release"),
-        field: None,
-        default: None,
+        kind: Kind::Clock,
+        field: Some("measure"),
+        default: Some(Value::Measure(Measure::Wall)),
         env: None,
-        accepts: "nothing yet",
+        accepts: "\"wall\" (wall-clock time, the default) or \"cpu\" (the measuring thread's CPU \
+                  time)",
     },
 ];
 
@@ -438,7 +454,9 @@ mod tests {
                 "warmup",
                 "args",
                 "ignore",
-                "complexity"
+                "allocs",
+                "complexity",
+                "measure"
             ]
         );
     }
@@ -457,6 +475,7 @@ mod tests {
                     Value::F64(v),
                 ) => (range, v),
                 (Kind::WholeDuration(range), Value::U64(ns)) => (range, ns as f64),
+                (Kind::Clock, Value::Measure(_)) => continue,
                 (kind, value) => panic!("{key:?}: {value:?} for {kind:?}"),
             };
             assert!(range.contains(value), "{key:?}: {value}");
@@ -500,17 +519,18 @@ mod tests {
         assert_eq!(
             unknown_option_message("regresion"),
             "unknown option `regresion`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore and complexity; did you mean `regression`?"
+             precision, max_time, warmup, args, ignore, allocs, complexity and measure; did you \
+             mean `regression`?"
         );
         assert_eq!(
             unknown_option_message("frobnicate"),
             "unknown option `frobnicate`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore and complexity"
+             precision, max_time, warmup, args, ignore, allocs, complexity and measure"
         );
         // Two edits from `args`, but as long as the name itself: no guess.
         assert!(!unknown_option_message("ar").contains("did you mean"));
-        // Options that are not supported yet are not suggested.
-        assert!(!unknown_option_message("alocs").contains("did you mean"));
+        assert!(unknown_option_message("complexty").ends_with("did you mean `complexity`?"));
+        assert!(unknown_option_message("alocs").ends_with("did you mean `allocs`?"));
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub struct TestOptions {
     pub warmup_ns: Option<u64>,
     /// `ignore` / `ignore = "why"`.
     pub ignore: Ignore,
+    /// `allocs`: limit on heap allocations per iteration.
+    pub allocs: Option<u64>,
+    /// `measure`: the clock the test is timed with.
+    pub measure: Option<Measure>,
     /// `complexity = "n log n"`: the declared growth over `args`, checked
     /// by the test `NAME::complexity`.
     pub complexity: Option<Complexity>,
@@ -42,6 +46,8 @@ impl TestOptions {
         max_time_ns: None,
         warmup_ns: None,
         ignore: Ignore::No,
+        allocs: None,
+        measure: None,
         complexity: None,
     };
 }
@@ -55,4 +61,33 @@ pub enum Ignore {
     Yes,
     /// Ignored with a reason, shown in the output as libtest does.
     Because(&'static str),
+}
+
+/// The clock a test is timed with (`measure = "…"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Measure {
+    /// `"wall"`: elapsed (monotonic) time, the default.
+    #[default]
+    Wall,
+    /// `"cpu"`: the CPU time of the thread that runs the routine, which a
+    /// routine that sleeps or waits does not accrue (Boyer's option, seed 002).
+    Cpu,
+}
+
+impl Measure {
+    /// Both clocks, in the order the documentation lists them.
+    pub const ALL: [Measure; 2] = [Measure::Wall, Measure::Cpu];
+
+    /// The clock as written in the attribute: `wall` or `cpu`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Wall => "wall",
+            Measure::Cpu => "cpu",
+        }
+    }
+
+    /// The clock written `name`, exactly (`"wall"` or `"cpu"`).
+    pub fn from_name(name: &str) -> Option<Measure> {
+        Measure::ALL.into_iter().find(|m| m.name() == name)
+    }
 }

@@ -1,42 +1,57 @@
-//! `cargo xtask alarms [--runs N] [--baseline-runs R]`: the regression
-//! rule's false-alarm and detection rates, measured.
+//! `cargo xtask alarms [--runs N] [--baseline-runs R] [--pause D]`: the
+//! regression rule's false-alarm and detection rates against a stored
+//! baseline, measured end to end with the shipped defaults.
 //!
 //! 1. Records a baseline of the alarm suite (`perfmark-kernels/tests/
-//!    alarms.rs`) over R processes, as `cargo xtask baseline` does.
-//! 2. Runs the suite N times at each work scale — 1.00 (unchanged code),
-//!    1.05, 1.10, 1.20 (`PERFMARK_ALARM_SCALE`), the scales interleaved so
-//!    that drift of the machine hits them alike — each run a separate
-//!    process comparing itself with the baseline (the test binary's own
-//!    regression verdict, end to end).
-//! 3. Prints the share of test-runs failed as regressions at each scale (at
-//!    1.00: false alarms), the same against a baseline of ONE process (the
-//!    rule then leans on its prior between-run spread), and the trade-offs
-//!    over the tolerance and over the confidence, recomputed from each
+//!    alarms.rs`) over R processes (default 5), as `cargo xtask baseline`
+//!    does: each test's runs and spread, and the machine's between-run
+//!    spread estimated from all of them, stored in the file.
+//! 2. Runs the suite N times (default 20) at each work scale — 1.00
+//!    (unchanged code), 1.05, 1.10, 1.20 (`PERFMARK_ALARM_SCALE`), the
+//!    scales interleaved so that drift of the machine hits them alike —
+//!    each run a separate process comparing itself with the baseline (the
+//!    test binary's own regression verdict, end to end). `--pause D` waits
+//!    D between baseline processes and between rounds, so the runs can be
+//!    spread over as long a time as CI runs are apart.
+//! 3. Prints Markdown tables for the README: the share of test-runs failed
+//!    as regressions at each scale (at 1.00: false alarms) with the median
+//!    minimum detectable slowdown the comparisons printed; the share of
+//!    runs (the whole suite) with any false failure, per test and
+//!    family-wise; the same against a baseline of ONE process with the
+//!    default prior (what `--save-baseline` gives); the spread of unchanged
+//!    code's log-ratios next to the spread the rule assumed; and the
+//!    trade-offs over the tolerance and the confidence, recomputed from each
 //!    comparison's log-ratio, standard error and degrees of freedom.
 
 use std::collections::BTreeMap;
 
 use perfmark_core::baseline::{BaselineStore, Entry};
 use perfmark_core::report::TestReport;
-use perfmark_core::stats::compare::{self, BaselineEstimate, RegressionRule, RunEstimate};
-use perfmark_core::stats::{t_quantile, Interval};
+use perfmark_core::stats::compare::{
+    self, BaselineEstimate, RegressionRule, RunEstimate, DEFAULT_TOLERANCE,
+};
+use perfmark_core::stats::{bonferroni_confidence, t_quantile, Interval};
 
-use crate::baseline::record;
-use crate::perfrun::{finite, scratch_dir, PerfBinary};
+use crate::baseline::{record, save};
+use crate::perfrun::{finite, median, scratch_dir, PerfBinary};
 
 const SCALES: [f64; 4] = [1.0, 1.05, 1.10, 1.20];
 const TOLERANCES: [f64; 6] = [0.0, 0.02, 0.03, 0.05, 0.08, 0.10];
 const CONFIDENCES: [f64; 5] = [0.8, 0.9, 0.95, 0.99, 0.999];
 
-/// One test-run's comparison: the ratio, the one-sided interval's low end
-/// at the test's confidence, the log-scale standard error and degrees of
-/// freedom behind it, and the verdict.
+/// One test-run's comparison: the run it belongs to, the ratio, the
+/// one-sided interval's low end at the test's confidence, the log-scale
+/// standard error and degrees of freedom behind it, the between-run sd the
+/// rule used, what it could detect, and the verdict.
 #[derive(Debug, Clone, Copy)]
 struct Outcome {
+    run: usize,
+    confidence: f64,
     ratio: f64,
-    ci_low: f64,
     log_se: f64,
     df: f64,
+    between_run_sd: f64,
+    min_detectable: f64,
     regressed: bool,
 }
 
@@ -48,25 +63,38 @@ impl Outcome {
     }
 }
 
+/// The outcomes of one baseline kind, by scale (in hundredths: 100, 105…).
+type ByScale = BTreeMap<u32, Vec<Outcome>>;
+
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut args = args.to_vec();
     let runs = crate::take_count(&mut args, "--runs", 20)?;
     let baseline_runs = crate::take_count(&mut args, "--baseline-runs", 5)?;
+    let pause = crate::take_duration(&mut args, "--pause")?;
     let started = std::time::Instant::now();
     let binary = PerfBinary::build("perfmark-kernels", "alarms")?;
-    let merged = record(&binary, "alarms", baseline_runs, &[], "alarms-baseline")?;
+    let merged = record(
+        &binary,
+        "alarms",
+        baseline_runs,
+        pause,
+        &[],
+        "alarms-baseline",
+    )?;
     let dir = scratch_dir("alarms").join("baselines");
     let _ = std::fs::remove_dir_all(&dir);
-    BaselineStore::new(&dir)
-        .save("alarms", &merged)
-        .map_err(|e| e.to_string())?;
+    let file = save(&BaselineStore::new(&dir), "alarms", &merged)?;
     // A one-process baseline: each test's first recorded run.
     let single: BTreeMap<String, Entry> = one_run_baselines(&merged)?;
 
-    let mut multi: BTreeMap<u32, Vec<Outcome>> = BTreeMap::new();
-    let mut one: BTreeMap<u32, Vec<Outcome>> = BTreeMap::new();
+    let mut multi = ByScale::new();
+    let mut one = ByScale::new();
+    let mut prior_words = String::new();
     let dir_arg = dir.to_string_lossy().into_owned();
     for r in 0..runs {
+        if r > 0 && !pause.is_zero() {
+            std::thread::sleep(pause);
+        }
         for &scale in &SCALES {
             eprintln!("alarms: run {} of {runs}, scale {scale:.2}", r + 1);
             let (report, _) = binary.run(
@@ -74,12 +102,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 &scratch_dir("alarms").join("report"),
                 &[("PERFMARK_ALARM_SCALE", format!("{scale}"))],
             )?;
+            if let Some(p) = report.between_run_prior {
+                prior_words = p.header();
+            }
             let key = (scale * 100.0).round() as u32;
             for t in &report.tests {
-                if let Some(o) = outcome_from_report(t) {
+                if let Some(o) = outcome_from_report(r, t) {
                     multi.entry(key).or_default().push(o);
                 }
-                if let Some(o) = outcome_against(&single, t)? {
+                if let Some(o) = outcome_against(r, &single, t)? {
                     one.entry(key).or_default().push(o);
                 }
             }
@@ -88,35 +119,54 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let r_runs = format!("baseline over {baseline_runs} processes");
     print_rates(&r_runs, &multi);
-    print_rates("baseline from 1 process (prior spread)", &one);
+    print_run_level(&r_runs, &multi);
+    print_calibration(&multi);
+    let one_title = format!(
+        "baseline from 1 process (default prior {:.1}%)",
+        compare::DEFAULT_BETWEEN_RUN_SD * 100.0
+    );
+    print_rates(&one_title, &one);
+    print_run_level(&one_title, &one);
     print_tradeoff(&r_runs, &multi);
     print_tradeoff("baseline from 1 process", &one);
     print_confidence_tradeoff(&r_runs, &multi);
     print_confidence_tradeoff("baseline from 1 process", &one);
+    if let Some(s) = file.between_run_spread() {
+        println!(
+            "\nthe recording's between-run sd: {:.2}% over {} tests × {} processes (weight {:.1} df)",
+            s.sd_log * 100.0,
+            s.tests,
+            s.runs,
+            s.df
+        );
+    }
     println!(
-        "prior between-run sd {:.1}% (ν₀ = {}); {} runs per scale; {:.0} s in all",
-        compare::DEFAULT_BETWEEN_RUN_SD * 100.0,
-        compare::DEFAULT_PRIOR_DF,
-        runs,
+        "prior the runs used: {prior_words}; {runs} runs per scale; pause {:.0} s; {:.0} s in all",
+        pause.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
 }
 
 /// The binary's own verdict against the multi-process baseline.
-fn outcome_from_report(t: &TestReport) -> Option<Outcome> {
+fn outcome_from_report(run: usize, t: &TestReport) -> Option<Outcome> {
     let c = t.baseline.as_ref()?.comparison.as_ref()?;
     Some(Outcome {
+        run,
+        confidence: c.confidence,
         ratio: finite(c.ratio)?,
-        ci_low: finite(c.ci.low)?,
         log_se: finite(c.log_se)?,
         df: finite(c.between_run_df).unwrap_or(f64::INFINITY),
+        between_run_sd: c.between_run_sd,
+        min_detectable: c.min_detectable_slowdown,
         regressed: c.verdict.is_failure(),
     })
 }
 
-/// The same test-run judged against a baseline of one process.
+/// The same test-run judged against a baseline of one process, with the
+/// default prior (what a `--save-baseline` without a recording gives).
 fn outcome_against(
+    run: usize,
     single: &BTreeMap<String, Entry>,
     t: &TestReport,
 ) -> Result<Option<Outcome>, String> {
@@ -142,14 +192,17 @@ fn outcome_against(
         },
     )
     .map_err(|e| e.to_string())?;
-    let rule = RegressionRule::new(conf, compare::DEFAULT_TOLERANCE).map_err(|e| e.to_string())?;
+    let rule = RegressionRule::new(conf, DEFAULT_TOLERANCE).map_err(|e| e.to_string())?;
     let baseline = BaselineEstimate::from_runs(&[base]).map_err(|e| e.to_string())?;
     let c = compare::compare(&baseline, &current, &rule).map_err(|e| e.to_string())?;
     Ok(Some(Outcome {
+        run,
+        confidence: conf,
         ratio: c.ratio,
-        ci_low: c.ci.low,
         log_se: c.log_se,
         df: c.between_run_df,
+        between_run_sd: c.between_run_sd,
+        min_detectable: c.min_detectable_slowdown,
         regressed: c.verdict.is_failure(),
     }))
 }
@@ -185,77 +238,149 @@ fn one_run_baselines(merged: &[Entry]) -> Result<BTreeMap<String, Entry>, String
     Ok(out)
 }
 
-fn print_rates(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
+fn share(part: usize, whole: usize) -> String {
+    format!("{:.1}%", 100.0 * part as f64 / whole.max(1) as f64)
+}
+
+/// Per test-run: failed as regressions at each scale, and the median of
+/// the minimum detectable slowdowns the comparisons printed.
+fn print_rates(title: &str, by_scale: &ByScale) {
     println!(
-        "\n{title}: test-runs failed as regressions (tolerance {:.0}%)",
-        compare::DEFAULT_TOLERANCE * 100.0
+        "\n{title}: test-runs failed as regressions (tolerance {:.0}%)\n",
+        DEFAULT_TOLERANCE * 100.0
     );
-    println!(
-        "{:>10} {:>10} {:>10} {:>9}",
-        "slowdown", "test-runs", "failed", "rate"
-    );
+    println!("| slowdown | test-runs | failed | rate | min. detectable slowdown (median) |");
+    println!("|---|---|---|---|---|");
     for (key, outcomes) in by_scale {
         let failed = outcomes.iter().filter(|o| o.regressed).count();
-        let label = slowdown_label(*key);
+        let mds: Vec<f64> = outcomes
+            .iter()
+            .filter_map(|o| finite(o.min_detectable))
+            .collect();
+        let mds = if mds.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("+{:.1}%", median(&mds) * 100.0)
+        };
         println!(
-            "{label:>10} {:>10} {failed:>10} {:>8.1}%",
+            "| {} | {} | {failed} | {} | {mds} |",
+            slowdown_label(*key),
             outcomes.len(),
-            100.0 * failed as f64 / outcomes.len().max(1) as f64
+            share(failed, outcomes.len())
         );
     }
 }
 
+/// Per run of the whole suite: the share with any failure, with each test
+/// at its own confidence and with the run's tests corrected together
+/// (Bonferroni, `--family-wise`), recomputed from each comparison.
+fn print_run_level(title: &str, by_scale: &ByScale) {
+    println!("\n{title}: runs of the suite with any test failed as a regression\n");
+    println!("| slowdown | runs | any failure, per test | any failure, family-wise |");
+    println!("|---|---|---|---|");
+    for (key, outcomes) in by_scale {
+        let mut by_run: BTreeMap<usize, Vec<&Outcome>> = BTreeMap::new();
+        for o in outcomes {
+            by_run.entry(o.run).or_default().push(o);
+        }
+        let per_test = by_run
+            .values()
+            .filter(|run| run.iter().any(|o| o.regressed))
+            .count();
+        let family = by_run
+            .values()
+            .filter(|run| {
+                let m = run.len();
+                run.iter().any(|o| {
+                    o.regressed_at(bonferroni_confidence(o.confidence, m), DEFAULT_TOLERANCE)
+                })
+            })
+            .count();
+        println!(
+            "| {} | {} | {} | {} |",
+            slowdown_label(*key),
+            by_run.len(),
+            share(per_test, by_run.len()),
+            share(family, by_run.len())
+        );
+    }
+}
+
+/// How far unchanged code moved from its baseline, next to the between-run
+/// sd the rule assumed: the check that the stored spread is honest.
+fn print_calibration(by_scale: &ByScale) {
+    let Some(unchanged) = by_scale.get(&100) else {
+        return;
+    };
+    let logs: Vec<f64> = unchanged.iter().map(|o| o.ratio.ln()).collect();
+    if logs.len() < 2 {
+        return;
+    }
+    let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+    let sd =
+        (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (logs.len() - 1) as f64).sqrt();
+    let assumed: Vec<f64> = unchanged.iter().map(|o| o.between_run_sd).collect();
+    let se: Vec<f64> = unchanged.iter().map(|o| o.log_se).collect();
+    println!(
+        "\nunchanged code, {} test-runs: log-ratios to the baseline have mean {:+.2}% and sd {:.2}%; \
+         the rule assumed a between-run sd of {:.2}% (median), a standard error of {:.2}% (median)",
+        logs.len(),
+        mean * 100.0,
+        sd * 100.0,
+        median(&assumed) * 100.0,
+        median(&se) * 100.0
+    );
+}
+
 /// False alarms and detection if the tolerance were different (the interval
 /// does not depend on it, so the verdicts can be recomputed).
-fn print_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
-    println!("\n{title}: trade-off over the tolerance (share of test-runs failed)");
+fn print_tradeoff(title: &str, by_scale: &ByScale) {
+    println!("\n{title}: trade-off over the tolerance (share of test-runs failed)\n");
     println!("{}", scale_header("tolerance", by_scale));
     for tol in TOLERANCES {
-        let mut line = format!("{:>9.0}%", tol * 100.0);
+        let mut line = format!("| {:.0}% |", tol * 100.0);
         for outcomes in by_scale.values() {
             let failed = outcomes
                 .iter()
-                .filter(|o| o.ci_low > 1.0 && o.ratio > 1.0 + tol)
+                .filter(|o| o.regressed_at(o.confidence, tol))
                 .count();
-            line.push_str(&format!(
-                " {:>8.1}%",
-                100.0 * failed as f64 / outcomes.len().max(1) as f64
-            ));
+            line.push_str(&format!(" {} |", share(failed, outcomes.len())));
         }
         println!("{line}");
     }
 }
 
 /// False alarms and detection at other confidence levels (tolerance 5%).
-fn print_confidence_tradeoff(title: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) {
-    println!("\n{title}: trade-off over the confidence, tolerance 5% (share of test-runs failed)");
+fn print_confidence_tradeoff(title: &str, by_scale: &ByScale) {
+    println!(
+        "\n{title}: trade-off over the confidence, tolerance 5% (share of test-runs failed)\n"
+    );
     println!("{}", scale_header("confidence", by_scale));
     for c in CONFIDENCES {
-        let mut line = format!("{c:>10}");
+        let mut line = format!("| {c} |");
         for outcomes in by_scale.values() {
             let failed = outcomes.iter().filter(|o| o.regressed_at(c, 0.05)).count();
-            line.push_str(&format!(
-                " {:>8.1}%",
-                100.0 * failed as f64 / outcomes.len().max(1) as f64
-            ));
+            line.push_str(&format!(" {} |", share(failed, outcomes.len())));
         }
         println!("{line}");
     }
 }
 
-/// A table header: `first`, then one column per slowdown.
-fn scale_header(first: &str, by_scale: &BTreeMap<u32, Vec<Outcome>>) -> String {
-    let mut header = format!("{first:>10}");
+/// A Markdown table header: `first`, then one column per slowdown.
+fn scale_header(first: &str, by_scale: &ByScale) -> String {
+    let mut header = format!("| {first} |");
+    let mut rule = String::from("|---|");
     for key in by_scale.keys() {
-        header.push_str(&format!(" {:>9}", slowdown_label(*key)));
+        header.push_str(&format!(" {} |", slowdown_label(*key)));
+        rule.push_str("---|");
     }
-    header
+    format!("{header}\n{rule}")
 }
 
-/// `none` for scale 1.00, else `+5%`, `+10%`, ….
+/// `unchanged` for scale 1.00, else `+5%`, `+10%`, ….
 fn slowdown_label(key: u32) -> String {
     if key == 100 {
-        "none".to_owned()
+        "unchanged".to_owned()
     } else {
         format!("+{}%", key - 100)
     }

@@ -1,20 +1,26 @@
-//! `cargo xtask baseline [--runs N]`: records the baselines of the
-//! workspace's perf suites over N separate processes, so that the
-//! between-run (between-process) variation is known and the regression rule
-//! need not rely on its prior alone (docs/regression-rule.md).
+//! `cargo xtask baseline [--runs N] [--pause DURATION]`: records the
+//! baselines of the workspace's perf suites over N separate processes, so
+//! that the between-run (between-process) variation is known, per test and
+//! for the machine, and the regression rule need not rely on its default
+//! prior (docs/regression-rule.md).
 //!
-//! Each run saves into a scratch directory with the test binary's own
+//! Each process runs the whole suite, so a test's runs are separated in time
+//! by every other test's; `--pause` adds a wait between processes, so the
+//! runs also see the machine's slower drift (minutes, not seconds). Each run
+//! saves into a scratch directory with the test binary's own
 //! `--save-baseline`; the runs of each test are then merged
 //! (`perfmark_core::baseline::merge_runs`: the median run's samples and
-//! estimate, plus every run's estimate and the sd of their logarithms) and
-//! saved into the package's `perf-baselines/` with the store's locked,
-//! atomic save.
+//! estimate, plus every run's estimate and the sd of their logarithms), the
+//! machine's spread is estimated from all the tests' spreads
+//! (`RecordedSpread::from_entries`, Smyth's empirical-Bayes prior), and
+//! both are saved into the package's `perf-baselines/` with the store's
+//! locked, atomic save.
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use perfmark_core::baseline::{merge_runs, BaselineStore, Entry};
+use perfmark_core::baseline::{merge_runs, BaselineFile, BaselineStore, Entry, RecordedSpread};
 
 use crate::perfrun::{scratch_dir, PerfBinary};
 
@@ -27,6 +33,7 @@ pub const SUITES: [(&str, &str); 1] = [("perfmark-kernels", "perf")];
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut args = args.to_vec();
     let runs = crate::take_count(&mut args, "--runs", DEFAULT_RUNS)?;
+    let pause = crate::take_duration(&mut args, "--pause")?;
     if runs < 3 {
         return Err(format!(
             "--runs {runs}: at least 3 processes are needed to know the between-run spread"
@@ -42,13 +49,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
             &binary,
             test,
             runs,
+            pause,
             &args,
             &format!("baseline-{package}-{test}"),
         )?;
-        let file = BaselineStore::new(&target)
-            .save(test, &merged)
-            .map_err(|e| e.to_string())?;
+        let file = save(&BaselineStore::new(&target), test, &merged)?;
         print_table(&merged);
+        print_machine_spread(&file);
         println!(
             "{}: {} tests recorded over {runs} processes in {:.0} s",
             file.path().display(),
@@ -59,19 +66,34 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Saves a recording's merged entries into `store`, with the machine's
+/// between-run spread estimated from them when there is one to estimate.
+pub fn save(store: &BaselineStore, test: &str, merged: &[Entry]) -> Result<BaselineFile, String> {
+    let saved = match RecordedSpread::from_entries(merged) {
+        Some(spread) => store.save_recording(test, merged, &spread),
+        None => store.save(test, merged),
+    };
+    saved.map_err(|e| e.to_string())
+}
+
 /// Runs `binary` `runs` times with `--save-baseline` into scratch
-/// directories (extra `args`, e.g. a filter, passed on) and merges each
-/// test's runs.
+/// directories (extra `args`, e.g. a filter, passed on), waiting `pause`
+/// between processes, and merges each test's runs.
 pub fn record(
     binary: &PerfBinary,
     test: &str,
     runs: usize,
+    pause: Duration,
     args: &[String],
     scratch: &str,
 ) -> Result<Vec<Entry>, String> {
     let scratch = scratch_dir(scratch);
     let mut by_test: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
     for r in 0..runs {
+        if r > 0 && !pause.is_zero() {
+            eprintln!("baseline {test}: pausing {:.0} s", pause.as_secs_f64());
+            std::thread::sleep(pause);
+        }
         eprintln!("baseline {test}: process {} of {runs}", r + 1);
         let dir = scratch.join(format!("run-{r}"));
         let _ = std::fs::remove_dir_all(&dir);
@@ -102,6 +124,22 @@ pub fn record(
 
 fn path_arg(p: &Path) -> String {
     p.to_string_lossy().into_owned()
+}
+
+/// The machine's between-run spread as the file now records it: the figure
+/// to compare with (or to set as) `DEFAULT_BETWEEN_RUN_SD`.
+fn print_machine_spread(file: &BaselineFile) {
+    match file.between_run_spread() {
+        Some(s) => println!(
+            "between-run sd of this machine: {:.2}% (Smyth's empirical-Bayes prior over {} tests \
+             × {} processes; weight {:.1} df), stored as `between_run_spread`",
+            s.sd_log * 100.0,
+            s.tests,
+            s.runs,
+            s.df
+        ),
+        None => println!("between-run sd of this machine: not estimated (fewer than 2 tests)"),
+    }
 }
 
 fn print_table(entries: &[Entry]) {

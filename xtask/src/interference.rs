@@ -277,6 +277,7 @@ fn alarm_experiment(load: &Load, runs: usize, baseline_runs: usize) -> Result<Al
         &binary,
         "alarms",
         baseline_runs,
+        std::time::Duration::ZERO,
         &[],
         "interference-alarms-baseline",
     )?;

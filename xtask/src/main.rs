@@ -11,6 +11,7 @@ mod load;
 mod perfrun;
 mod speed;
 mod stability;
+mod weight;
 
 use std::process::ExitCode;
 
@@ -18,15 +19,16 @@ const TASKS: &str = "\
 usage: cargo xtask TASK [OPTIONS]
 
 tasks:
-  baseline [--runs N]                  record the perf suites' baselines over N processes (default 5)
+  baseline [--runs N] [--pause D]      record the perf suites' baselines over N processes (default 5), D apart
   compare [REV] [-- ARGS]              this tree against REV (default HEAD), each test paired slice by slice
-  alarms [--runs N] [--baseline-runs R]  false-alarm and detection rates of the regression rule
+  alarms [--runs N] [--baseline-runs R] [--pause D]  false-alarm and detection rates of the regression rule
   alarms --paired [--rounds N] [--tolerance T]  the same for the paired comparison, builds A/A, layout, +5/10/20%
   complexity [--runs N]                the complexity check on real routines over N processes (default 20): false failures, detections
   interference [--runs N] [--alarm-runs M] [--skip-alarms] [FILTER]  kernels suite and alarms, quiet and under busy loops: warnings, re-measurement
   linearity [--repeats N]              k× the work reads k× the time? (calibration suite)
   stability [--runs N] [FILTER...]     one estimate across N separate processes (default 10)
   speed [--runs N]                     wall time per perf test and start-up time of --list
+  weight [--runs N] [--top K] [HARNESS...]  clean build of a user's crate: perfmark, divan, criterion
 ";
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Some("linearity") => linearity::run(&rest),
         Some("stability") => stability::run(&rest),
         Some("speed") => speed::run(&rest),
+        Some("weight") => weight::run(&rest),
         Some("-h" | "--help") | None => {
             print!("{TASKS}");
             return ExitCode::SUCCESS;
@@ -75,4 +78,21 @@ fn take_count(args: &mut Vec<String>, name: &str, default: usize) -> Result<usiz
         .ok_or_else(|| format!("{name} takes a positive whole number, not `{value}`"))?;
     args.drain(i..=i + 1);
     Ok(n)
+}
+
+/// Reads `--name DURATION` from `args` (removing it), in the attribute's
+/// duration grammar (`30s`, `500ms`); zero when absent.
+fn take_duration(args: &mut Vec<String>, name: &str) -> Result<std::time::Duration, String> {
+    let Some(i) = args.iter().position(|a| a == name) else {
+        return Ok(std::time::Duration::ZERO);
+    };
+    let value = args
+        .get(i + 1)
+        .ok_or_else(|| format!("{name} needs a duration such as 30s"))?;
+    let ns = perfmark_options::grammar::duration_ns(value)
+        .ok()
+        .filter(|ns| ns.is_finite())
+        .ok_or_else(|| format!("{name} takes a duration such as 30s or 500ms, not `{value}`"))?;
+    args.drain(i..=i + 1);
+    Ok(std::time::Duration::from_nanos(ns as u64))
 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{BaselineError, Fingerprint};
+use crate::clock::Clock;
 use crate::stats::Interval;
 
 /// The verdict's estimate as a baseline file stores it: the point estimate of
@@ -94,6 +95,7 @@ pub struct Entry {
     iters_per_sample: u64,
     between_runs: Option<BetweenRuns>,
     fingerprint: Fingerprint,
+    clock: Clock,
 }
 
 impl Entry {
@@ -101,7 +103,8 @@ impl Entry {
     /// `sorting::sort_1k`) from one run: its `estimate`, the `samples_ns`
     /// themselves (ns per iteration, one per timed block, in measurement
     /// order), the iterations in each sample, and the `fingerprint` of the
-    /// run. It has no between-run spread; see [`merge_runs`].
+    /// run. It has no between-run spread; see [`merge_runs`]. It was taken
+    /// with the wall clock unless [`Entry::with_clock`] says otherwise.
     pub fn new(
         name: impl Into<String>,
         estimate: StoredEstimate,
@@ -116,7 +119,20 @@ impl Entry {
             iters_per_sample,
             between_runs: None,
             fingerprint,
+            clock: Clock::Wall,
         }
+    }
+
+    /// The same entry, taken with `clock` (`measure = "cpu"` tests).
+    pub fn with_clock(mut self, clock: Clock) -> Entry {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock the estimate and samples were taken with. A run is never
+    /// compared with an entry of another clock.
+    pub fn clock(&self) -> Clock {
+        self.clock
     }
 
     /// The test's full name, the key of the entry in its file.
@@ -222,6 +238,7 @@ impl Entry {
     pub(super) fn to_repr(&self) -> EntryRepr {
         EntryRepr {
             between_runs: self.between_runs.clone(),
+            clock: self.clock,
             estimate: self.estimate.clone(),
             fingerprint: self.fingerprint.clone(),
             iters_per_sample: self.iters_per_sample,
@@ -246,6 +263,7 @@ impl Entry {
             iters_per_sample: repr.iters_per_sample,
             between_runs: repr.between_runs,
             fingerprint: repr.fingerprint,
+            clock: repr.clock,
         };
         match entry.problem() {
             Some(problem) => Err(problem),
@@ -263,6 +281,10 @@ impl Entry {
 pub(super) struct EntryRepr {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     between_runs: Option<BetweenRuns>,
+    /// `wall` or `cpu`; files written before the field have wall-clock
+    /// entries, so an absent field reads as `wall`.
+    #[serde(default)]
+    clock: Clock,
     estimate: StoredEstimate,
     fingerprint: Fingerprint,
     iters_per_sample: u64,
@@ -270,10 +292,12 @@ pub(super) struct EntryRepr {
     samples_ns: Vec<f64>,
 }
 
-/// Estimates are floored at this many ns before taking logarithms: a
-/// loop-overhead-corrected estimate of an empty routine may be 0 or
-/// slightly negative, and 1 ps is below any clock's resolution, so the
-/// floor only keeps the logarithm finite.
+/// Estimates are floored at this many ns before taking logarithms, only to
+/// keep the stored spread finite. A run whose time is below the
+/// measurement's resolution (0 as the runner reads it,
+/// `stats::at_resolution`; negative in files saved before that rule) has no
+/// place on a log scale, and the regression check never compares an entry
+/// holding one: it says so instead (`checks/resolution.rs`).
 const LOG_FLOOR_NS: f64 = 1e-3;
 
 /// Merges the entries of one test measured in `runs.len()` separate
@@ -312,6 +336,8 @@ pub fn merge_runs(runs: &[Entry]) -> Result<Entry, BaselineError> {
             Some(format!("statistic {}", run.estimate.statistic))
         } else if run.estimate.confidence != first.estimate.confidence {
             Some(format!("confidence {}", run.estimate.confidence))
+        } else if run.clock != first.clock {
+            Some(format!("the {} clock", run.clock.as_str()))
         } else {
             None
         };

@@ -16,6 +16,7 @@
 //!   "tests": {
 //!     "sorting::sort_1k": {
 //!       "between_runs": { "run_estimates_ns": [812.4, 799.0, 830.1], "runs": 3, "sd_log": 0.019 },
+//!       "clock": "wall",
 //!       "estimate": {
 //!         "ci_high": 820.0, "ci_low": 805.1, "confidence": 0.95,
 //!         "ns_per_iter": 812.4, "statistic": "median"
@@ -36,7 +37,20 @@
 //!
 //! (shown compacted here; the file has one value per line). `between_runs`
 //! is present only for baselines recorded over several processes
-//! ([`merge_runs`]). Numbers are written in the shortest form that reads
+//! ([`merge_runs`]). A recording over several processes also stores the
+//! machine's between-run spread at the top level, beside `schema` and
+//! `tests` ([`RecordedSpread`]):
+//!
+//! ```json
+//! "between_run_spread": { "df": 41.7, "estimator": "smyth2004_moments",
+//!                         "fingerprint": { … }, "runs": 5, "sd_log": 0.021, "tests": 64 }
+//! ```
+//!
+//! It is kept when single tests are saved again. `clock` is the clock an entry was
+//! taken with, `wall` or `cpu` (`measure = "cpu"`); an entry written before the
+//! field existed has none and reads as `wall`. A run is never compared with an
+//! entry of the other clock: the regression check says so and asks to
+//! re-record. Numbers are written in the shortest form that reads
 //! back to the same `f64`, and read back exactly: perfmark-core turns on
 //! serde_json's `float_roundtrip` feature, without which one sample in
 //! seven came back one ulp off and every save would rewrite the entries it
@@ -60,11 +74,13 @@ mod atomic;
 mod entry;
 mod error;
 mod fingerprint;
+mod spread;
 mod store;
 
 pub use entry::{merge_runs, BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;
 pub use fingerprint::{cpu_model_from_cpuinfo, rfc3339_utc, Fingerprint, MachineMatch};
+pub use spread::{RecordedSpread, SMYTH_MOMENTS};
 pub use store::{BaselineFile, BaselineStore};
 
 /// The version of the baseline file format this perfmark writes, and the

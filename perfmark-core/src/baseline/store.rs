@@ -10,7 +10,10 @@ use serde_json::{Map, Value};
 
 use super::atomic::{self, LockGuard, DIR_ADVICE};
 use super::entry::EntryRepr;
-use super::{BaselineError, Entry, DEFAULT_DIR, SCHEMA_VERSION};
+use super::{BaselineError, Entry, RecordedSpread, DEFAULT_DIR, SCHEMA_VERSION};
+
+/// The top-level key of the machine's recorded between-run spread.
+const SPREAD_KEY: &str = "between_run_spread";
 
 /// A directory of baseline files: `<dir>/<test target>.json`, e.g.
 /// `perf-baselines/perf.json` for the test target `perf` (`tests/perf.rs`).
@@ -28,6 +31,7 @@ pub struct BaselineStore {
 pub struct BaselineFile {
     path: PathBuf,
     entries: BTreeMap<String, Entry>,
+    spread: Option<RecordedSpread>,
 }
 
 impl BaselineStore {
@@ -79,6 +83,7 @@ impl BaselineStore {
         };
         Ok(Some(BaselineFile {
             entries: stored.entries,
+            spread: stored.spread,
             path,
         }))
     }
@@ -116,6 +121,35 @@ impl BaselineStore {
     /// [`is_lock_timeout`]: BaselineError::is_lock_timeout
     /// [`is_invalid`]: BaselineError::is_invalid
     pub fn save(&self, target: &str, entries: &[Entry]) -> Result<BaselineFile, BaselineError> {
+        self.save_with(target, entries, None)
+    }
+
+    /// [`save`](Self::save) for a recording over several processes: the
+    /// entries, and the machine's between-run `spread` estimated from them
+    /// ([`RecordedSpread::from_entries`]), which replaces the file's
+    /// (top-level `between_run_spread`).
+    ///
+    /// # Errors
+    ///
+    /// As [`save`](Self::save); also [`is_invalid`] when the spread is not a
+    /// usable one (see [`RecordedSpread`]).
+    ///
+    /// [`is_invalid`]: BaselineError::is_invalid
+    pub fn save_recording(
+        &self,
+        target: &str,
+        entries: &[Entry],
+        spread: &RecordedSpread,
+    ) -> Result<BaselineFile, BaselineError> {
+        self.save_with(target, entries, Some(spread))
+    }
+
+    fn save_with(
+        &self,
+        target: &str,
+        entries: &[Entry],
+        spread: Option<&RecordedSpread>,
+    ) -> Result<BaselineFile, BaselineError> {
         self.check_target(target)?;
         let path = self.path_of(target);
         let mut names = BTreeSet::new();
@@ -128,6 +162,9 @@ impl BaselineStore {
                 let detail = format!("test `{}` is given twice in one save", entry.name());
                 return Err(BaselineError::invalid(Some(&path), detail));
             }
+        }
+        if let Some(problem) = spread.and_then(RecordedSpread::problem) {
+            return Err(BaselineError::invalid(Some(&path), problem));
         }
 
         fs::create_dir_all(&self.dir).map_err(|e| {
@@ -147,10 +184,16 @@ impl BaselineStore {
         // by every reader, and the write below reports a broken directory.
         let _ = atomic::remove_stale_temps(&self.dir, &path);
 
-        let (mut top, mut tests, mut merged) = match stored {
-            Some(stored) => (stored.top, stored.tests, stored.entries),
-            None => (Map::new(), Map::new(), BTreeMap::new()),
+        let (mut top, mut tests, mut merged, mut kept_spread) = match stored {
+            Some(stored) => (stored.top, stored.tests, stored.entries, stored.spread),
+            None => (Map::new(), Map::new(), BTreeMap::new(), None),
         };
+        if let Some(spread) = spread {
+            let value = serde_json::to_value(spread)
+                .expect("a spread of numbers and strings always serializes");
+            top.insert(SPREAD_KEY.to_owned(), value);
+            kept_spread = Some(spread.clone());
+        }
         for entry in entries {
             let value = serde_json::to_value(entry.to_repr())
                 .expect("an entry of numbers and strings always serializes");
@@ -167,6 +210,7 @@ impl BaselineStore {
         Ok(BaselineFile {
             path,
             entries: merged,
+            spread: kept_spread,
         })
     }
 
@@ -239,6 +283,13 @@ impl BaselineFile {
         self.entries.is_empty()
     }
 
+    /// The machine's between-run spread recorded with the file's entries
+    /// (`cargo xtask baseline --runs N`), if any. Check its fingerprint
+    /// before using it: it describes the machine of the recording.
+    pub fn between_run_spread(&self) -> Option<&RecordedSpread> {
+        self.spread.as_ref()
+    }
+
     /// The names of stored entries whose test is not among `current` (the
     /// full names of every test of the binary, filtered or not): tests that
     /// were renamed or deleted, for the runner to report. Sorted.
@@ -279,6 +330,7 @@ struct Stored {
     top: Map<String, Value>,
     tests: Map<String, Value>,
     entries: BTreeMap<String, Entry>,
+    spread: Option<RecordedSpread>,
 }
 
 /// Reads and checks the baseline file at `path`; `None` when there is none.
@@ -346,10 +398,26 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
             .map_err(|problem| BaselineError::corrupt(path, format!("test `{name}`: {problem}")))?;
         entries.insert(name.clone(), entry);
     }
+    let spread = match top.get(SPREAD_KEY) {
+        None => None,
+        Some(value) => {
+            let spread = serde_json::from_value::<RecordedSpread>(value.clone())
+                .map_err(|e| e.to_string())
+                .and_then(|s| match s.problem() {
+                    Some(problem) => Err(problem),
+                    None => Ok(s),
+                })
+                .map_err(|problem| {
+                    BaselineError::corrupt(path, format!("`{SPREAD_KEY}`: {problem}"))
+                })?;
+            Some(spread)
+        }
+    };
     Ok(Stored {
         top,
         tests,
         entries,
+        spread,
     })
 }
 

@@ -2,10 +2,16 @@
 //! iteration lies at or below the budget, fail when it lies above it. A CI
 //! that still straddles the budget when sampling had to stop is decided on
 //! the point estimate and called inconclusive.
+//!
+//! The CI is the one of the sampler's look at the budget that stopped it
+//! ([`crate::measure::budget_looks`]): at a level stricter than the test's
+//! confidence when the sampler looked more than once, so that the looks
+//! together keep the test's error rate (docs/budget-rule.md).
 
 use super::{Check, Finding, Record, Subject};
+use crate::measure::BudgetLook;
 use crate::report::fmt::fmt_ns;
-use crate::stats::Estimate;
+use crate::stats::{Estimate, Interval};
 
 /// The budget check of a run: applies to every measured test, and decides
 /// those with a `budget`.
@@ -18,7 +24,8 @@ impl Check for Budget {
             return Some(Finding::pass("no budget: measured only"));
         };
         let estimate = subject.estimate;
-        let check = BudgetCheck::decide(estimate, budget_ns);
+        let look = subject.measurement.budget_look.as_ref();
+        let check = BudgetCheck::decide_at(estimate, look, budget_ns);
         let mut warnings = Vec::new();
         if check.inconclusive() {
             warnings.push(format!(
@@ -59,6 +66,10 @@ pub struct BudgetCheck {
     pub outcome: BudgetOutcome,
     /// The estimate over the budget (1.0 = exactly on budget).
     pub ratio: f64,
+    /// The sampler's look at the budget that decided, with its CI; absent
+    /// when the estimate's own CI decided (no look was taken).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<BudgetLook>,
 }
 
 impl BudgetCheck {
@@ -67,7 +78,18 @@ impl BudgetCheck {
     /// the sampler also stops on), then by the point estimate. A CI with a
     /// NaN end straddles nothing and lies above every budget.
     pub fn decide(estimate: &Estimate, budget_ns: f64) -> BudgetCheck {
-        let ci = &estimate.ci;
+        BudgetCheck::decide_at(estimate, None, budget_ns)
+    }
+
+    /// [`BudgetCheck::decide`] on the CI of the sampler's `look` at the
+    /// budget when there is one (the estimate's point still breaks a tie),
+    /// on the estimate's own CI otherwise.
+    pub fn decide_at(
+        estimate: &Estimate,
+        look: Option<&BudgetLook>,
+        budget_ns: f64,
+    ) -> BudgetCheck {
+        let ci = &look.map_or(estimate.ci, |l| l.ci);
         let outcome = if ci.straddles(budget_ns) {
             if estimate.point <= budget_ns {
                 BudgetOutcome::InconclusiveUnder
@@ -83,7 +105,13 @@ impl BudgetCheck {
             budget_ns,
             outcome,
             ratio: estimate.point / budget_ns,
+            look: look.copied(),
         }
+    }
+
+    /// The CI the budget was decided on: the look's, or the estimate's.
+    pub fn interval(&self, estimate: &Estimate) -> Interval {
+        self.look.map_or(estimate.ci, |l| l.ci)
     }
 
     /// Whether the test passes this check.
@@ -105,13 +133,29 @@ impl BudgetCheck {
     /// The reason in words, for the summary and `report.json`.
     pub fn reason(&self, estimate: &Estimate) -> String {
         let budget = fmt_ns(self.budget_ns);
-        let ci = format!(
-            "[{}, {}]",
-            fmt_ns(estimate.ci.low),
-            fmt_ns(estimate.ci.high)
-        );
+        let interval = self.interval(estimate);
+        let ci = format!("[{}, {}]", fmt_ns(interval.low), fmt_ns(interval.high));
         let pct = (self.ratio * 100.0).round();
         let statistic = estimate.statistic.as_str();
+        let mut reason = self.outcome_words(&budget, &ci, pct, statistic);
+        // A look at a stricter level than the test's own says so: the CI
+        // printed here is then wider than the estimate's.
+        if let Some(look) = &self.look {
+            if (look.ci.confidence - estimate.ci.confidence).abs() > 1e-9 {
+                reason.push_str(&format!(
+                    "; look {} of up to {} at the budget, on a {}% CI so that all looks together \
+                     keep {}%",
+                    look.look,
+                    look.max_looks,
+                    percent(look.ci.confidence),
+                    percent(estimate.ci.confidence)
+                ));
+            }
+        }
+        reason
+    }
+
+    fn outcome_words(&self, budget: &str, ci: &str, pct: f64, statistic: &str) -> String {
         match self.outcome {
             BudgetOutcome::Under => {
                 format!("within budget {budget}: CI {ci} lies at or below it ({pct}% of budget)")
@@ -129,6 +173,13 @@ impl BudgetCheck {
             ),
         }
     }
+}
+
+/// A level as a percentage with at most three decimals and no trailing
+/// zeros: `0.95` → `95`, `0.99375` → `99.375`.
+fn percent(level: f64) -> String {
+    let text = format!("{:.3}", level * 100.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 #[cfg(test)]
@@ -171,6 +222,63 @@ mod tests {
         // On the boundary: "at or below" passes, the low end equal to the budget is not "above".
         assert!(BudgetCheck::decide(&est(10.0, 9.0, 11.0), 11.0).passed());
         assert!(BudgetCheck::decide(&est(10.0, 9.0, 11.0), 9.0).inconclusive());
+    }
+
+    #[test]
+    fn a_look_decides_on_its_own_ci_and_says_its_level() {
+        // The estimate's 95% CI clears the budget, the look's stricter one
+        // does not: the look decides.
+        let e = est(10.0, 9.5, 10.5);
+        let look = BudgetLook {
+            look: 4,
+            max_looks: 4,
+            last: true,
+            ci: Interval {
+                low: 9.0,
+                high: 11.0,
+                confidence: 0.99375,
+            },
+        };
+        let check = BudgetCheck::decide_at(&e, Some(&look), 10.8);
+        assert_eq!(check.outcome, BudgetOutcome::InconclusiveUnder);
+        let reason = check.reason(&e);
+        assert!(
+            reason.starts_with("inconclusive against budget 10.80 ns: CI [9.000 ns, 11.00 ns]"),
+            "{reason}"
+        );
+        assert!(
+            reason.ends_with("look 4 of up to 4 at the budget, on a 99.375% CI so that all looks together keep 95%"),
+            "{reason}"
+        );
+        // A look at the test's own level adds nothing to the sentence.
+        let plain = BudgetLook {
+            ci: Interval {
+                confidence: 0.95,
+                ..look.ci
+            },
+            ..look
+        };
+        let reason = BudgetCheck::decide_at(&e, Some(&plain), 12.0).reason(&e);
+        assert!(reason.ends_with("(83% of budget)"), "{reason}");
+        assert_eq!(percent(0.95), "95");
+        assert_eq!(percent(0.96875), "96.875");
+    }
+
+    #[test]
+    fn a_budget_below_the_resolution_is_inconclusive() {
+        // Samples that came out negative: read as 0, up to 0.3 ns.
+        let raw = est(-0.2, -0.3, -0.1);
+        let read = crate::stats::at_resolution(&raw, 0.001).estimate;
+        let check = BudgetCheck::decide(&read, 0.1);
+        assert_eq!(check.outcome, BudgetOutcome::InconclusiveUnder);
+        assert!(check.passed() && check.inconclusive());
+        // A budget above what the measurement resolves is decided.
+        assert_eq!(
+            BudgetCheck::decide(&read, 1.0).outcome,
+            BudgetOutcome::Under
+        );
+        // Before the reading, the negative CI passed any budget outright.
+        assert_eq!(BudgetCheck::decide(&raw, 0.1).outcome, BudgetOutcome::Under);
     }
 
     #[test]

@@ -12,18 +12,26 @@
 //! per argument) rather than one measurement, so the runner calls
 //! [`complexity::decide`] for the group's own test, `NAME::complexity`.
 
+pub mod allocs;
 pub mod budget;
 pub mod complexity;
+pub mod near_line;
 pub mod paired;
 pub mod regression;
+mod resolution;
+pub mod spread;
 
+use crate::allocations::Allocations;
 use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;
 
+pub use allocs::Allocs;
 pub use budget::{Budget, BudgetCheck, BudgetOutcome};
 pub use complexity::ComplexityCheck;
+pub use near_line::NearLine;
 pub use paired::{ComparisonRecord, Paired, RunComparison};
 pub use regression::{BaselineCheck, Regression};
+pub use spread::{BetweenRun, MachinePrior, PriorSource};
 
 /// The outcome of a test, as `report.json` spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -62,8 +70,23 @@ pub struct Subject<'a> {
     pub tolerance: f64,
     /// What the sampler measured.
     pub measurement: &'a Measurement,
-    /// The verdict statistic with its CI.
+    /// The verdict statistic with its CI, read at the measurement's
+    /// resolution ([`crate::stats::at_resolution`]).
     pub estimate: &'a Estimate,
+    /// What the untimed counting pass found; `None` when allocations were
+    /// not counted.
+    pub allocations: Option<&'a Allocations>,
+    /// The measurement's resolution per iteration, in ns
+    /// ([`Measurement::resolution_ns`]).
+    pub resolution_ns: f64,
+}
+
+impl Subject<'_> {
+    /// Whether the estimate is below the measurement's resolution: the time
+    /// cannot be told from zero, and no ratio to it means anything.
+    pub fn below_resolution(&self) -> bool {
+        crate::stats::is_below_resolution(self.estimate.point, self.resolution_ns)
+    }
 }
 
 /// What `report.json` keeps of a check, beside its reason.
@@ -108,6 +131,7 @@ impl Finding {
 /// A decision about a measured test.
 pub trait Check {
     /// Decides about `subject`; `None` when the check does not apply to it
-    /// (no stored baseline for the test, say) and has nothing to say.
+    /// and has nothing to say. A check that applies but cannot decide
+    /// (nothing stored to compare with, a time below resolution) says why.
     fn check(&self, subject: &Subject<'_>) -> Option<Finding>;
 }

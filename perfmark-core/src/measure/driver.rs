@@ -14,6 +14,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use super::{Measurement, SampleKind};
+use crate::allocations::{self, AllocCount};
+use crate::clock;
 
 /// Runs iterations of one routine on request.
 pub trait Driver {
@@ -92,20 +94,159 @@ where
     }
 }
 
+/// What a block is read with: one reading before the routine's calls and
+/// one after, nothing in between, so every meter brackets exactly what the
+/// wall clock brackets. The timed blocks read a clock; the untimed counting
+/// pass reads the allocation counters ([`HeapCounter`]).
+///
+/// The `iter*` forms pick their meter when they are monomorphized, never
+/// through a trait object: the reads are inlined beside the routine (see
+/// [`Policy`]).
+pub trait Meter {
+    /// What is read before the block.
+    type Mark;
+    /// What the block took: the difference of two reads, summed over the
+    /// batches of a batched block.
+    type Reading: Copy + Default + std::ops::Add<Output = Self::Reading>;
+    /// Reads before the block.
+    fn start() -> Self::Mark;
+    /// Reads after the block, and returns what it took since `mark`.
+    fn stop(mark: Self::Mark) -> Self::Reading;
+}
+
+/// Wall-clock time, `Instant`: the default clock.
+#[derive(Debug, Clone, Copy)]
+pub struct WallClock;
+
+impl Meter for WallClock {
+    type Mark = Instant;
+    type Reading = Duration;
+
+    #[inline(always)]
+    fn start() -> Instant {
+        Instant::now()
+    }
+
+    #[inline(always)]
+    fn stop(mark: Instant) -> Duration {
+        mark.elapsed()
+    }
+}
+
+/// The thread's CPU time (`measure = "cpu"`), with the wall time around it
+/// so that the output can show both. The CPU reads are the inner pair: the
+/// CPU time includes one CPU read, as the wall time of a wall block
+/// includes one `Instant` read, and none of the wall reads.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuClock;
+
+/// A block timed by [`CpuClock`]: its CPU time and its wall time.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CpuBlock {
+    /// The thread's CPU time over the block.
+    pub cpu: Duration,
+    /// The wall time over the block.
+    pub wall: Duration,
+}
+
+impl std::ops::Add for CpuBlock {
+    type Output = CpuBlock;
+
+    fn add(self, other: CpuBlock) -> CpuBlock {
+        CpuBlock {
+            cpu: self.cpu + other.cpu,
+            wall: self.wall + other.wall,
+        }
+    }
+}
+
+impl Meter for CpuClock {
+    /// The wall clock, then the thread's CPU time in ns.
+    type Mark = (Instant, u64);
+    type Reading = CpuBlock;
+
+    #[inline(always)]
+    fn start() -> (Instant, u64) {
+        let wall = Instant::now();
+        (wall, clock::thread_cpu_ns())
+    }
+
+    #[inline(always)]
+    fn stop((wall, cpu_ns): (Instant, u64)) -> CpuBlock {
+        let cpu_ns = clock::thread_cpu_ns().saturating_sub(cpu_ns);
+        CpuBlock {
+            cpu: Duration::from_nanos(cpu_ns),
+            wall: wall.elapsed(),
+        }
+    }
+}
+
+/// The allocation counters of [`crate::allocations`]: what the routine's
+/// calls allocated. Read only in the untimed counting pass.
+#[derive(Debug, Clone, Copy)]
+pub struct HeapCounter;
+
+impl Meter for HeapCounter {
+    type Mark = AllocCount;
+    type Reading = AllocCount;
+
+    #[inline(always)]
+    fn start() -> AllocCount {
+        allocations::snapshot()
+    }
+
+    #[inline(always)]
+    fn stop(mark: AllocCount) -> AllocCount {
+        allocations::snapshot() - mark
+    }
+}
+
+/// Runs `n` calls of `routine` in a loop, each result through `black_box`,
+/// read by `M` around the loop.
+#[inline(always)]
+pub fn metered_loop<M: Meter, O>(n: u64, routine: &mut impl FnMut() -> O) -> M::Reading {
+    let start = M::start();
+    for _ in 0..n {
+        black_box(routine());
+    }
+    M::stop(start)
+}
+
 /// Times `n` calls of `routine` in a loop, each result through `black_box`:
 /// the block of [`SampleKind::Loop`].
 #[inline(always)]
 pub fn loop_block<O>(n: u64, routine: &mut impl FnMut() -> O) -> Duration {
-    let start = Instant::now();
-    for _ in 0..n {
-        black_box(routine());
-    }
-    start.elapsed()
+    metered_loop::<WallClock, O>(n, routine)
 }
 
 /// Batched inputs are made this many at a time at most, so a routine with
 /// large inputs does not hold millions of them in memory at once.
 const MAX_BATCH: u64 = 4096;
+
+/// Runs `n` calls of `routine` on inputs made by `setup` (not read by `M`),
+/// passed by value; outputs are dropped after `M` stops reading.
+pub fn metered_batched<M: Meter, I, O>(
+    n: u64,
+    setup: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(I) -> O,
+) -> M::Reading {
+    let mut total = M::Reading::default();
+    let mut left = n;
+    while left > 0 {
+        let batch = left.min(MAX_BATCH);
+        left -= batch;
+        let mut inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
+        let mut outputs: Vec<O> = Vec::with_capacity(batch as usize);
+        let start = M::start();
+        // `drain` keeps the buffer's deallocation out of the timed region.
+        for input in inputs.drain(..) {
+            outputs.push(black_box(routine(black_box(input))));
+        }
+        total = total + M::stop(start);
+        drop(outputs);
+    }
+    total
+}
 
 /// Times `n` calls of `routine` on inputs made by `setup` (untimed), passed
 /// by value; outputs are dropped after the clock stops.
@@ -114,20 +255,30 @@ pub fn batched_block<I, O>(
     setup: &mut impl FnMut() -> I,
     routine: &mut impl FnMut(I) -> O,
 ) -> Duration {
-    let mut total = Duration::ZERO;
+    metered_batched::<WallClock, I, O>(n, setup, routine)
+}
+
+/// Runs `n` calls of `routine` on inputs made by `setup` (not read by `M`),
+/// passed by `&mut`; inputs and outputs are dropped after `M` stops reading.
+pub fn metered_batched_ref<M: Meter, I, O>(
+    n: u64,
+    setup: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(&mut I) -> O,
+) -> M::Reading {
+    let mut total = M::Reading::default();
     let mut left = n;
     while left > 0 {
         let batch = left.min(MAX_BATCH);
         left -= batch;
         let mut inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
         let mut outputs: Vec<O> = Vec::with_capacity(batch as usize);
-        let start = Instant::now();
-        // `drain` keeps the buffer's deallocation out of the timed region.
-        for input in inputs.drain(..) {
+        let start = M::start();
+        for input in inputs.iter_mut() {
             outputs.push(black_box(routine(black_box(input))));
         }
-        total += start.elapsed();
+        total = total + M::stop(start);
         drop(outputs);
+        drop(inputs);
     }
     total
 }
@@ -139,20 +290,5 @@ pub fn batched_ref_block<I, O>(
     setup: &mut impl FnMut() -> I,
     routine: &mut impl FnMut(&mut I) -> O,
 ) -> Duration {
-    let mut total = Duration::ZERO;
-    let mut left = n;
-    while left > 0 {
-        let batch = left.min(MAX_BATCH);
-        left -= batch;
-        let mut inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
-        let mut outputs: Vec<O> = Vec::with_capacity(batch as usize);
-        let start = Instant::now();
-        for input in inputs.iter_mut() {
-            outputs.push(black_box(routine(black_box(input))));
-        }
-        total += start.elapsed();
-        drop(outputs);
-        drop(inputs);
-    }
-    total
+    metered_batched_ref::<WallClock, I, O>(n, setup, routine)
 }

@@ -7,18 +7,21 @@
 //! one block's time divided by `n`, less the harness's own per-iteration
 //! cost. What a policy measured for one test is a [`Measurement`].
 
+pub mod budget_looks;
 pub mod driver;
 pub mod noise_floor;
 pub mod paired;
 pub mod per_call;
 pub mod sampler;
 
+pub use budget_looks::BudgetLook;
 pub use driver::{Driver, LocalDriver, Policy};
 pub use paired::{
     run_paired, PairDriver, PairedMeasurement, PairedPlan, PairedStop, Side, SlicePair,
 };
 pub use sampler::{Adaptive, Plan};
 
+use crate::clock::ClockInfo;
 use crate::stats::Statistic;
 
 /// How the samples were taken.
@@ -90,4 +93,31 @@ pub struct Measurement {
     pub stop: StopReason,
     /// Sample count planned from the pilot to reach the precision.
     pub planned_samples: usize,
+    /// With a budget, the look at it the sampler stopped on: the CI the
+    /// budget is decided with (see [`budget_looks`]). `None` without a
+    /// budget, and for measurements that took no looks (paired slices).
+    #[serde(default)]
+    pub budget_look: Option<BudgetLook>,
+}
+
+impl Measurement {
+    /// The resolution of a time per iteration in this measurement, in ns:
+    /// one tick of the block's timer over the iterations per sample (see
+    /// [`crate::stats::at_resolution`]).
+    pub fn resolution_ns(&self, clock: &ClockInfo) -> f64 {
+        resolution_per_iter_ns(self.kind, clock, self.iters_per_sample)
+    }
+}
+
+/// What one tick of a block's timer is worth per iteration, in ns: the
+/// clock's resolution for the blocks perfmark times, 1 ns (a `Duration`'s
+/// unit) for the times an `iter_custom` routine reports, over `iters`.
+pub fn resolution_per_iter_ns(kind: SampleKind, clock: &ClockInfo, iters: u64) -> f64 {
+    let tick_ns = match kind {
+        SampleKind::Custom => 1.0,
+        // Per-call blocks sum readings of whole ticks: a block's sum moves
+        // by a tick, as a timed loop's does.
+        SampleKind::Loop | SampleKind::Batched | SampleKind::PerCall => clock.resolution_ns,
+    };
+    tick_ns / iters.max(1) as f64
 }

@@ -31,6 +31,8 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use super::driver::Meter;
+
 /// What per-call sampling needs of time: a clock to read, and a way to wait
 /// that does not read it.
 pub trait CallClock {
@@ -39,6 +41,18 @@ pub trait CallClock {
     fn now_ns(&mut self) -> u64;
     /// Waits about `ns` nanoseconds without reading the clock.
     fn wait_ns(&mut self, ns: f64);
+    /// The reading just before a timed call: [`now_ns`](Self::now_ns),
+    /// unless the clock keeps a second reading of the call beside its own
+    /// ([`CpuCallClock`]).
+    #[inline(always)]
+    fn start_ns(&mut self) -> u64 {
+        self.now_ns()
+    }
+    /// The reading just after a timed call (see [`start_ns`](Self::start_ns)).
+    #[inline(always)]
+    fn stop_ns(&mut self) -> u64 {
+        self.now_ns()
+    }
 }
 
 /// `Instant`, read as ns since the clock was made; it waits by spinning a
@@ -74,6 +88,72 @@ impl CallClock for WallClock {
     #[inline(always)]
     fn wait_ns(&mut self, ns: f64) {
         spin((ns / self.spin_ns) as u64);
+    }
+}
+
+/// The thread's CPU time (`measure = "cpu"`), read as
+/// [`crate::clock::thread_cpu_ns`], with the wall time of the timed calls
+/// summed beside it so the output can show both, as the CPU blocks of the
+/// other `iter*` forms keep theirs
+/// ([`CpuClock`](crate::measure::driver::CpuClock)): the CPU reads are the
+/// inner pair. It waits by spinning, which the thread's CPU time counts as
+/// the wall clock does.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuCallClock {
+    spin_ns: f64,
+    /// The wall clock at the start of the call being timed.
+    call_start: Instant,
+    /// The wall time of the calls timed since the last [`take_wall`](Self::take_wall), ns.
+    wall_ns: u64,
+}
+
+impl CpuCallClock {
+    /// The thread's CPU clock, its spin loop calibrated (once per process).
+    pub fn new() -> Self {
+        CpuCallClock {
+            spin_ns: spin_cost_ns(),
+            call_start: Instant::now(),
+            wall_ns: 0,
+        }
+    }
+
+    /// The wall time of the calls timed since the last call of this
+    /// method (or since the clock was made).
+    #[inline(always)]
+    pub fn take_wall(&mut self) -> Duration {
+        Duration::from_nanos(std::mem::take(&mut self.wall_ns))
+    }
+}
+
+impl Default for CpuCallClock {
+    fn default() -> Self {
+        CpuCallClock::new()
+    }
+}
+
+impl CallClock for CpuCallClock {
+    #[inline(always)]
+    fn now_ns(&mut self) -> u64 {
+        crate::clock::thread_cpu_ns()
+    }
+
+    #[inline(always)]
+    fn wait_ns(&mut self, ns: f64) {
+        spin((ns / self.spin_ns) as u64);
+    }
+
+    #[inline(always)]
+    fn start_ns(&mut self) -> u64 {
+        self.call_start = Instant::now();
+        crate::clock::thread_cpu_ns()
+    }
+
+    #[inline(always)]
+    fn stop_ns(&mut self) -> u64 {
+        let cpu_ns = crate::clock::thread_cpu_ns();
+        let wall_ns = self.call_start.elapsed().as_nanos() as u64;
+        self.wall_ns = self.wall_ns.saturating_add(wall_ns);
+        cpu_ns
     }
 }
 
@@ -135,6 +215,12 @@ impl<C: CallClock> RandomPhase<C> {
         (x >> 11) as f64 / (1u64 << 53) as f64
     }
 
+    /// The clock the calls are timed with.
+    #[inline(always)]
+    pub fn clock_mut(&mut self) -> &mut C {
+        &mut self.clock
+    }
+
     /// Times one call of `call` alone, after the random wait: the clock's
     /// reading of the call, ns, and what the call returned (to be dropped
     /// after the clock stopped).
@@ -142,9 +228,9 @@ impl<C: CallClock> RandomPhase<C> {
     pub fn time<O>(&mut self, call: impl FnOnce() -> O) -> (u64, O) {
         let wait = self.uniform() * self.resolution_ns;
         self.clock.wait_ns(wait);
-        let start = self.clock.now_ns();
+        let start = self.clock.start_ns();
         let out = black_box(call());
-        let end = self.clock.now_ns();
+        let end = self.clock.stop_ns();
         (end.saturating_sub(start), out)
     }
 }
@@ -168,6 +254,27 @@ pub fn per_call_block<I, O, C: CallClock>(
         drop(output);
     }
     Duration::from_nanos(total_ns)
+}
+
+/// Runs `n` calls of `routine` as [`per_call_block`] does, each on a fresh
+/// input from `setup`, read by `M` around each call alone (setup and drops
+/// outside the reads), with no wait: nothing `M` reads here depends on a
+/// clock's phase. The untimed counting pass of `iter_per_call`.
+#[inline(always)]
+pub fn metered_calls<M: Meter, I, O>(
+    n: u64,
+    setup: &mut impl FnMut() -> I,
+    routine: &mut impl FnMut(I) -> O,
+) -> M::Reading {
+    let mut total = M::Reading::default();
+    for _ in 0..n {
+        let input = setup();
+        let start = M::start();
+        let output = black_box(routine(black_box(input)));
+        total = total + M::stop(start);
+        drop(output);
+    }
+    total
 }
 
 #[cfg(test)]
@@ -231,6 +338,41 @@ mod tests {
             &mut phase,
         );
         assert_eq!(block, Duration::from_nanos(50));
+    }
+
+    #[test]
+    fn the_cpu_clock_keeps_the_calls_wall_time_beside() {
+        let mut phase = RandomPhase::new(CpuCallClock::new(), 0.0, 3);
+        let spin_a_little = || spin(10_000);
+        let block = per_call_block(5, &mut || (), &mut |()| spin_a_little(), &mut phase);
+        let wall = phase.clock_mut().take_wall();
+        assert!(wall > Duration::ZERO);
+        assert!(
+            block <= wall + Duration::from_millis(50),
+            "{block:?} {wall:?}"
+        );
+        assert_eq!(phase.clock_mut().take_wall(), Duration::ZERO);
+    }
+
+    #[test]
+    fn the_counting_pass_reads_around_each_call() {
+        /// Counts its reads: one pair per call, none around setup or drops.
+        struct Reads;
+        thread_local!(static READS: Cell<u64> = const { Cell::new(0) });
+        impl Meter for Reads {
+            type Mark = ();
+            type Reading = u64;
+            fn start() {
+                READS.with(|r| r.set(r.get() + 1));
+            }
+            fn stop((): ()) -> u64 {
+                READS.with(|r| r.set(r.get() + 1));
+                1
+            }
+        }
+        let calls = metered_calls::<Reads, (), ()>(7, &mut || (), &mut |()| ());
+        assert_eq!(calls, 7);
+        assert_eq!(READS.with(Cell::get), 14);
     }
 
     #[test]

@@ -13,13 +13,17 @@
 //! 5. samples are taken until the CI of the verdict statistic reaches the
 //!    target precision — planned from the pilot as n = (z·s / (e·x̄))²
 //!    (seed 004), which with the CI's own correction for serial correlation
-//!    accounts for correlated samples — and, with a budget, until the CI no
-//!    longer straddles it, or until `max_time`.
+//!    accounts for correlated samples — or until `max_time`;
+//! 6. with a budget, the budget is looked at from then on only at the looks
+//!    of [`super::budget_looks`] (at most five before `max_time`, each at a
+//!    stricter level), so that looking again and again does not raise the
+//!    chance of a wrong verdict above the test's confidence.
 
 use std::time::{Duration, Instant};
 
-use super::{Driver, Measurement, Policy, SampleKind, StopReason};
-use crate::clock::{self, ClockInfo};
+use super::budget_looks::{BudgetLooks, LOOK_GROWTH};
+use super::{resolution_per_iter_ns, Driver, Measurement, Policy, SampleKind, StopReason};
+use crate::clock::{self, Clock, ClockInfo};
 use crate::stats::{self, Estimate};
 
 /// How a test is to be measured: the attribute's options resolved against
@@ -35,12 +39,33 @@ pub struct Plan {
     /// Cap on the warm-up phase.
     pub warmup: Duration,
     /// The budget, per iteration, in ns: sampling goes on while the CI
-    /// straddles it.
+    /// straddles it, up to the looks of [`super::budget_looks`].
     pub budget_ns: Option<f64>,
     /// Unoptimized build: run a few iterations and measure nothing.
     pub smoke: bool,
-    /// The calibrated clock.
+    /// Which clock times the blocks (`measure`).
+    pub measure: Clock,
+    /// The calibration of that clock.
     pub clock: ClockInfo,
+    /// The limit on heap allocations per iteration (`allocs`), checked on
+    /// the untimed counting pass.
+    pub allocs: Option<u64>,
+    /// What the caps are measured against.
+    pub elapsed: Elapsed,
+}
+
+/// What the caps (`max_time`, `warmup`) count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Elapsed {
+    /// The wall clock, and for sampling the block times the driver reported
+    /// when they add up to more (a custom timer that reports more than it
+    /// takes is capped on what it reports).
+    #[default]
+    WallClock,
+    /// Only the block times the driver reported: the sampler reads no clock,
+    /// so a measurement of synthetic `iter_custom` timings is a pure
+    /// function of them, whatever the machine's speed (for simulations).
+    Reported,
 }
 
 impl Plan {
@@ -53,8 +78,57 @@ impl Plan {
             warmup,
             budget_ns: None,
             smoke: false,
+            measure: Clock::Wall,
             clock: clock::info(),
+            elapsed: Elapsed::WallClock,
+            allocs: None,
         }
+    }
+
+    /// A plan for simulations: the caps count only the reported times
+    /// ([`Elapsed::Reported`]) and the clock is a fixed nominal one (1 ns
+    /// resolution, 20 ns per read), so no clock is read or calibrated and a
+    /// run through `iter_custom` depends on its synthetic timings alone.
+    pub fn simulated(
+        confidence: f64,
+        precision: f64,
+        max_time: Duration,
+        warmup: Duration,
+    ) -> Self {
+        Plan {
+            confidence,
+            precision,
+            max_time,
+            warmup,
+            budget_ns: None,
+            smoke: false,
+            clock: ClockInfo {
+                resolution_ns: 1.0,
+                overhead_ns: 20.0,
+            },
+            elapsed: Elapsed::Reported,
+            measure: Clock::Wall,
+            allocs: None,
+        }
+    }
+}
+
+/// A stopwatch that reads the wall clock, or nothing under
+/// [`Elapsed::Reported`].
+struct Stopwatch(Option<Instant>);
+
+impl Stopwatch {
+    fn start(elapsed: Elapsed) -> Self {
+        Stopwatch(match elapsed {
+            Elapsed::WallClock => Some(Instant::now()),
+            Elapsed::Reported => None,
+        })
+    }
+
+    /// The wall time since the start, in ns; `reported_ns` when no clock is
+    /// read.
+    fn ns_or(&self, reported_ns: f64) -> f64 {
+        self.0.map_or(reported_ns, |start| ns(start.elapsed()))
     }
 }
 
@@ -107,7 +181,7 @@ impl Policy for Adaptive {
 fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     let kind = driver.kind();
     let mut timed = |n: u64| driver.run(n);
-    let started = Instant::now();
+    let started = Stopwatch::start(plan.elapsed);
     // The clock's read pair is part of every block we time ourselves.
     // Per-call blocks sum readings of single calls: their read pairs are
     // the harness's cost per iteration, measured with the empty routine.
@@ -123,6 +197,7 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
         for _ in 1..SMOKE_ITERATIONS {
             samples_ns.push((ns(timed(1)) - read_pair_ns).max(0.0));
         }
+        let sampling_ns = started.ns_or(samples_ns.iter().sum());
         return Measurement {
             kind,
             samples_ns,
@@ -132,9 +207,10 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
             warmup_ns: 0.0,
             warmup_blocks: 0,
             warmup_settled: false,
-            sampling_ns: ns(started.elapsed()),
+            sampling_ns,
             stop: StopReason::Smoke,
             planned_samples: 0,
+            budget_look: None,
         };
     }
 
@@ -145,7 +221,7 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     // Warm-up: grow n until a block is long enough, then run blocks until
     // their time settles (or the cap). Both phases warm caches, branch
     // predictors and the CPU's frequency.
-    let warmup_start = Instant::now();
+    let warmup_clock = Stopwatch::start(plan.elapsed);
     let mut reported_warmup_ns = first_call_ns;
     let mut n: u64 = 1;
     // The first call is often cold (page faults, lazy initialization):
@@ -154,7 +230,7 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     let mut warmup_blocks = 1u64;
     while block_ns < min_block_ns
         && n < MAX_ITERS_PER_SAMPLE
-        && warmup_start.elapsed() < plan.warmup.max(plan.max_time)
+        && warmup_clock.ns_or(reported_warmup_ns) < ns(plan.warmup.max(plan.max_time))
     {
         n = grow(n, block_ns, min_block_ns);
         block_ns = ns(timed(n));
@@ -163,7 +239,9 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     }
     let mut recent: Vec<f64> = Vec::new();
     let mut warmup_settled = false;
-    while warmup_start.elapsed() < plan.warmup && reported_warmup_ns < ns(plan.warmup) {
+    while warmup_clock.ns_or(reported_warmup_ns) < ns(plan.warmup)
+        && reported_warmup_ns < ns(plan.warmup)
+    {
         recent.push(ns(timed(n)));
         reported_warmup_ns += recent[recent.len() - 1];
         warmup_blocks += 1;
@@ -172,11 +250,12 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
             break;
         }
     }
-    let warmup_ns = ns(warmup_start.elapsed());
+    let warmup_ns = warmup_clock.ns_or(reported_warmup_ns);
 
     // Sampling.
     let per_iter = |block_ns: f64| (block_ns - read_pair_ns) / n as f64 - loop_overhead_ns;
-    let sampling_start = Instant::now();
+    let resolution_ns = resolution_per_iter_ns(kind, &plan.clock, n);
+    let sampling_clock = Stopwatch::start(plan.elapsed);
     let max_time_ns = ns(plan.max_time);
     let mut reported_ns = 0.0;
     let mut samples_ns: Vec<f64> = Vec::new();
@@ -185,41 +264,69 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     // Sample count at which the CI first looked good enough, awaiting
     // confirmation (see CONFIRM_FRACTION).
     let mut candidate: Option<usize> = None;
+    // With a budget: its looks, whether they have begun (the precision was
+    // reached), and the sample count of the next interim look.
+    let mut looks = plan
+        .budget_ns
+        .map(|_| BudgetLooks::new(plan.confidence, statistic));
+    let mut looking = false;
+    let mut next_look: Option<usize> = None;
+    let mut budget_look = None;
     let stop = loop {
         let block = ns(timed(n));
         reported_ns += block;
         samples_ns.push(per_iter(block));
-        let elapsed_ns = ns(sampling_start.elapsed()).max(reported_ns);
-        if samples_ns.len() >= next_check {
+        let taken = samples_ns.len();
+        let elapsed_ns = sampling_clock.ns_or(reported_ns).max(reported_ns);
+        let out_of_time = elapsed_ns >= max_time_ns || taken >= MAX_SAMPLES;
+        if !looking && taken >= next_check {
             let estimate = stats::estimate_with(&samples_ns, plan.confidence, statistic);
-            let done = precise_enough(&estimate, plan.precision)
-                && !plan.budget_ns.is_some_and(|b| estimate.ci.straddles(b));
-            if done && samples_ns.len() >= MIN_SAMPLES {
+            if precise_enough(&estimate, plan.precision) && taken >= MIN_SAMPLES {
                 // Stopping the first time an interval looks narrow favours
                 // intervals that are narrow by chance (optional stopping):
                 // independent synthetic samples covered their truth 91% of
                 // the time at 95%. Stop only when the interval still holds
                 // after a quarter more samples.
                 match candidate {
-                    Some(first) if samples_ns.len() >= confirm_at(first) => {
-                        break StopReason::Precision
+                    Some(first) if taken >= confirm_at(first) => {
+                        if looks.is_none() {
+                            break StopReason::Precision;
+                        }
+                        // Precise enough: the budget's first look is now.
+                        looking = true;
+                        next_look = Some(taken);
                     }
                     Some(first) => next_check = confirm_at(first),
                     None => {
-                        candidate = Some(samples_ns.len());
-                        next_check = confirm_at(samples_ns.len());
+                        candidate = Some(taken);
+                        next_check = confirm_at(taken);
                     }
                 }
             } else {
                 candidate = None;
-                planned_samples = plan_samples(&estimate, plan.precision, samples_ns.len());
-                next_check = next_check_at(samples_ns.len(), planned_samples);
+                planned_samples = plan_samples(&estimate, plan.precision, taken);
+                next_check = next_check_at(taken, planned_samples);
+            }
+        }
+        if let (Some(budget_ns), Some(looks)) = (plan.budget_ns, looks.as_mut()) {
+            // An interim look that falls on the last sample gives way to
+            // the last look, which spends the share it would have.
+            if next_look.is_some_and(|at| taken >= at) && !out_of_time {
+                let look = looks.look(&samples_ns, resolution_ns, false);
+                if look.clears(budget_ns) {
+                    budget_look = Some(look);
+                    break StopReason::Precision;
+                }
+                next_look = looks.interim_left().then_some(taken * LOOK_GROWTH);
+            }
+            if out_of_time {
+                budget_look = Some(looks.look(&samples_ns, resolution_ns, true));
             }
         }
         if elapsed_ns >= max_time_ns {
             break StopReason::MaxTime;
         }
-        if samples_ns.len() >= MAX_SAMPLES {
+        if taken >= MAX_SAMPLES {
             break StopReason::SampleCap;
         }
     };
@@ -233,9 +340,10 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
         warmup_ns,
         warmup_blocks,
         warmup_settled,
-        sampling_ns: ns(sampling_start.elapsed()),
+        sampling_ns: sampling_clock.ns_or(reported_ns),
         stop,
         planned_samples,
+        budget_look,
     }
 }
 
@@ -395,6 +503,98 @@ mod tests {
             Duration::from_nanos((100.0 * (1.0 + noise) * n as f64) as u64)
         });
         assert_eq!(m.stop, StopReason::MaxTime);
+        // The last look decided, at the level the earlier looks left it:
+        // here the precision was never reached, so it was the only look,
+        // at the test's own level.
+        let look = m.budget_look.expect("a look at the budget");
+        assert!(look.last && look.ci.straddles(100.0), "{look:?}");
+        assert_eq!((look.look, look.ci.confidence), (1, 0.95), "{look:?}");
+    }
+
+    /// Synthetic timings: 3% independent noise around `truth_ns` per
+    /// iteration, from a seeded generator.
+    fn noisy(truth_ns: f64, seed: u64) -> impl FnMut(u64) -> Duration {
+        let mut state = seed | 1;
+        move |n| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+            Duration::from_nanos((truth_ns * (1.0 + 0.06 * (u - 0.5)) * n as f64) as u64)
+        }
+    }
+
+    #[test]
+    fn a_clear_budget_stops_at_the_first_look_at_its_stricter_level() {
+        let mut plan = Plan::simulated(0.95, 0.01, Duration::from_secs(2), Duration::ZERO);
+        plan.budget_ns = Some(200.0);
+        let m = custom(&plan, noisy(100.0, 7));
+        assert_eq!(m.stop, StopReason::Precision);
+        let look = m.budget_look.expect("a look at the budget");
+        assert_eq!((look.look, look.max_looks, look.last), (1, 6, false));
+        assert!((look.ci.confidence - (1.0 - 0.05 / 32.0)).abs() < 1e-12);
+        // Its CI is wider than the 95% one on the same samples.
+        let plain = stats::estimate(&m.samples_ns, 0.95).ci;
+        assert!(look.ci.low < plain.low && look.ci.high > plain.high);
+        // No budget, no look.
+        plan.budget_ns = None;
+        assert_eq!(custom(&plan, noisy(100.0, 7)).budget_look, None);
+    }
+
+    #[test]
+    fn a_simulated_plan_is_a_pure_function_of_the_timings() {
+        // Max time counts only the reported 1 ms blocks: 300 of them, and
+        // the same measurement every time, however slow the machine.
+        let mut plan = Plan::simulated(
+            0.95,
+            0.01,
+            Duration::from_millis(300),
+            Duration::from_millis(5),
+        );
+        plan.budget_ns = Some(100.0);
+        let a = custom(&plan, noisy(100.0, 3));
+        let b = custom(&plan, noisy(100.0, 3));
+        assert_eq!(a.samples_ns, b.samples_ns);
+        assert_eq!((a.warmup_ns, a.sampling_ns), (b.warmup_ns, b.sampling_ns));
+        assert_eq!(a.budget_look, b.budget_look);
+        assert_eq!(a.stop, StopReason::MaxTime);
+        let block_ns = 100.0 * a.iters_per_sample as f64;
+        let expected = (300e6 / block_ns).ceil();
+        assert!(
+            (a.samples_ns.len() as f64 - expected).abs() <= 0.05 * expected,
+            "{}",
+            a.samples_ns.len()
+        );
+    }
+
+    #[test]
+    fn samples_below_the_harness_cost_stay_as_measured() {
+        // The routine's blocks read less than the empty harness's: every
+        // sample comes out negative. They are kept as measured (the reading
+        // at the resolution is the checks', `stats::at_resolution`), and
+        // the budget's look reads them as 0 up to the overshoot.
+        let mut plan = Plan::simulated(0.95, 0.01, Duration::from_millis(100), Duration::ZERO);
+        plan.budget_ns = Some(0.1);
+        let mut driver = LocalDriver::new(
+            SampleKind::Loop,
+            |n: u64| Duration::from_nanos(20 + n / 2),
+            Some(|n: u64| Duration::from_nanos(20 + n)),
+        );
+        let m = run(&plan, &mut driver);
+        assert!(
+            (m.loop_overhead_ns - 1.0).abs() < 1e-6,
+            "{}",
+            m.loop_overhead_ns
+        );
+        assert!(
+            m.samples_ns.iter().all(|&s| s < 0.0),
+            "{:?}",
+            &m.samples_ns[..3]
+        );
+        let look = m.budget_look.expect("a look at the budget");
+        assert_eq!(look.ci.low, 0.0);
+        assert!(look.ci.high >= 0.49, "{look:?}");
+        assert!(look.ci.straddles(0.1));
     }
 
     #[test]

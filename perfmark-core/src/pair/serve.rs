@@ -5,9 +5,9 @@
 use std::io::{self, BufRead, Write};
 
 use super::protocol::{self, Reply, Request};
-use crate::clock;
-use crate::measure::driver::{batched_block, loop_block};
-use crate::measure::per_call::{per_call_block, RandomPhase, WallClock};
+use crate::clock::Clock;
+use crate::measure::driver::{batched_block, loop_block, metered_batched, metered_loop, CpuClock};
+use crate::measure::per_call::{per_call_block, CpuCallClock, RandomPhase, WallClock};
 use crate::measure::sampler::loop_overhead_ns;
 use crate::measure::{Driver, LocalDriver, Measurement, Policy, SampleKind, StopReason};
 use crate::observe::{self, Reading, ThreadObservation};
@@ -25,31 +25,53 @@ pub(crate) fn say(reply: &Reply) {
     let _ = out.flush();
 }
 
-/// The harness's own cost per iteration for routines of `kind`, measured
-/// with an empty routine in the same harness (0 for `iter_custom`).
+/// The harness's own cost per iteration for routines of `kind` timed with
+/// `clock`, measured with an empty routine in the same harness (0 for
+/// `iter_custom`).
 #[inline(never)]
-fn harness_overhead_ns(kind: SampleKind) -> f64 {
-    let read_pair_ns = clock::info().overhead_ns;
+fn harness_overhead_ns(kind: SampleKind, clock: Clock) -> f64 {
+    let read_pair_ns = clock.info().map_or(0.0, |c| c.overhead_ns);
+    let cpu = clock == Clock::Cpu;
     match kind {
         SampleKind::Custom => 0.0,
         SampleKind::Loop => {
-            let empty = |n: u64| loop_block(n, &mut || ());
+            let empty = |n: u64| {
+                if cpu {
+                    metered_loop::<CpuClock, ()>(n, &mut || ()).cpu
+                } else {
+                    loop_block(n, &mut || ())
+                }
+            };
             let mut driver = LocalDriver::new(kind, empty, Some(empty));
             loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, read_pair_ns)
         }
         SampleKind::Batched => {
-            let empty = |n: u64| batched_block(n, &mut || (), &mut |()| ());
+            let empty = |n: u64| {
+                if cpu {
+                    metered_batched::<CpuClock, (), ()>(n, &mut || (), &mut |()| ()).cpu
+                } else {
+                    batched_block(n, &mut || (), &mut |()| ())
+                }
+            };
             let mut driver = LocalDriver::new(kind, empty, Some(empty));
             loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, read_pair_ns)
         }
         SampleKind::PerCall => {
             // Each call's read pair is the harness's cost per iteration.
-            let resolution_ns = clock::info().resolution_ns;
-            let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, 1);
-            let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut phase);
             let unused = |_: u64| std::time::Duration::ZERO;
-            let mut driver = LocalDriver::new(kind, unused, Some(empty));
-            loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, 0.0)
+            if cpu {
+                let resolution_ns = crate::clock::cpu_info().map_or(0.0, |c| c.resolution_ns);
+                let mut phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, 1);
+                let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut phase);
+                let mut driver = LocalDriver::new(kind, unused, Some(empty));
+                loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, 0.0)
+            } else {
+                let resolution_ns = crate::clock::info().resolution_ns;
+                let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, 1);
+                let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut phase);
+                let mut driver = LocalDriver::new(kind, unused, Some(empty));
+                loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, 0.0)
+            }
         }
     }
 }
@@ -84,9 +106,13 @@ fn observed(before: &Reading, after: &Reading) -> Option<ThreadObservation> {
     o.run_ns.is_some().then_some(o)
 }
 
-/// The worker's policy: serve the coordinator's requests with the driver.
+/// The worker's policy: serve the coordinator's requests with the driver,
+/// whose blocks are timed with `clock` (the test's `measure`).
 #[derive(Debug)]
-pub(crate) struct Serve;
+pub(crate) struct Serve {
+    /// The clock the driver's blocks are timed with.
+    pub(crate) clock: Clock,
+}
 
 impl Policy for Serve {
     // Inlined like the adaptive sampler (see `Policy`).
@@ -101,7 +127,7 @@ impl Policy for Serve {
         // the test's driver here, it kept the routine's captured variables
         // in memory in every run of the binary, worker or not (2.4 ns more
         // per iteration on the calibration suite's `ns_3`).
-        let overhead_ns = harness_overhead_ns(driver.kind());
+        let overhead_ns = harness_overhead_ns(driver.kind(), self.clock);
         let mut slices = 0;
         // Reading, parsing and answering stay in functions of their own, out
         // of this inlined body: only the driver's blocks are inlined here.
@@ -139,6 +165,7 @@ impl Policy for Serve {
             sampling_ns: 0.0,
             stop: StopReason::Precision,
             planned_samples: slices,
+            budget_look: None,
         }
     }
 }

@@ -38,7 +38,9 @@ pub fn run(test: Option<&str>) -> i32 {
         return 101;
     };
     let previous_hook = install_panic_capture();
-    let mut bencher = Bencher::new(Measurer::Serve(Serve));
+    // Slices are timed with the test's own clock, as in a normal run.
+    let clock = crate::runner::measure_of(t);
+    let mut bencher = Bencher::new(Measurer::Serve(Serve { clock })).with_clock(clock);
     take_panic_message();
     let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
     panic::set_hook(previous_hook);

@@ -5,12 +5,14 @@
 
 use std::fmt::Write as _;
 
-use super::facts::test_facts;
+use super::facts::{clock_line, test_facts};
 use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use super::TestReport;
+use crate::checks::allocs::fmt_allocations;
 use crate::checks::Verdict;
 use crate::measure::SampleKind;
 use crate::stats;
+use crate::stats::compare::words::plain_percent;
 
 /// The line under a test measured by per-call sampling
 /// (`Bencher::iter_per_call`).
@@ -62,17 +64,19 @@ pub fn lines_under(t: &TestReport, verbose: bool) -> Vec<String> {
 }
 
 /// The summary lines of a test (unindented): the estimate with its CI and
-/// the rate, the summary statistics, one reason per check, the warnings.
+/// the rate, the summary statistics, one reason per check, what a
+/// comparison with a stored baseline could detect, the warnings.
 pub fn summary_lines(t: &TestReport) -> Vec<String> {
     let mut lines = Vec::new();
     if let (Some(e), Some(m)) = (&t.estimate, &t.measurement) {
+        // `95%`, or `99.92%` for a level corrected for the run's family.
         let mut line = format!(
-            "{} {}/iter [{}, {}] ({:.0}% CI, {} samples × {} iters)",
+            "{} {}/iter [{}, {}] ({} CI, {} samples × {} iters)",
             e.statistic.as_str(),
             fmt_ns(e.ns_per_iter),
             fmt_ns(e.ci_low),
             fmt_ns(e.ci_high),
-            e.confidence * 100.0,
+            plain_percent(e.confidence),
             t.samples,
             t.iters_per_sample,
         );
@@ -93,11 +97,24 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
                 fmt_ns(m.first_call_ns),
             ));
         }
+        if let Some(line) = clock_line(t) {
+            lines.push(line);
+        }
+    }
+    if let Some(a) = &t.allocations {
+        lines.push(format!(
+            "heap: {} (counted untimed over {} iterations)",
+            fmt_allocations(a),
+            a.iterations
+        ));
     }
     if let Some(c) = &t.complexity {
         lines.extend(c.lines());
     }
     lines.extend(t.reasons.iter().cloned());
+    if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
+        lines.push(c.detection());
+    }
     lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));
     lines
 }
@@ -175,6 +192,43 @@ mod tests {
         let under = lines_under(&report.tests[0], false);
         assert_eq!(under.len(), 4);
         assert!(under.iter().all(|l| l.starts_with(INDENT)));
+        // A comparison with a stored baseline says what it could detect,
+        // right after the reasons.
+        let compared = summary_lines(&report.tests[3]);
+        let at = compared
+            .iter()
+            .position(|l| l.starts_with("this comparison can detect slowdowns above +"))
+            .expect("a detection line");
+        assert_eq!(at, 2 + report.tests[3].reasons.len(), "{compared:?}");
+    }
+
+    #[test]
+    fn cpu_time_and_allocations_have_lines_of_their_own() {
+        use crate::allocations::{AllocCount, Allocations};
+        use crate::clock::Clock;
+        let mut t = fixtures::realistic().tests[0].clone();
+        let plain = summary_lines(&t);
+        t.measure = Clock::Cpu;
+        t.wall_ns_per_iter = Some(4.0 * t.estimate.as_ref().unwrap().ns_per_iter);
+        t.allocations = Some(Allocations::per_iteration(
+            AllocCount {
+                allocs: 4096,
+                bytes: 4096 * 48,
+            },
+            4096,
+            None,
+        ));
+        let lines = summary_lines(&t);
+        assert_eq!(lines.len(), plain.len() + 2);
+        assert_eq!(
+            lines[2],
+            "times are thread CPU time (measure = \"cpu\") · wall median 164.1 ns/iter over the \
+             same blocks; on the CPU 25% of its wall time"
+        );
+        assert_eq!(
+            lines[3],
+            "heap: 1 allocation (48 B) per iteration (counted untimed over 4096 iterations)"
+        );
     }
 
     #[test]

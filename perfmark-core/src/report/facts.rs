@@ -9,6 +9,7 @@
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
 use super::{Diagnostics, RemeasureOutcome, Remeasured, Report, TestReport};
 use crate::checks::{BudgetCheck, BudgetOutcome, ComplexityCheck, Verdict};
+use crate::clock::Clock;
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::{Coverage, Interference, PairedInterference, SideInterference};
 
@@ -174,6 +175,20 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
     if let Some(b) = &t.budget {
         facts.push(Fact::new("budget", budget_words(b)));
     }
+    if let Some(line) = clock_line(t) {
+        facts.push(Fact::new("clock", line));
+    }
+    if let Some(a) = &t.allocations {
+        let limit = a.limit.map(|l| format!(" · limit {l}")).unwrap_or_default();
+        facts.push(Fact::new(
+            "heap allocations",
+            format!(
+                "{} · counted untimed over {} iterations{limit}",
+                crate::checks::allocs::fmt_allocations(a),
+                a.iterations
+            ),
+        ));
+    }
     if let Some(d) = &t.diagnostics {
         facts.extend(diagnostics_facts(d));
     }
@@ -249,6 +264,31 @@ fn complexity_facts(c: &ComplexityCheck) -> Vec<Fact> {
         ));
     }
     facts
+}
+
+/// For a CPU-timed test, the clock and the wall time beside the CPU time:
+/// a routine that sleeps or waits shows as wall time far above its CPU time.
+pub fn clock_line(t: &TestReport) -> Option<String> {
+    if t.measure != Clock::Cpu {
+        return None;
+    }
+    let e = t.estimate.as_ref()?;
+    let Some(wall) = t.wall_ns_per_iter else {
+        return Some("times are thread CPU time (measure = \"cpu\")".to_owned());
+    };
+    let share = if wall > 0.0 {
+        format!(
+            "; on the CPU {:.0}% of its wall time",
+            (e.ns_per_iter / wall * 100.0).clamp(0.0, 100.0)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "times are thread CPU time (measure = \"cpu\") · wall median {}/iter over the same \
+         blocks{share}",
+        fmt_ns(wall)
+    ))
 }
 
 /// What the OS knew about other work during the test: the time it took and

@@ -28,6 +28,7 @@ pub(crate) fn platform() -> Platform {
             resolution_ns: 20.0,
             overhead_ns: 24.5,
         },
+        cpu_clock: None,
     }
 }
 
@@ -55,6 +56,8 @@ pub(crate) fn report(tests: Vec<TestReport>) -> Report {
             noise_floor_s: 0.18,
             noise_floor_shared: false,
         }),
+        family_wise: None,
+        between_run_prior: None,
     }
 }
 
@@ -93,6 +96,7 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
             sampling_ns: 1.5e9,
             stop: StopReason::Precision,
             planned_samples: 100,
+            budget_look: None,
         }),
         diagnostics: Some(Diagnostics {
             verdict_estimate: e.clone(),
@@ -109,6 +113,9 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         remeasured: None,
         size: None,
         complexity: None,
+        measure: crate::clock::Clock::Wall,
+        wall_ns_per_iter: None,
+        allocations: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
         duration_s: 1.7,
@@ -168,6 +175,7 @@ pub(crate) fn from_another_machine(mut t: TestReport) -> TestReport {
         comparison: None,
         not_used: Some(sentence),
         other_machine: true,
+        prior: None,
     });
     t
 }
@@ -265,5 +273,6 @@ fn baseline_check(t: &TestReport) -> BaselineCheck {
         comparison: Some(compare::compare(&summary, &current, &rule).unwrap()),
         not_used: None,
         other_machine: false,
+        prior: None,
     }
 }

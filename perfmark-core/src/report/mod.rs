@@ -24,11 +24,14 @@ mod write;
 #[cfg(test)]
 pub(crate) mod fixtures;
 
+use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineCheck;
 use crate::checks::{
-    BudgetCheck, ComparisonRecord, ComplexityCheck, Finding, Record, RunComparison, Verdict,
+    BudgetCheck, ComparisonRecord, ComplexityCheck, Finding, MachinePrior, Record, RunComparison,
+    Verdict,
 };
+use crate::clock::Clock;
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
 use crate::platform::Platform;
@@ -73,6 +76,14 @@ pub struct Report {
     /// What the process spent before its first test, when it measured.
     #[serde(default)]
     pub startup: Option<Startup>,
+    /// Run-level control of false failures: whether every verdict was
+    /// decided at the Bonferroni-corrected level, and how many there were.
+    #[serde(default)]
+    pub family_wise: Option<FamilyWise>,
+    /// The prior between-run spread the run's verdicts started from (a
+    /// setting, the machine's recording, or the default).
+    #[serde(default)]
+    pub between_run_prior: Option<MachinePrior>,
 }
 
 /// The machine-wide measurement lock of a run (`report.json`'s
@@ -116,6 +127,18 @@ impl Startup {
             }
         )
     }
+}
+
+/// `report.json`'s top-level `family_wise` object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FamilyWise {
+    /// Whether each verdict was decided at `1 − (1 − c)/verdicts` (on, and
+    /// more than one verdict), so the chance of any false failure in the
+    /// run is at most `1 − c`.
+    pub enabled: bool,
+    /// Verdicts the run decided: budgets, and regressions against a stored
+    /// baseline or a base build.
+    pub verdicts: usize,
 }
 
 /// One test's outcome. The first six fields are the stable core.
@@ -174,6 +197,18 @@ pub struct TestReport {
     /// against their sizes, and the verdict on the declared class.
     #[serde(default)]
     pub complexity: Option<ComplexityCheck>,
+    /// The clock the estimate and samples are in: `wall`, or `cpu` for
+    /// `measure = "cpu"` (absent in reports from before the option: wall).
+    #[serde(default)]
+    pub measure: Clock,
+    /// For a CPU-timed test: the median wall time per iteration over the
+    /// same blocks, ns, so that time spent sleeping or waiting shows.
+    #[serde(default)]
+    pub wall_ns_per_iter: Option<f64>,
+    /// Heap allocations and bytes per iteration, from the untimed counting
+    /// pass; absent when allocations were not counted.
+    #[serde(default)]
+    pub allocations: Option<Allocations>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
@@ -255,6 +290,12 @@ pub struct EstimateRecord {
     /// Effective number of independent samples behind the CI (below the
     /// sample count when samples are serially correlated).
     pub effective_samples: f64,
+    /// Whether the estimate is below the measurement's resolution: the
+    /// point is then clamped at 0 and the CI reaches up to what the
+    /// measurement can resolve ([`crate::stats::at_resolution`]). Written
+    /// only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub below_resolution: bool,
 }
 
 impl From<&Estimate> for EstimateRecord {
@@ -266,6 +307,7 @@ impl From<&Estimate> for EstimateRecord {
             ci_high: e.ci.high,
             confidence: e.ci.confidence,
             effective_samples: e.effective_n,
+            below_resolution: false,
         }
     }
 }
@@ -296,6 +338,9 @@ impl TestReport {
             remeasured: None,
             size: None,
             complexity: None,
+            measure: Clock::Wall,
+            wall_ns_per_iter: None,
+            allocations: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,
@@ -335,6 +380,7 @@ mod tests {
             budget_ns: 50.0,
             outcome: BudgetOutcome::Over,
             ratio: 1.2,
+            look: None,
         };
         report.record(Finding {
             passed: false,

@@ -1,12 +1,12 @@
-//! The command line and environment: libtest's flags (parsed by
-//! libtest-mimic) and perfmark's own, each with a `PERFMARK_…` variable.
+//! The command line and environment: libtest's flags (parsed as libtest
+//! does, `libtest_args.rs`) and perfmark's own, each with a `PERFMARK_…`
+//! variable.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use libtest_mimic::Arguments;
-
+use super::libtest_args::Arguments;
 use super::{
     DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME, DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP,
 };
@@ -44,9 +44,6 @@ pub(super) struct Options {
     pub(super) warmup: Duration,
     /// Another build of this test target to compare with, slice by slice.
     pub(super) compare_with: Option<PathBuf>,
-    /// Compared tests each at their own confidence, with no correction for
-    /// how many are compared in the run.
-    pub(super) per_test_confidence: bool,
     /// How long a paired comparison's worker may stay silent (starting, or
     /// answering one request) before it is taken to hang and is killed.
     pub(super) worker_timeout: Duration,
@@ -57,10 +54,19 @@ pub(super) struct Options {
     pub(super) no_lock: bool,
     /// Where the machine-wide lock lives (default: the temporary directory).
     pub(super) lock_dir: Option<PathBuf>,
+    /// Run-level control of false failures: `Some(true)` decides every
+    /// verdict of the run at the Bonferroni-corrected level
+    /// (`--family-wise`), `Some(false)` each at its test's own confidence
+    /// (`--per-test-confidence`), `None` the mode's default
+    /// ([`Options::family_wise_in`]).
+    pub(super) family_wise: Option<bool>,
+    /// The prior between-run sd the user set (a fraction), replacing the
+    /// recorded or default one.
+    pub(super) between_run_sd: Option<f64>,
 }
 
 impl Options {
-    /// Splits perfmark's flags from libtest's, which libtest-mimic parses;
+    /// Splits perfmark's flags from libtest's, parsed as libtest does;
     /// every perfmark flag has a `PERFMARK_…` variable, the flag winning.
     pub(super) fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, String> {
         let mut rest = Vec::with_capacity(args.len());
@@ -83,10 +89,12 @@ impl Options {
                     .clone()
                     .or_else(|| args.next().and_then(|v| v.into_string().ok()))
                     .ok_or_else(|| {
-                        let what = if flag == "--compare-with" {
-                            "the path of another build of this test binary: --compare-with PATH"
-                        } else {
-                            "a directory: {flag} DIR"
+                        let what = match flag {
+                            "--compare-with" => {
+                                "the path of another build of this test binary: --compare-with PATH"
+                            }
+                            "--between-run-sd" => "a percentage: --between-run-sd 2%",
+                            _ => "a directory: {flag} DIR",
                         };
                         format!("{flag} needs {}", what.replace("{flag}", flag))
                     })
@@ -101,73 +109,87 @@ impl Options {
                 "--per-test-confidence" => flags.per_test_confidence = true,
                 "--no-remeasure" => flags.no_remeasure = true,
                 "--no-lock" => flags.no_lock = true,
+                "--family-wise" => flags.family_wise = true,
+                "--between-run-sd" => {
+                    let text = value(name)?;
+                    flags.between_run_sd =
+                        Some(between_run_sd(&text).map_err(|e| format!("{name}: {e}"))?);
+                }
                 _ => rest.push(arg),
             }
         }
-        let libtest = Arguments::from_iter(rest);
+        let libtest = Arguments::parse(rest)?;
+        let family_wise = family_wise(&flags, env)?;
         let flag = |set: bool, var: &str| -> Result<bool, String> {
             Ok(set || env_bool(env, var)?.unwrap_or(false))
         };
-        let options = Options {
-            save_baseline: flag(flags.save_baseline, "PERFMARK_SAVE_BASELINE")?,
-            no_baseline: flag(flags.no_baseline, "PERFMARK_NO_BASELINE")?,
-            verbose: flag(flags.verbose, "PERFMARK_VERBOSE")?,
-            force: env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false),
-            baseline_dir: flags
-                .baseline_dir
-                .or_else(|| env.get("PERFMARK_BASELINE_DIR").map(Into::into)),
-            report_dir: flags
-                .report_dir
-                .or_else(|| env.get("PERFMARK_REPORT_DIR").map(Into::into)),
-            confidence: match env.get("PERFMARK_CONFIDENCE") {
-                Some(v) => {
-                    option_text::confidence(&v).map_err(|e| format!("PERFMARK_CONFIDENCE: {e}"))?
-                }
-                None => DEFAULT_CONFIDENCE,
-            },
-            precision: match env.get("PERFMARK_PRECISION") {
-                Some(v) => {
-                    option_text::precision(&v).map_err(|e| format!("PERFMARK_PRECISION: {e}"))?
-                }
-                None => DEFAULT_PRECISION,
-            },
-            regression: match env.get("PERFMARK_REGRESSION") {
-                Some(v) => {
-                    option_text::regression(&v).map_err(|e| format!("PERFMARK_REGRESSION: {e}"))?
-                }
-                None => DEFAULT_REGRESSION,
-            },
-            max_time: env_duration(
-                env,
-                "PERFMARK_MAX_TIME",
-                option_text::max_time_ns,
-                DEFAULT_MAX_TIME,
-            )?,
-            warmup: env_duration(
-                env,
-                "PERFMARK_WARMUP",
-                option_text::warmup_ns,
-                DEFAULT_WARMUP,
-            )?,
-            compare_with: flags
-                .compare_with
-                .or_else(|| env.get("PERFMARK_COMPARE_WITH").map(Into::into))
-                .filter(|p| !p.as_os_str().is_empty()),
-            per_test_confidence: flag(flags.per_test_confidence, "PERFMARK_PER_TEST_CONFIDENCE")?,
-            worker_timeout: env_duration(
-                env,
-                "PERFMARK_WORKER_TIMEOUT",
-                option_text::max_time_ns,
-                DEFAULT_WORKER_TIMEOUT,
-            )?,
-            no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
-            no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
-            lock_dir: env
-                .get("PERFMARK_LOCK_DIR")
-                .filter(|d| !d.is_empty())
-                .map(Into::into),
-            libtest,
-        };
+        let options =
+            Options {
+                save_baseline: flag(flags.save_baseline, "PERFMARK_SAVE_BASELINE")?,
+                no_baseline: flag(flags.no_baseline, "PERFMARK_NO_BASELINE")?,
+                verbose: flag(flags.verbose, "PERFMARK_VERBOSE")?,
+                force: env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false),
+                baseline_dir: flags
+                    .baseline_dir
+                    .or_else(|| env.get("PERFMARK_BASELINE_DIR").map(Into::into)),
+                report_dir: flags
+                    .report_dir
+                    .or_else(|| env.get("PERFMARK_REPORT_DIR").map(Into::into)),
+                confidence: match env.get("PERFMARK_CONFIDENCE") {
+                    Some(v) => option_text::confidence(&v)
+                        .map_err(|e| format!("PERFMARK_CONFIDENCE: {e}"))?,
+                    None => DEFAULT_CONFIDENCE,
+                },
+                precision: match env.get("PERFMARK_PRECISION") {
+                    Some(v) => option_text::precision(&v)
+                        .map_err(|e| format!("PERFMARK_PRECISION: {e}"))?,
+                    None => DEFAULT_PRECISION,
+                },
+                regression: match env.get("PERFMARK_REGRESSION") {
+                    Some(v) => option_text::regression(&v)
+                        .map_err(|e| format!("PERFMARK_REGRESSION: {e}"))?,
+                    None => DEFAULT_REGRESSION,
+                },
+                max_time: env_duration(
+                    env,
+                    "PERFMARK_MAX_TIME",
+                    option_text::max_time_ns,
+                    DEFAULT_MAX_TIME,
+                )?,
+                warmup: env_duration(
+                    env,
+                    "PERFMARK_WARMUP",
+                    option_text::warmup_ns,
+                    DEFAULT_WARMUP,
+                )?,
+                compare_with: flags
+                    .compare_with
+                    .or_else(|| env.get("PERFMARK_COMPARE_WITH").map(Into::into))
+                    .filter(|p| !p.as_os_str().is_empty()),
+                family_wise,
+                between_run_sd: match flags.between_run_sd {
+                    Some(sd) => Some(sd),
+                    None => env
+                        .get("PERFMARK_BETWEEN_RUN_SD")
+                        .map(|v| {
+                            between_run_sd(&v).map_err(|e| format!("PERFMARK_BETWEEN_RUN_SD: {e}"))
+                        })
+                        .transpose()?,
+                },
+                worker_timeout: env_duration(
+                    env,
+                    "PERFMARK_WORKER_TIMEOUT",
+                    option_text::max_time_ns,
+                    DEFAULT_WORKER_TIMEOUT,
+                )?,
+                no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
+                no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
+                lock_dir: env
+                    .get("PERFMARK_LOCK_DIR")
+                    .filter(|d| !d.is_empty())
+                    .map(Into::into),
+                libtest,
+            };
         if options.compare_with.is_some() && options.save_baseline {
             return Err(
                 "--compare-with and --save-baseline cannot be used together: a paired \
@@ -180,6 +202,107 @@ impl Options {
         }
         Ok(options)
     }
+
+    /// Whether the run's verdicts are decided family-wise: as asked, or by
+    /// the mode's default — on when comparing with another build (a CI gate
+    /// over many tests), off otherwise (each test at its own confidence, as
+    /// a test suite reads).
+    pub(super) fn family_wise_in(&self, comparing: bool) -> bool {
+        self.family_wise.unwrap_or(comparing)
+    }
+}
+
+/// The one family-wise setting from its two flags and two variables:
+/// `--family-wise` / `PERFMARK_FAMILY_WISE=1` turn it on,
+/// `--per-test-confidence` / `PERFMARK_PER_TEST_CONFIDENCE=1` (or
+/// `PERFMARK_FAMILY_WISE=0`) off; a flag wins over the variables, and
+/// asking for both at one level is an error.
+fn family_wise(flags: &Flags, env: &dyn Env) -> Result<Option<bool>, String> {
+    const BOTH: &str = "cannot be used together: choose family-wise (the run keeps the \
+                        confidence) or per-test (each test keeps it)";
+    match (flags.family_wise, flags.per_test_confidence) {
+        (true, true) => return Err(format!("--family-wise and --per-test-confidence {BOTH}")),
+        (true, false) => return Ok(Some(true)),
+        (false, true) => return Ok(Some(false)),
+        (false, false) => {}
+    }
+    let on = env_bool(env, "PERFMARK_FAMILY_WISE")?;
+    let per_test = env_bool(env, "PERFMARK_PER_TEST_CONFIDENCE")?.filter(|&p| p);
+    match (on, per_test) {
+        (Some(true), Some(true)) => Err(format!(
+            "PERFMARK_FAMILY_WISE=1 and PERFMARK_PER_TEST_CONFIDENCE=1 {BOTH}"
+        )),
+        (Some(on), _) => Ok(Some(on)),
+        (None, Some(true)) => Ok(Some(false)),
+        _ => Ok(None),
+    }
+}
+
+/// A between-run sd written as a percentage of the percent grammar
+/// (`"2%"`, `"0.5 %"`), above 0% and below 100%, as a fraction.
+fn between_run_sd(text: &str) -> Result<f64, String> {
+    const ACCEPTS: &str = "expected a percentage such as `2%`, above 0% and below 100% \
+                           (how much unchanged code moves between processes here, as an sd)";
+    match perfmark_options::grammar::percent(text) {
+        Ok(pct) if pct > 0.0 && pct < 100.0 => Ok(pct / 100.0),
+        Ok(_) => Err(format!(
+            "invalid between-run sd `{text}`: out of range; {ACCEPTS}"
+        )),
+        Err(perfmark_options::grammar::Refusal::Negative) => Err(format!(
+            "invalid between-run sd `{text}`: an sd cannot be negative; {ACCEPTS}"
+        )),
+        Err(_) => Err(format!("invalid between-run sd `{text}`: {ACCEPTS}")),
+    }
+}
+
+/// What `--help` prints: libtest's options as perfmark takes them, then
+/// perfmark's own.
+pub(super) fn usage(program: &str) -> String {
+    format!(
+        "\
+Usage: {program} [OPTIONS] [FILTERS...]
+
+A perfmark perf test binary: libtest's command line, one test at a time.
+
+Options (libtest's):
+        --include-ignored   Run ignored and not ignored tests
+        --ignored           Run only ignored tests
+        --list              List all tests (`--format terse`: no count line)
+        --exact             Exactly match filters rather than by substring
+        --skip FILTER       Skip tests whose names contain FILTER (this flag
+                            can be used multiple times)
+        --format pretty|terse|json
+                            Only `--list --format terse` changes the output
+    -q, --quiet             Alias to --format=terse
+    -h, --help              Display this message
+        --nocapture, --no-capture, --test-threads N, --show-output, --test,
+        --bench, --color auto|always|never, --logfile PATH, -Z unstable-options
+                            Accepted; perf tests run one at a time and their
+                            output is never captured
+
+Options (perfmark's; each also read from its variable):
+        --verbose           The full account of each test (PERFMARK_VERBOSE=1)
+        --save-baseline     Measure and write the baselines of the tests run
+                            (PERFMARK_SAVE_BASELINE=1)
+        --no-baseline       Ignore stored baselines (PERFMARK_NO_BASELINE=1)
+        --baseline-dir DIR  Where baselines live (PERFMARK_BASELINE_DIR);
+                            default perf-baselines/ in the package root
+        --report-dir DIR    Where the reports go (PERFMARK_REPORT_DIR)
+        --compare-with PATH Compare with another build of this test target,
+                            slice by slice (PERFMARK_COMPARE_WITH)
+        --per-test-confidence
+                            With --compare-with: each test at its own
+                            confidence (PERFMARK_PER_TEST_CONFIDENCE=1)
+
+Variables only: PERFMARK_FORCE=1 (measure an unoptimized build),
+PERFMARK_CONFIDENCE, PERFMARK_PRECISION, PERFMARK_REGRESSION,
+PERFMARK_MAX_TIME, PERFMARK_WARMUP.
+
+The FILTER strings are tested against the name of every test; a test runs
+when its name contains any of them (or equals one, with --exact).
+Exit status: 0 when every test passed, 101 otherwise.
+"
+    )
 }
 
 #[derive(Default)]
@@ -193,6 +316,8 @@ struct Flags {
     per_test_confidence: bool,
     no_remeasure: bool,
     no_lock: bool,
+    family_wise: bool,
+    between_run_sd: Option<f64>,
 }
 
 fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
@@ -259,8 +384,8 @@ mod tests {
             &[],
         )
         .unwrap();
-        assert_eq!(o.libtest.filter.as_deref(), Some("sort"));
-        assert!(o.libtest.exact && o.libtest.nocapture && o.save_baseline && !o.no_baseline);
+        assert_eq!(o.libtest.filters, ["sort"]);
+        assert!(o.libtest.exact && o.save_baseline && !o.no_baseline);
         assert_eq!(o.baseline_dir, Some(PathBuf::from("b")));
         assert_eq!(o.report_dir, Some(PathBuf::from("r")));
     }
@@ -292,14 +417,14 @@ mod tests {
         assert_eq!(o.baseline_dir, Some(PathBuf::from("mine")));
         let o = parse(&[], &[("PERFMARK_COMPARE_WITH", "../base/perf")]).unwrap();
         assert_eq!(o.compare_with, Some(PathBuf::from("../base/perf")));
-        assert!(!o.per_test_confidence);
+        assert_eq!(o.family_wise, None);
         let o = parse(
             &["--compare-with=b", "--per-test-confidence"],
             &[("PERFMARK_COMPARE_WITH", "a")],
         )
         .unwrap();
         assert_eq!(o.compare_with, Some(PathBuf::from("b")));
-        assert!(o.per_test_confidence);
+        assert_eq!(o.family_wise, Some(false));
         assert!(!o.no_remeasure);
         assert!(parse(&["--no-remeasure"], &[]).unwrap().no_remeasure);
         assert!(
@@ -320,6 +445,77 @@ mod tests {
         .unwrap();
         assert!(o.no_lock);
         assert_eq!(o.lock_dir, Some(PathBuf::from("/run/perf")));
+    }
+
+    #[test]
+    fn one_family_wise_setting_with_a_default_per_mode() {
+        let fw = |args: &[&str], env: &[(&'static str, &'static str)]| {
+            parse(args, env).map(|o| (o.family_wise_in(false), o.family_wise_in(true)))
+        };
+        // The defaults: per test with stored baselines, family-wise when
+        // comparing two builds.
+        assert_eq!(fw(&[], &[]), Ok((false, true)));
+        assert_eq!(fw(&["--family-wise"], &[]), Ok((true, true)));
+        assert_eq!(fw(&["--per-test-confidence"], &[]), Ok((false, false)));
+        assert_eq!(fw(&[], &[("PERFMARK_FAMILY_WISE", "1")]), Ok((true, true)));
+        assert_eq!(
+            fw(&[], &[("PERFMARK_FAMILY_WISE", "0")]),
+            Ok((false, false))
+        );
+        assert_eq!(
+            fw(&[], &[("PERFMARK_PER_TEST_CONFIDENCE", "1")]),
+            Ok((false, false))
+        );
+        assert_eq!(
+            fw(&[], &[("PERFMARK_PER_TEST_CONFIDENCE", "0")]),
+            Ok((false, true))
+        );
+        // A flag wins over a variable.
+        assert_eq!(
+            fw(&["--per-test-confidence"], &[("PERFMARK_FAMILY_WISE", "1")]),
+            Ok((false, false))
+        );
+        let e = fw(&["--family-wise", "--per-test-confidence"], &[]).unwrap_err();
+        assert!(e.contains("cannot be used together"), "{e}");
+        let e = fw(
+            &[],
+            &[
+                ("PERFMARK_FAMILY_WISE", "1"),
+                ("PERFMARK_PER_TEST_CONFIDENCE", "1"),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.contains("cannot be used together"), "{e}");
+    }
+
+    #[test]
+    fn the_between_run_sd_is_a_percentage_from_the_flag_or_the_variable() {
+        assert_eq!(parse(&[], &[]).unwrap().between_run_sd, None);
+        let o = parse(&["--between-run-sd", "3%"], &[]).unwrap();
+        assert_eq!(o.between_run_sd, Some(0.03));
+        let o = parse(&[], &[("PERFMARK_BETWEEN_RUN_SD", "0.5 %")]).unwrap();
+        assert_eq!(o.between_run_sd, Some(0.005));
+        let o = parse(
+            &["--between-run-sd=4%"],
+            &[("PERFMARK_BETWEEN_RUN_SD", "1%")],
+        )
+        .unwrap();
+        assert_eq!(o.between_run_sd, Some(0.04));
+        for bad in ["2", "0%", "100%", "2 %%", "1e1%"] {
+            let e = parse(&["--between-run-sd", bad], &[]).unwrap_err();
+            assert!(
+                e.starts_with("--between-run-sd: invalid between-run sd"),
+                "{bad}: {e}"
+            );
+            assert!(e.contains("such as `2%`"), "{e}");
+        }
+        let e = parse(&[], &[("PERFMARK_BETWEEN_RUN_SD", "-2%")]).unwrap_err();
+        assert!(
+            e.starts_with("PERFMARK_BETWEEN_RUN_SD:") && e.contains("negative"),
+            "{e}"
+        );
+        let e = parse(&["--between-run-sd"], &[]).unwrap_err();
+        assert!(e.contains("--between-run-sd 2%"), "{e}");
     }
 
     #[test]

@@ -16,7 +16,12 @@ pub(super) fn judge(
     checks: &[&dyn Check],
 ) {
     let samples = &m.samples_ns;
-    let estimate = stats::estimate_with(samples, plan.confidence, m.kind.verdict_statistic());
+    // Times below the measurement's resolution (or below zero, once the
+    // harness's cost is subtracted) read as one rule says, for every check.
+    let raw = stats::estimate_with(samples, plan.confidence, m.kind.verdict_statistic());
+    let resolution_ns = m.resolution_ns(&plan.clock);
+    let read = stats::at_resolution(&raw, resolution_ns);
+    let estimate = read.estimate;
     let summary = stats::summarize(samples);
     let outliers = stats::tukey(samples);
     report.rate_per_s = report
@@ -29,6 +34,8 @@ pub(super) fn judge(
         tolerance,
         measurement: m,
         estimate: &estimate,
+        resolution_ns,
+        allocations: report.allocations.as_ref(),
     };
     let findings: Vec<Finding> = checks.iter().filter_map(|c| c.check(&subject)).collect();
     for finding in findings {
@@ -36,10 +43,22 @@ pub(super) fn judge(
     }
 
     let diagnostics = diagnose(samples, plan, m, &estimate, &summary, noise_floor);
-    report
-        .warnings
-        .extend(warnings(plan, m, &estimate, &outliers, &diagnostics));
-    report.estimate = Some(EstimateRecord::from(&estimate));
+    if read.below_resolution {
+        report
+            .warnings
+            .push(below_resolution_warning(&raw, &estimate, resolution_ns));
+    }
+    report.warnings.extend(warnings(
+        plan,
+        m,
+        &estimate,
+        read.below_resolution,
+        &outliers,
+        &diagnostics,
+    ));
+    let mut record = EstimateRecord::from(&estimate);
+    record.below_resolution = read.below_resolution;
+    report.estimate = Some(record);
     report.summary = Some(summary);
     report.outliers = Some(outliers);
     report.diagnostics = Some(diagnostics);
@@ -53,7 +72,9 @@ fn diagnose(
     summary: &Summary,
     noise_floor: Option<f64>,
 ) -> Diagnostics {
-    let block_ns = summary.median * m.iters_per_sample as f64;
+    // The block the clock timed: the routine and the harness's own cost
+    // (a sample below zero still came from a block of positive length).
+    let block_ns = ((summary.median + m.loop_overhead_ns) * m.iters_per_sample as f64).max(0.0);
     Diagnostics {
         verdict_estimate: estimate.clone(),
         // The verdict's own statistic is already estimated: reuse it.
@@ -82,18 +103,37 @@ fn diagnose(
     }
 }
 
+/// What a time below the measurement's resolution reads as, in words:
+/// `raw` as measured, `read` as the checks take it.
+fn below_resolution_warning(raw: &Estimate, read: &Estimate, resolution_ns: f64) -> String {
+    format!(
+        "the {} {} is below what this measurement resolves ({} per iteration, after the \
+         harness's own cost is subtracted): it reads as {} with CI [{}, {}]; a budget inside that \
+         CI is inconclusive, and no ratio to a baseline is computed",
+        raw.statistic.as_str(),
+        fmt_ns(raw.point),
+        fmt_ns(resolution_ns),
+        fmt_ns(read.point),
+        fmt_ns(read.ci.low),
+        fmt_ns(read.ci.high)
+    )
+}
+
 /// The test's warnings in plain words, each saying what it means for the
 /// verdict.
 fn warnings(
     plan: &Plan,
     m: &Measurement,
     estimate: &Estimate,
+    below_resolution: bool,
     outliers: &Outliers,
     d: &Diagnostics,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
     let half_width = estimate.ci.relative_half_width(estimate.point);
-    if m.stop != StopReason::Precision && half_width > plan.precision {
+    // A relative precision of a time that reads as zero means nothing: the
+    // warning about the resolution says what there is to say.
+    if m.stop != StopReason::Precision && half_width > plan.precision && !below_resolution {
         warnings.push(format!(
             "precision target ±{:.1}% not reached within max_time {} (CI ±{:.1}%)",
             plan.precision * 100.0,
@@ -166,7 +206,7 @@ mod tests {
 
     use crate::bencher::{Bencher, Measurer};
     use crate::checks::{Budget, Verdict};
-    use crate::measure::Adaptive;
+    use crate::measure::{Adaptive, Policy as _};
 
     /// Synthetic timings of a known truth, through the whole pipeline:
     /// `Bencher::iter_custom` → sampler (warm-up, adaptive stop) → stats →
@@ -204,6 +244,95 @@ mod tests {
         report.work = work;
         judge(&mut report, &plan, 0.05, &m, None, &[&Budget]);
         report
+    }
+
+    /// A custom timer that reports `block(n)` for `n` iterations, through
+    /// `Bencher::iter_custom` and the whole pipeline, against `budget_ns`.
+    fn custom_run(budget_ns: f64, block: impl FnMut(u64) -> Duration) -> TestReport {
+        let mut plan = Plan::simulated(
+            0.95,
+            0.01,
+            Duration::from_millis(50),
+            Duration::from_millis(1),
+        );
+        plan.budget_ns = Some(budget_ns);
+        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        bencher.iter_custom(block);
+        let (measurement, _) = bencher.finish();
+        let m = measurement.expect("iter_custom measured");
+        let mut report = TestReport::new("zero".to_owned(), Verdict::Pass, "x.rs", 1);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget]);
+        report
+    }
+
+    #[test]
+    fn a_custom_timer_reporting_zero_reads_as_below_resolution() {
+        let report = custom_run(50.0, |_| Duration::ZERO);
+        assert_eq!(report.verdict, Verdict::Pass, "{:?}", report.reasons);
+        let e = report.estimate.as_ref().expect("estimated");
+        assert!(e.below_resolution);
+        assert_eq!((e.ns_per_iter, e.ci_low), (0.0, 0.0));
+        assert!(e.ci_high > 0.0, "{e:?}");
+        assert!(
+            report.reasons[0].starts_with("within budget 50.00 ns"),
+            "{:?}",
+            report.reasons
+        );
+        assert!(
+            report
+                .warnings
+                .iter()
+                .any(|w| w.contains("is below what this measurement resolves")),
+            "{:?}",
+            report.warnings
+        );
+        // report.json says so too.
+        let json = serde_json::to_value(e).unwrap();
+        assert_eq!(json["below_resolution"], true);
+        // A resolved time writes no flag.
+        let resolved = custom_run(50.0, |n| Duration::from_nanos(10 * n));
+        let json = serde_json::to_value(resolved.estimate.as_ref().unwrap()).unwrap();
+        assert!(json.get("below_resolution").is_none(), "{json}");
+    }
+
+    #[test]
+    fn samples_below_zero_never_pass_a_budget_the_measurement_cannot_resolve() {
+        // A loop whose routine reads faster than the empty harness: every
+        // sample is −0.5 ns. Read as 0 up to 0.5 ns: a 0.1 ns budget is
+        // inconclusive (passed on the point, and said), a 1 ns one is met.
+        let run = |budget_ns: f64| {
+            let mut plan = Plan::simulated(
+                0.95,
+                0.01,
+                Duration::from_millis(50),
+                Duration::from_millis(1),
+            );
+            plan.budget_ns = Some(budget_ns);
+            let mut driver = crate::measure::LocalDriver::new(
+                SampleKind::Loop,
+                |n: u64| Duration::from_nanos(20 + n / 2),
+                Some(|n: u64| Duration::from_nanos(20 + n)),
+            );
+            let m = Adaptive::new(plan.clone()).measure(&mut driver);
+            let mut report = TestReport::new("neg".to_owned(), Verdict::Pass, "x.rs", 1);
+            judge(&mut report, &plan, 0.05, &m, None, &[&Budget]);
+            report
+        };
+        let tight = run(0.1);
+        assert!(
+            tight.reasons[0].starts_with("inconclusive against budget 0.100 ns"),
+            "{:?}",
+            tight.reasons
+        );
+        let e = tight.estimate.as_ref().unwrap();
+        assert_eq!((e.ns_per_iter, e.ci_low), (0.0, 0.0));
+        assert!(e.ci_high >= 0.49, "{e:?}");
+        let loose = run(1.0);
+        assert!(
+            loose.reasons[0].starts_with("within budget 1.000 ns"),
+            "{:?}",
+            loose.reasons
+        );
     }
 
     #[test]

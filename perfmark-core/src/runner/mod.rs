@@ -4,7 +4,9 @@
 pub(crate) mod capture;
 mod cli;
 mod complexity;
+mod family;
 mod judge;
+mod libtest_args;
 mod machine;
 mod paired;
 mod remeasure;
@@ -16,20 +18,23 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use libtest_mimic::FormatSetting;
-
 use self::capture::panic_headline;
 use self::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use self::cli::{EnvVars, Options};
 use self::complexity::ComplexityCase;
+use self::family::Family;
 use self::judge::judge;
+use self::libtest_args::Format;
 use self::machine::MachineLock;
 use self::paired::Comparing;
 
+use crate::allocations::{self, Allocations};
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Budget, Check, Regression, RunComparison, Verdict};
-use crate::clock;
+use crate::checks::{
+    allocs, Allocs, BetweenRun, Check, MachinePrior, NearLine, Regression, RunComparison, Verdict,
+};
+use crate::clock::{self, Clock};
 use crate::measure::{noise_floor, Adaptive, Measurement, Plan, StopReason};
 use crate::observe::Observer;
 use crate::pair;
@@ -75,7 +80,15 @@ pub fn run_main(build: BuildInfo) -> ! {
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
+    let program = args
+        .first()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let code = match Options::parse(args, &EnvVars) {
+        Ok(options) if options.libtest.help => {
+            print!("{}", cli::usage(&program));
+            0
+        }
         Ok(options) => Runner::new(build, options).run(),
         Err(message) => {
             eprintln!("error: {message}");
@@ -176,7 +189,7 @@ impl Runner {
             for c in &selected {
                 println!("{}: test", c.name());
             }
-            if args.format != Some(FormatSetting::Terse) {
+            if args.format != Format::Terse {
                 println!();
                 println!("{} tests, 0 benchmarks", selected.len());
             }
@@ -193,9 +206,22 @@ impl Runner {
         };
         let calibration_started = Instant::now();
         let clock = clock::info();
+        // The thread CPU clock is calibrated only when a test will use it.
+        let cpu_clock = selected
+            .iter()
+            .any(|c| self.runs(c.test()) && measure_of(c.test()) == Clock::Cpu)
+            .then(clock::cpu_info)
+            .flatten();
         let clock_calibration_s = calibration_started.elapsed().as_secs_f64();
-        let platform = Platform::detect(!self.build.debug_assertions, clock);
+        let mut platform = Platform::detect(!self.build.debug_assertions, clock);
+        platform.cpu_clock = cpu_clock;
         let mut environment_warnings = platform.warnings();
+        if !allocations::installed() {
+            environment_warnings.push(format!(
+                "allocations are not counted: {}",
+                allocs::NOT_COUNTED
+            ));
+        }
         environment_warnings.extend(self.observer.coverage().header_warning());
         let store = self.baseline_store();
         let fingerprint = Fingerprint::current(
@@ -209,7 +235,7 @@ impl Runner {
         }
         let mut comparing = match &self.options.compare_with {
             None => None,
-            Some(path) => match Comparing::start(path, self.options.per_test_confidence) {
+            Some(path) => match Comparing::start(path) {
                 Ok(comparing) => Some(comparing),
                 Err(e) => {
                     eprintln!("error: --compare-with: {e}");
@@ -255,25 +281,52 @@ impl Runner {
             noise_floor_shared,
         });
         environment_warnings.extend(lock_warning);
+        // How much estimates move between processes here: the source both
+        // the regression rule and the budget's near-the-line note read.
+        let prior = MachinePrior::resolve(
+            self.options.between_run_sd,
+            baselines.as_ref(),
+            &fingerprint,
+        );
+        let spreads = BetweenRun::new(prior, baselines.as_ref(), &fingerprint);
         // The checks every measured test goes through, in the order their
         // reasons are printed.
         let regression = baselines
             .as_ref()
-            .map(|file| Regression::new(file, &fingerprint));
-        let mut checks: Vec<&dyn Check> = vec![&Budget];
+            .map(|file| Regression::new(file, &fingerprint, &spreads));
+        let budget = NearLine::new(&spreads);
+        let mut checks: Vec<&dyn Check> = vec![&budget];
         if let Some(regression) = &regression {
             checks.push(regression);
         }
+        checks.push(&Allocs);
+        // The registered tests this run measures (a complexity check
+        // decides no budget or regression of its own).
+        let measured: Vec<&PerfTest> = selected
+            .iter()
+            .filter_map(|case| match case {
+                Case::Test(t) => Some(*t),
+                Case::Complexity(_) => None,
+            })
+            .filter(|t| self.measuring() && self.runs(t))
+            .collect();
         if let Some(c) = comparing.as_mut() {
-            c.compared = selected
-                .iter()
-                .filter_map(|case| match case {
-                    Case::Test(t) => Some(t),
-                    Case::Complexity(_) => None,
-                })
-                .filter(|t| self.measuring() && self.runs(t) && c.has(&t.name()))
-                .count();
+            c.compared = measured.iter().filter(|t| c.has(&t.name())).count();
         }
+        // Every verdict the run will decide: a budget, and a regression
+        // against a stored baseline from this machine or the base build.
+        let family = Family::new(
+            self.options.family_wise_in(comparing.is_some()),
+            measured.iter().map(|t| {
+                let name = t.name();
+                let regression = match &comparing {
+                    Some(c) => c.has(&name),
+                    None => spreads.usable_entry(&name).is_some(),
+                };
+                let verdicts = usize::from(t.options.budget_ns.is_some()) + usize::from(regression);
+                (name, verdicts)
+            }),
+        );
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
         if let Some(lock) = machine_lock
@@ -289,8 +342,13 @@ impl Runner {
         if let Some(startup) = startup.as_ref().filter(|_| self.nextest_run_id().is_some()) {
             println!("{}", startup.line());
         }
-        if let Some(c) = &comparing {
-            println!("{}", c.header());
+        match &comparing {
+            Some(c) => println!("{}", c.header(&family)),
+            None if will_measure && family.verdicts > 0 => {
+                println!("verdicts: {}", family.words());
+                println!("{}", prior.header());
+            }
+            None => {}
         }
 
         println!();
@@ -319,10 +377,10 @@ impl Runner {
             let outcome = match (case, &comparing) {
                 (Case::Complexity(group), _) => self.run_complexity(group, noise_floor, &reports),
                 (Case::Test(_), Some(c)) if c.has(&name) && self.measuring() => {
-                    self.compare_one(t, name, noise_floor, c)
+                    self.compare_one(t, name, noise_floor, c, &family, &spreads)
                 }
                 (Case::Test(_), Some(c)) => {
-                    let mut outcome = self.run_one(t, name, noise_floor, &checks);
+                    let mut outcome = self.run_one(t, name, noise_floor, &family, &checks);
                     if !c.has(&outcome.report.name) {
                         outcome
                             .report
@@ -331,7 +389,7 @@ impl Runner {
                     }
                     outcome
                 }
-                (Case::Test(_), None) => self.run_one(t, name, noise_floor, &checks),
+                (Case::Test(_), None) => self.run_one(t, name, noise_floor, &family, &checks),
             };
             let ok = outcome.report.verdict != Verdict::Fail;
             println!("{}", console::outcome_word(&outcome.report));
@@ -412,9 +470,11 @@ impl Runner {
             comparison: comparing.map(|c| RunComparison {
                 base: c.base.display().to_string(),
                 compared: c.compared,
-                family_wise: !c.per_test && c.compared > 1,
+                family_wise: family.corrects(),
                 removed,
             }),
+            family_wise: Some(family.record()),
+            between_run_prior: Some(prior),
             finished_in_s: started.elapsed().as_secs_f64(),
             interference: Some(self.observer.coverage().clone()),
             machine_lock,
@@ -503,10 +563,8 @@ impl Runner {
                 name.contains(pattern)
             }
         };
-        if let Some(filter) = &args.filter {
-            if !matches(filter) {
-                return false;
-            }
+        if !args.filters.is_empty() && !args.filters.iter().any(|f| matches(f)) {
+            return false;
         }
         if args.skip.iter().any(|s| matches(s)) {
             return false;
@@ -561,6 +619,13 @@ impl Runner {
             fmt_ns(p.clock.resolution_ns),
             fmt_ns(p.clock.overhead_ns)
         );
+        if let Some(cpu) = &p.cpu_clock {
+            println!(
+                "cpu timer (measure = \"cpu\"): thread CPU time, resolution {}, overhead {} per read",
+                fmt_ns(cpu.resolution_ns),
+                fmt_ns(cpu.overhead_ns)
+            );
+        }
         if !self.measuring() {
             println!("unoptimized build: tests run as smoke tests and are not measured; run `cargo test --release` (or set PERFMARK_FORCE=1)");
         }
@@ -582,6 +647,13 @@ impl Runner {
         );
         plan.budget_ns = o.budget_ns;
         plan.smoke = !self.measuring();
+        plan.allocs = o.allocs;
+        plan.measure = measure_of(t);
+        // Without a thread CPU clock the test fails before it is measured
+        // (see `measure_one`); the wall clock's figures stand in meanwhile.
+        if let Some(info) = plan.measure.info() {
+            plan.clock = info;
+        }
         plan
     }
 
@@ -593,10 +665,15 @@ impl Runner {
         t: &PerfTest,
         name: String,
         noise_floor: Option<f64>,
+        family: &Family,
         checks: &[&dyn Check],
     ) -> Outcome {
         let started = Instant::now();
-        let plan = self.plan_for(t);
+        let mut plan = self.plan_for(t);
+        // Measured at the run's corrected level, so the sampler keeps going
+        // until that interval clears the budget, and every verdict of the
+        // test is decided at it.
+        plan.confidence = family.confidence(&name, plan.confidence);
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
         let mut outcome = self.measure_one(t, name.clone(), &plan, tolerance, noise_floor, checks);
         if !self.options.no_remeasure && remeasure::wanted(&outcome.report) {
@@ -622,17 +699,51 @@ impl Runner {
         noise_floor: Option<f64>,
         checks: &[&dyn Check],
     ) -> Outcome {
-        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
+            let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
+            report.measure = Clock::Cpu;
+            let reason = "measure = \"cpu\" needs the thread's CPU clock \
+                          (CLOCK_THREAD_CPUTIME_ID), which this platform does not have here; \
+                          remove the option to measure wall time"
+                .to_owned();
+            report.reasons.push(reason.clone());
+            return Outcome {
+                report,
+                failure_detail: Some(reason),
+            };
+        }
+        let mut bencher =
+            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(plan.measure);
+        if allocations::installed() {
+            bencher = bencher.counting_allocations();
+        }
         take_panic_message();
         let before = self.observer.read();
         let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));
         let after = self.observer.read();
         let size = bencher.size();
+        let counted = bencher.counted();
+        let wall_ns_per_iter = bencher.wall_ns_per_iter();
         let (measurement, work) = bencher.finish();
         let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
         report.work = work;
         report.size = size;
         report.interference = self.observer.between(&before, &after);
+        report.measure = plan.measure;
+        report.wall_ns_per_iter = wall_ns_per_iter;
+        report.allocations =
+            counted.map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
+        if plan.measure == Clock::Cpu
+            && measurement
+                .as_ref()
+                .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
+        {
+            report.warnings.push(
+                "measure = \"cpu\" does not apply to iter_custom: the routine's own times are \
+                 used as given"
+                    .to_owned(),
+            );
+        }
         let mut failure_detail = None;
         match (result, measurement) {
             (Err(payload), _) => {
@@ -694,36 +805,60 @@ fn save_baselines(
     reports: &[TestReport],
     fingerprint: &Fingerprint,
 ) -> Result<String, baseline::BaselineError> {
-    let entries: Vec<Entry> = reports
-        .iter()
-        .filter_map(|r| {
-            let (e, m) = (r.estimate.as_ref()?, r.measurement.as_ref()?);
-            (e.ci_low.is_finite() && e.ci_high.is_finite()).then(|| {
-                Entry::new(
-                    r.name.clone(),
-                    baseline::StoredEstimate::new(
-                        e.statistic.as_str(),
-                        e.ns_per_iter,
-                        (e.ci_low, e.ci_high),
-                        e.confidence,
-                    ),
-                    m.samples_ns.clone(),
-                    m.iters_per_sample,
-                    fingerprint.clone(),
-                )
-            })
-        })
-        .collect();
+    let mut entries: Vec<Entry> = Vec::new();
+    // Measured tests left out, named in the line so that a missing entry
+    // (and later a missing comparison) is never a surprise.
+    let mut unbounded: Vec<&str> = Vec::new();
+    for r in reports {
+        let (Some(e), Some(m)) = (r.estimate.as_ref(), r.measurement.as_ref()) else {
+            continue;
+        };
+        if !(e.ci_low.is_finite() && e.ci_high.is_finite()) {
+            unbounded.push(&r.name);
+            continue;
+        }
+        entries.push(
+            Entry::new(
+                r.name.clone(),
+                baseline::StoredEstimate::new(
+                    e.statistic.as_str(),
+                    e.ns_per_iter,
+                    (e.ci_low, e.ci_high),
+                    e.confidence,
+                ),
+                m.samples_ns.clone(),
+                m.iters_per_sample,
+                fingerprint.clone(),
+            )
+            .with_clock(r.measure),
+        );
+    }
+    let left_out = if unbounded.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; not recorded, their CI unbounded (too few samples): {}",
+            unbounded.join(", ")
+        )
+    };
     if entries.is_empty() {
-        return Ok("no baseline saved: no test was measured with a bounded CI".to_owned());
+        return Ok(format!(
+            "no baseline saved: no test was measured with a bounded CI{left_out}"
+        ));
     }
     let file = store.save(target, &entries)?;
     Ok(format!(
-        "baseline saved: {} ({} of its {} tests recorded in this run)",
+        "baseline saved: {} ({} of its {} tests recorded in this run){left_out}",
         file.path().display(),
         entries.len(),
         file.len()
     ))
+}
+
+/// The clock `t` is timed with: its `measure`, wall by default.
+#[doc(hidden)]
+pub fn measure_of(t: &PerfTest) -> Clock {
+    t.options.measure.map(Clock::from).unwrap_or_default()
 }
 
 fn ignored_report(t: &PerfTest, name: String) -> TestReport {

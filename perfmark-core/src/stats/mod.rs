@@ -11,6 +11,8 @@
 //! - [`modes`]: multimodality, with each mode's centre and weight.
 //! - [`robust_spread`], [`sd_interval`], [`gating_error_bound`],
 //!   [`diagnose_noise`]: how far to trust the spread.
+//! - [`at_resolution`]: what a time below the measurement's resolution (or
+//!   below zero, after the harness's cost is subtracted) reads as.
 //! - [`histogram()`], [`bulk`], [`bin_counts`]: the samples binned for a plot,
 //!   their spikes left out; [`text_histogram`]: at a glance, for `--verbose`.
 //! - [`growth`]: how time grows with the size of the input, and whether a
@@ -18,6 +20,8 @@
 //! - [`compare`]: a run against its baseline (the regression rule).
 //! - [`paired`]: the paired comparison of two builds (slice pairs, process
 //!   pairs, the sequential looks, Holm across tests).
+//! - [`bonferroni_confidence`]: the level each verdict of a run is decided
+//!   at when the run as a whole is to keep its confidence.
 //! - [`dist`]: every quantile — of data ([`quantile`]) and of the normal,
 //!   t, χ² and binomial distributions.
 //!
@@ -33,12 +37,14 @@ mod autocorr;
 pub mod compare;
 pub mod dist;
 mod estimate;
+mod family;
 pub mod growth;
 mod histogram;
 mod interval;
 mod modality;
 mod outliers;
 pub mod paired;
+mod resolution;
 mod spread;
 mod summary;
 
@@ -48,11 +54,13 @@ pub use autocorr::{
 };
 pub use dist::{normal_quantile, quantile, t_quantile};
 pub use estimate::{estimate, estimate_with, Estimate, Statistic};
+pub use family::bonferroni_confidence;
 pub use histogram::{bin_counts, bulk, histogram, text_histogram, Bulk, Histogram};
 pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 pub use outliers::{tukey, Outliers, MILD_IQR, SEVERE_IQR};
+pub use resolution::{at_resolution, is_below_resolution, AtResolution};
 pub use spread::{
     diagnose_noise, gating_error_bound, robust_spread, sd_interval, NoiseDiagnosis,
     MACHINE_VARIANCE_SHARE,

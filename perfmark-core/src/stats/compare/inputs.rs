@@ -85,14 +85,16 @@ impl RunEstimate {
     }
 }
 
-/// The spread of a test's estimate across processes.
+/// The spread of a test's estimate across processes (or, from
+/// [`super::moderated_prior`], of a machine's tests).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Spread {
     /// Standard deviation of the log per-process estimates (`ln(ns/iter)`),
     /// i.e. approximately the relative spread (0.02 ≈ 2%). It includes the
     /// within-run noise of those estimates.
     pub sd: f64,
-    /// Its degrees of freedom, `runs − 1`.
+    /// Its degrees of freedom: `runs − 1` for one test's runs; the prior's
+    /// weight `d₀` for a machine's.
     pub df: f64,
 }
 
@@ -141,8 +143,11 @@ pub struct BaselineEstimate {
     pub point_ns: f64,
     /// How many processes the baseline was recorded over, `R ≥ 1`.
     pub runs: usize,
-    /// Root mean square of the per-process within-run log standard errors
-    /// ([`RunEstimate::log_se`]).
+    /// The baseline's within-run log standard error: the root mean square
+    /// of the per-process ones ([`RunEstimate::log_se`]) as
+    /// [`BaselineEstimate::from_runs`] computes it. A store that keeps one
+    /// run's interval fills in that run's (the stored baseline: its median
+    /// run's, see `checks::regression`).
     pub within_log_se: f64,
     /// The measured between-run spread ([`between_run_spread`]); `None` when
     /// `runs == 1`.

@@ -15,8 +15,11 @@
 //!   measured [`Spread`] ([`between_run_spread`]);
 //! - the rule: [`RegressionRule`] (confidence, tolerance, prior spread) and
 //!   [`compare`], the formula;
-//! - the result: [`Comparison`] with its verdict [`Change`], and
-//!   [`Comparison::reason`], the verdict in words for the test's output.
+//! - the prior a machine's recording gives the rule: [`moderated_prior`],
+//!   the tests' between-run spreads pooled by empirical Bayes;
+//! - the result: [`Comparison`] with its verdict [`Change`] and its
+//!   minimum detectable slowdown, and [`Comparison::reason`] /
+//!   [`Comparison::detection`], the verdict and what it could see in words.
 //!
 //! `docs/regression-rule.md` has the formula with its justification, the
 //! calibration of the prior on perfmark's reference machine, and the
@@ -27,14 +30,16 @@ use std::fmt;
 
 mod inputs;
 mod outcome;
+mod prior;
 mod rule;
 pub(crate) mod words;
 
 pub use inputs::{between_run_spread, BaselineEstimate, RunEstimate, Spread};
 pub use outcome::{Change, Comparison};
+pub use prior::moderated_prior;
 pub use rule::{
     compare, EffectiveSpread, RegressionRule, SpreadSource, DEFAULT_BETWEEN_RUN_SD,
-    DEFAULT_PRIOR_DF, DEFAULT_TOLERANCE,
+    DEFAULT_PRIOR_DF, DEFAULT_TOLERANCE, DETECTION_POWER,
 };
 
 /// Why a comparison could not be made: one of its inputs lies outside the

@@ -65,8 +65,19 @@ pub struct Comparison {
     pub measured_between_run_sd: Option<f64>,
     /// Standard error of `ln(ratio)`, all terms included.
     pub log_se: f64,
+    /// The smallest true slowdown this comparison catches with probability
+    /// [`super::DETECTION_POWER`] (9 times in 10), as a fraction (0.12 for
+    /// +12%): `exp(max(t·se, ln(1 + tolerance)) + z·se) − 1`. Slowdowns
+    /// below it mostly pass unseen. Infinite when the interval is.
+    #[serde(default = "not_recorded")]
+    pub min_detectable_slowdown: f64,
     /// The verdict.
     pub verdict: Change,
+}
+
+/// What a report written before the field existed reads as.
+fn not_recorded() -> f64 {
+    f64::NAN
 }
 
 #[cfg(test)]

@@ -39,6 +39,27 @@ impl Comparison {
     }
 }
 
+impl Comparison {
+    /// What the comparison could have seen, one line for the test's output:
+    /// `this comparison can detect slowdowns above +8.1% (one that large
+    /// fails 9 runs in 10)`; for a comparison that can see nothing,
+    /// `this comparison cannot detect any slowdown (its interval is
+    /// unbounded)`. A new sentence beside the contract's (README, "Reading
+    /// the output").
+    pub fn detection(&self) -> String {
+        let mds = self.min_detectable_slowdown;
+        if mds.is_finite() {
+            format!(
+                "this comparison can detect slowdowns above {} (one that large fails {} runs in 10)",
+                signed_percent(1.0 + mds),
+                (super::DETECTION_POWER * 10.0).round()
+            )
+        } else {
+            "this comparison cannot detect any slowdown (its interval is unbounded)".to_owned()
+        }
+    }
+}
+
 /// `1.124` → `+12.4%`; infinite → `+inf%`.
 pub(crate) fn signed_percent(ratio: f64) -> String {
     let pct = (ratio - 1.0) * 100.0;
@@ -78,6 +99,11 @@ mod tests {
             "{s}"
         );
         assert!(s.ends_with("regressed beyond the 5% tolerance"), "{s}");
+        // se = 2%·√2 with 4 df: t 2.132 → threshold 6.03%, + 1.2816·se.
+        assert_eq!(
+            c.detection(),
+            "this comparison can detect slowdowns above +10.1% (one that large fails 9 runs in 10)"
+        );
         assert_eq!(plain_percent(0.025), "2.5%");
         assert_eq!(signed_percent(0.9), "-10.0%");
     }

@@ -1,6 +1,6 @@
 use perfmark::perf_test;
 
-#[perf_test(allocs = 0)]
+#[perf_test(measure = "gpu")]
 fn checksum() -> u32 {
     42
 }

@@ -1,0 +1,167 @@
+//! Budgets near the line: the budget check, with a note when the verdict
+//! may flip from one process to the next.
+//!
+//! The budget's CI covers this process's estimate (about ±0.5% on a quiet
+//! test), but the estimate itself moves between processes by the machine's
+//! between-run spread `σ_b` (2% and more; [`super::spread`]). A budget
+//! closer to the estimate than that can pass in one run and fail in the
+//! next with nothing changed, however narrow the CI: the verdict line then
+//! says so, e.g. `…; may flip between runs: the budget is 2.1% above the
+//! estimate, and runs here differ by about 4%`.
+//!
+//! "Near" is within [`FLIP_SDS`] between-run sds on the log scale: about
+//! 95% of runs land within that distance of the typical estimate, so a
+//! budget further out is crossed by chance about 1 run in 40 or less.
+
+use super::spread::BetweenRun;
+use super::{Budget, Check, Finding, Record, Subject};
+
+/// How many between-run sds a budget must lie from the estimate for its
+/// verdict to count as stable between runs.
+pub const FLIP_SDS: f64 = 2.0;
+
+/// The [`Budget`] check, whose verdict line also says when the budget lies
+/// within the machine's between-run spread of the estimate.
+#[derive(Debug, Clone, Copy)]
+pub struct NearLine<'a> {
+    spreads: &'a BetweenRun<'a>,
+}
+
+impl<'a> NearLine<'a> {
+    /// The budget check of a run whose tests' between-run spreads are
+    /// `spreads`.
+    pub fn new(spreads: &'a BetweenRun<'a>) -> Self {
+        NearLine { spreads }
+    }
+}
+
+impl Check for NearLine<'_> {
+    fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
+        let mut finding = Budget.check(subject)?;
+        if let Some(Record::Budget(budget)) = &finding.record {
+            let sd = self.spreads.sd_of(subject.name);
+            if let Some(note) = flip_note(budget.budget_ns, subject.estimate.point, sd) {
+                finding.reason.push_str("; ");
+                finding.reason.push_str(&note);
+            }
+        }
+        Some(finding)
+    }
+}
+
+/// The note for a budget of `budget_ns` against an estimate of
+/// `estimate_ns` when runs differ by a between-run sd of `sd` (a fraction):
+/// `may flip between runs: the budget is 2.1% above the estimate, and runs
+/// here differ by about 4%`, or `None` when the budget lies at least
+/// [`FLIP_SDS`] sds away (on the log scale) or a number is not usable.
+pub fn flip_note(budget_ns: f64, estimate_ns: f64, sd: f64) -> Option<String> {
+    if !(budget_ns > 0.0 && estimate_ns > 0.0 && sd > 0.0 && sd.is_finite()) {
+        return None;
+    }
+    let margin = (budget_ns / estimate_ns).ln();
+    let spread = FLIP_SDS * sd;
+    // Inputs were checked finite and positive above, so margin is a number.
+    if margin.abs() >= spread {
+        return None;
+    }
+    let gap = (budget_ns / estimate_ns - 1.0) * 100.0;
+    let side = if gap >= 0.0 { "above" } else { "below" };
+    Some(format!(
+        "may flip between runs: the budget is {:.1}% {side} the estimate, and runs here differ \
+         by about {}%",
+        gap.abs(),
+        round_percent(spread.exp_m1() * 100.0)
+    ))
+}
+
+/// A spread in percent as a reader says it: whole percent from 2% up, one
+/// decimal below.
+fn round_percent(pct: f64) -> String {
+    if pct >= 2.0 {
+        format!("{:.0}", pct)
+    } else {
+        format!("{:.1}", pct)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    use crate::baseline::Fingerprint;
+    use crate::bencher::{Bencher, Measurer};
+    use crate::checks::MachinePrior;
+    use crate::measure::{Adaptive, Plan};
+
+    #[test]
+    fn the_budget_verdict_line_carries_the_note() {
+        // Exactly 100 ns per iteration through the real sampler, against a
+        // budget 2.1% above it, with the default 2% between-run sd.
+        let mut plan = Plan::new(0.95, 0.01, Duration::from_millis(200), Duration::ZERO);
+        plan.budget_ns = Some(102.1);
+        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        bencher.iter_custom(|n| Duration::from_nanos(100 * n));
+        let (measurement, _) = bencher.finish();
+        let m = measurement.expect("measured");
+        let estimate = crate::stats::estimate(&m.samples_ns, plan.confidence);
+        let subject = Subject {
+            name: "near",
+            plan: &plan,
+            tolerance: 0.05,
+            measurement: &m,
+            estimate: &estimate,
+            resolution_ns: 0.001,
+            allocations: None,
+        };
+        let here = Fingerprint::current("rustc", "release", "0.1.0");
+        let spreads = BetweenRun::new(MachinePrior::resolve(None, None, &here), None, &here);
+        let finding = NearLine::new(&spreads).check(&subject).unwrap();
+        let plain = Budget.check(&subject).unwrap();
+        assert!(finding.passed && plain.passed);
+        assert_eq!(
+            finding.reason,
+            format!(
+                "{}; may flip between runs: the budget is 2.1% above the estimate, and runs \
+                 here differ by about 4%",
+                plain.reason
+            )
+        );
+        // Far from the line: the budget check's words alone.
+        let mut far = plan.clone();
+        far.budget_ns = Some(150.0);
+        let subject = Subject {
+            plan: &far,
+            ..subject
+        };
+        let finding = NearLine::new(&spreads).check(&subject).unwrap();
+        assert_eq!(finding.reason, Budget.check(&subject).unwrap().reason);
+    }
+
+    #[test]
+    fn a_budget_within_the_spread_may_flip() {
+        assert_eq!(
+            flip_note(102.1, 100.0, 0.02).as_deref(),
+            Some(
+                "may flip between runs: the budget is 2.1% above the estimate, and runs here \
+                 differ by about 4%"
+            )
+        );
+        assert_eq!(
+            flip_note(97.0, 100.0, 0.02).as_deref(),
+            Some(
+                "may flip between runs: the budget is 3.0% below the estimate, and runs here \
+                 differ by about 4%"
+            )
+        );
+        assert!(flip_note(99.5, 100.0, 0.005)
+            .unwrap()
+            .ends_with("about 1.0%"));
+        // Beyond two sds: stable enough to say nothing.
+        assert_eq!(flip_note(105.0, 100.0, 0.02), None);
+        assert_eq!(flip_note(95.0, 100.0, 0.02), None);
+        // Nothing to say about numbers that are not times.
+        assert_eq!(flip_note(100.0, 0.0, 0.02), None);
+        assert_eq!(flip_note(100.0, 100.0, f64::NAN), None);
+    }
+}
