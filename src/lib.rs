@@ -13,7 +13,7 @@
 //! against its budget. See the README for the options, the command line and
 //! the output.
 
-pub use perfmark_core::{Bencher, CountingAlloc, Work};
+pub use perfmark_core::{Bencher, CountingAlloc, Size, Work};
 pub use perfmark_macros::perf_test;
 pub use std::hint::black_box;
 
@@ -77,8 +77,9 @@ macro_rules! main {
 /// Used by the code `#[perf_test]` and `main!` generate. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use perfmark_core::bencher::record_size;
     pub use perfmark_core::inventory;
-    pub use perfmark_core::registry::{Ignore, Measure, PerfTest, TestOptions};
+    pub use perfmark_core::registry::{Complexity, Ignore, Measure, PerfTest, TestOptions};
     pub use perfmark_core::runner::{run_main, BuildInfo};
-    pub use perfmark_core::Bencher;
+    pub use perfmark_core::{Bencher, Size};
 }

@@ -89,6 +89,11 @@ fn with_bencher_and_arg(b: &mut Bencher, n: usize) {
     b.iter_batched(|| vec![1u8; n], |v| v.len());
 }
 
+#[perf_test(args = [SMALL, 100, 1000, 10_000], complexity = "O(n log n)")]
+fn grows(b: &mut Bencher, n: usize) {
+    b.iter(|| n);
+}
+
 #[perf_test(args = [vec![3, 1, 2]])]
 fn vector_arg(mut v: Vec<u32>) -> Vec<u32> {
     v.sort_unstable();
@@ -173,6 +178,10 @@ fn names_follow_the_module_path_without_the_crate() {
         "fib::1000",
         "floats::-2.25",
         "floats::0.5",
+        "grows::100",
+        "grows::1000",
+        "grows::10_000",
+        "grows::SMALL",
         "ignored_flag",
         "ignored_with_reason",
         "match",
@@ -318,6 +327,21 @@ fn each_arg_has_its_own_body() {
     for (i, a) in bodies.iter().enumerate() {
         for b in &bodies[i + 1..] {
             assert_ne!(a, b);
+        }
+    }
+}
+
+#[test]
+fn complexity_is_the_declared_class_on_every_argument_only() {
+    use perfmark::__private::Complexity;
+    for arg in ["SMALL", "100", "1000", "10_000"] {
+        let t = test(&format!("grows::{arg}"));
+        assert_eq!(t.options.complexity, Some(Complexity::LinLog), "{arg}");
+        assert_eq!(t.function_name(), "grows");
+    }
+    for t in all_tests() {
+        if t.fn_name != "grows" {
+            assert_eq!(t.options.complexity, None, "{}", t.name());
         }
     }
 }

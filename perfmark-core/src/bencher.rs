@@ -29,10 +29,13 @@
 use std::time::Duration;
 
 use crate::allocations::{AllocCount, Counting};
-use crate::clock::Clock;
+use crate::clock::{self, Clock};
 use crate::measure::driver::{
     batched_block, batched_ref_block, loop_block, metered_batched, metered_batched_ref,
     metered_loop, CpuBlock, CpuClock, HeapCounter, Meter,
+};
+use crate::measure::per_call::{
+    metered_calls, per_call_block, CpuCallClock, RandomPhase, WallClock,
 };
 use crate::measure::{Adaptive, Driver, LocalDriver, Measurement, Policy, SampleKind};
 use crate::pair::serve::Serve;
@@ -51,7 +54,11 @@ pub enum Work {
     Flops(u64),
 }
 
-/// Hands a timed routine to perfmark. See the `iter*` methods.
+/// Seed of the random waits of [`Bencher::iter_per_call`]: any fixed
+/// sequence is independent of where the clock's ticks fall, which is all
+/// the phase argument needs.
+const PHASE_SEED: u64 = 0x000F_A1C0_2009;
+
 /// The policies a Bencher can hand its routine to, as an enum rather than a
 /// trait object so that the call stays static (see [`Policy`]).
 #[derive(Debug)]
@@ -143,11 +150,14 @@ impl WallBlocks {
     }
 }
 
+/// Hands a timed routine to perfmark. See the `iter*` methods.
 pub struct Bencher {
     policy: Measurer,
     work: Option<Work>,
     outcome: Option<Measurement>,
     used: bool,
+    /// The argument's size, recorded by the code `complexity` generates.
+    size: Option<u64>,
     /// The clock the blocks are timed with.
     clock: Clock,
     /// Whether to run the counting pass after the measurement.
@@ -178,6 +188,7 @@ impl Bencher {
             work: None,
             outcome: None,
             used: false,
+            size: None,
             clock: Clock::Wall,
             count_allocs: false,
             counted: None,
@@ -327,6 +338,61 @@ impl Bencher {
         );
     }
 
+    /// Times `routine` one call at a time, each on a fresh input made by
+    /// `setup` (untimed, as are dropping the input and the output): for
+    /// routines whose inputs are too large to make ahead in batches, as
+    /// `iter_batched` does. Each call starts after a random wait of up to the
+    /// timer's resolution, so the mean time is unbiased even when a call is
+    /// shorter than one tick of the clock (Falco's per-call sampling); the
+    /// verdict is then decided on the mean, the only statistic that means
+    /// something, and the output says so. With `measure = "cpu"` the calls
+    /// are timed with the thread's CPU time, the waits spread over that
+    /// clock's resolution, and each call's wall time is kept beside it.
+    /// Allocations are counted around each call alone.
+    ///
+    /// # Panics
+    /// When called a second time in the same test.
+    #[inline(always)]
+    pub fn iter_per_call<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        if self.clock == Clock::Cpu {
+            // The runner never measures a CPU-timed test where there is no
+            // CPU clock; 0 (no wait) would do no harm if it did.
+            let resolution_ns = clock::cpu_info().map_or(0.0, |c| c.resolution_ns);
+            let mut walls = WallBlocks::new();
+            let mut phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, PHASE_SEED);
+            let mut empty_phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, !PHASE_SEED);
+            self.measure(LocalDriver::new(
+                SampleKind::PerCall,
+                #[inline(always)]
+                |n: u64| {
+                    let cpu = per_call_block(n, &mut setup, &mut routine, &mut phase);
+                    let wall = phase.clock_mut().take_wall();
+                    walls.keep(n, CpuBlock { cpu, wall })
+                },
+                Some(
+                    #[inline(always)]
+                    |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut empty_phase),
+                ),
+            ));
+            self.walls = Some(walls);
+        } else {
+            let resolution_ns = clock::info().resolution_ns;
+            let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, PHASE_SEED);
+            let mut empty_phase = RandomPhase::new(WallClock::new(), resolution_ns, !PHASE_SEED);
+            let timed = |n: u64| per_call_block(n, &mut setup, &mut routine, &mut phase);
+            let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut empty_phase);
+            self.measure(LocalDriver::new(SampleKind::PerCall, timed, Some(empty)));
+        }
+        self.count(
+            #[inline(always)]
+            |n| metered_calls::<HeapCounter, I, O>(n, &mut setup, &mut routine),
+        );
+    }
+
     /// Lets the test time itself: `routine(n)` runs `n` iterations and
     /// returns the time they took, which perfmark takes as given (no loop or
     /// clock overhead is subtracted) as one sample, whatever the test's
@@ -381,7 +447,7 @@ impl Bencher {
     {
         assert!(
             !self.used,
-            "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref or iter_custom only once"
+            "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref, iter_per_call or iter_custom only once"
         );
         self.used = true;
         self.outcome = Some(self.policy.measure(&mut driver));
@@ -410,5 +476,57 @@ impl Bencher {
             .map(|(n, wall)| wall.as_nanos() as f64 / n.max(1) as f64)
             .collect();
         (!per_iter.is_empty()).then(|| stats::quantile(&per_iter, 0.5))
+    }
+
+    /// The argument's size, when the test's code recorded one.
+    pub(crate) fn size(&self) -> Option<u64> {
+        self.size
+    }
+}
+
+/// Records the size of the test's argument (`perfmark::Size`), for the
+/// complexity check. Called by the code `#[perf_test(complexity = …)]`
+/// generates, before the body runs; not a public API.
+#[doc(hidden)]
+pub fn record_size(bencher: &mut Bencher, size: u64) {
+    bencher.size = Some(size);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::Plan;
+
+    /// A per-call measurement with `clock` of a routine that sleeps 50 µs
+    /// per call: its estimate, and the wall time kept beside it.
+    fn sleeping_per_call(clock: Clock, info: clock::ClockInfo) -> (f64, Option<f64>) {
+        let mut plan = Plan::new(0.95, 0.05, Duration::from_millis(30), Duration::ZERO);
+        plan.measure = clock;
+        plan.clock = info;
+        let mut bencher =
+            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(clock);
+        bencher.iter_per_call(|| (), |()| std::thread::sleep(Duration::from_micros(50)));
+        let wall = bencher.wall_ns_per_iter();
+        let (m, _) = bencher.finish();
+        let m = m.expect("measured");
+        assert_eq!(m.kind, SampleKind::PerCall);
+        let estimate = stats::estimate_with(&m.samples_ns, 0.95, m.kind.verdict_statistic());
+        (estimate.point, wall)
+    }
+
+    #[test]
+    fn per_call_sampling_times_with_the_tests_clock() {
+        let (wall_point, kept) = sleeping_per_call(Clock::Wall, clock::info());
+        assert!(wall_point >= 40_000.0, "{wall_point}");
+        assert_eq!(kept, None);
+        // The CPU clock: a sleep costs the thread little CPU time, and each
+        // call's wall time (at least the 50 µs asked for) is kept beside it.
+        let Some(cpu) = clock::cpu_info() else {
+            return;
+        };
+        let (cpu_point, kept) = sleeping_per_call(Clock::Cpu, cpu);
+        let wall = kept.expect("wall time kept beside the CPU time");
+        assert!(wall >= 50_000.0, "{wall}");
+        assert!(cpu_point < wall, "{cpu_point} {wall}");
     }
 }

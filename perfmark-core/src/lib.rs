@@ -25,6 +25,7 @@ pub mod platform;
 pub mod registry;
 pub mod report;
 pub mod runner;
+pub mod size;
 pub mod stats;
 
 /// The property tests' runner, shared with `tests/properties/`.
@@ -36,3 +37,4 @@ pub use allocations::CountingAlloc;
 pub use bencher::{Bencher, Work};
 #[doc(hidden)]
 pub use inventory;
+pub use size::Size;

@@ -34,7 +34,7 @@ pub struct PerfTest {
 
 /// The options and the ignore state are defined once, beside the table of
 /// options that the macro checks them with (`perfmark-options`).
-pub use perfmark_options::{Ignore, Measure, TestOptions};
+pub use perfmark_options::{Complexity, Ignore, Measure, TestOptions};
 
 inventory::collect!(PerfTest);
 
@@ -43,16 +43,25 @@ impl PerfTest {
     /// test crate, the function, and for `args` tests the argument, joined
     /// by `::` (e.g. `sorting::sort_1k`, `fib::20`).
     pub fn name(&self) -> String {
+        let mut name = self.function_name();
+        if let Some(arg) = self.arg {
+            name.push_str("::");
+            name.push_str(arg);
+        }
+        name
+    }
+}
+
+impl PerfTest {
+    /// The function's path inside the test crate, without the argument:
+    /// `sorting::sort_1k`, `fib` (for `fib::20`).
+    pub fn function_name(&self) -> String {
         let mut name = String::new();
         if let Some((_, inner)) = self.module_path.split_once("::") {
             name.push_str(inner);
             name.push_str("::");
         }
         name.push_str(self.fn_name);
-        if let Some(arg) = self.arg {
-            name.push_str("::");
-            name.push_str(arg);
-        }
         name
     }
 }

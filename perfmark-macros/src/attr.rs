@@ -34,7 +34,7 @@ pub struct Attr {
 
 /// A value of the token form its option takes, not checked yet.
 pub enum Written {
-    /// A string literal: a duration or a percentage.
+    /// A string literal: a duration, a percentage or a growth class.
     Str(LitStr),
     /// A float literal (a minus sign is kept so that the range check, not
     /// the parser, explains why it is wrong).
@@ -113,7 +113,11 @@ impl Attr {
             }
             let path = &meta.path;
             match key.spec().kind {
-                Kind::Duration(_) | Kind::WholeDuration(_) | Kind::Percent(_) | Kind::Clock => {
+                Kind::Duration(_)
+                | Kind::WholeDuration(_)
+                | Kind::Percent(_)
+                | Kind::Clock
+                | Kind::Growth => {
                     if let Some(lit) = string_value(cx, key, path, value) {
                         attr.values.push((key, Written::Str(lit)));
                     }
@@ -374,7 +378,7 @@ mod tests {
     fn all_mistakes_are_collected() {
         let (attr, errors) = parse(quote! {
             budgte = "1ns", budget = 50, confidence = "0.9", warmup = "1s", warmup = "2s",
-            regression = 5, complexity = "n", ignore(x)
+            regression = 5, measure = cpu, ignore(x)
         });
         assert_eq!(errors.len(), 7, "{errors:?}");
         assert!(errors[0].starts_with("unknown option `budgte`: accepted options are budget,"));
@@ -390,14 +394,14 @@ mod tests {
             "duplicate option `warmup`: it is already given; keep one"
         );
         assert!(errors[4].starts_with("invalid regression `5`: expected a percentage string"));
-        assert!(errors[5].starts_with("`complexity` is not supported yet"));
+        assert!(errors[5].starts_with("invalid measure `cpu`: expected \"wall\""));
         assert!(errors[6].starts_with("invalid ignore: write `ignore = value`"));
         assert_eq!(string(&attr, Key::Warmup).as_deref(), Some("1s"));
         assert!(string(&attr, Key::Regression).is_none());
     }
 
     #[test]
-    fn regression_is_accepted_and_the_later_options_refused() {
+    fn regression_is_accepted() {
         let (attr, errors) = parse(quote!(regression = "0%"));
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(string(&attr, Key::Regression).as_deref(), Some("0%"));
@@ -405,10 +409,6 @@ mod tests {
         let (_, errors) = parse(quote!(regression));
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].starts_with("option `regression` needs a value: expected a percentage"));
-
-        let (_, errors) = parse(quote!(complexity = "n"));
-        assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(errors[0].contains("is not supported yet"), "{errors:?}");
     }
 
     #[test]
@@ -436,14 +436,30 @@ mod tests {
     }
 
     #[test]
+    fn complexity_is_a_string() {
+        let (attr, errors) = parse(quote!(complexity = "O(n log n)", args = [1, 2, 3, 4]));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            string(&attr, Key::Complexity).as_deref(),
+            Some("O(n log n)")
+        );
+        let (_, errors) = parse(quote!(complexity = n));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("invalid complexity `n`: expected a growth class string"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
     fn unknown_keys_list_the_accepted_ones_and_near_misses() {
         let (_, errors) = parse(quote!(regresion = "5%"));
         assert_eq!(
             errors,
             [
                 "unknown option `regresion`: accepted options are budget, confidence, \
-                 regression, precision, max_time, warmup, args, ignore, allocs and measure; did \
-                 you mean `regression`?"
+                 regression, precision, max_time, warmup, args, ignore, allocs, complexity and \
+                 measure; did you mean `regression`?"
             ]
         );
     }

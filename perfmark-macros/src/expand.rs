@@ -138,6 +138,78 @@ mod tests {
     }
 
     #[test]
+    fn complexity_records_each_arguments_size() {
+        let out = perf_test(
+            quote!(complexity = "O(n log n)", args = [10, 100, 1000, N]),
+            quote!(
+                fn sort(b: &mut Bencher, n: usize) {}
+            ),
+        );
+        let text = out.to_string();
+        assert!(!text.contains("compile_error"), "{text}");
+        assert_eq!(text.matches("record_size").count(), 4, "{text}");
+        assert!(
+            text.contains("< usize as :: perfmark :: __private :: Size > :: size"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "complexity : :: core :: option :: Option :: Some (:: perfmark :: __private :: \
+                 Complexity :: LinLog)"
+            ),
+            "{text}"
+        );
+        // Without `complexity`, no size is asked for.
+        let plain = perf_test(
+            quote!(args = [10, 100]),
+            quote!(
+                fn f(n: usize) {}
+            ),
+        );
+        assert!(!plain.to_string().contains("Size"), "{plain}");
+    }
+
+    #[test]
+    fn complexity_needs_four_sizes() {
+        let errors = |attr: TokenStream, function: TokenStream| -> String {
+            let text = perf_test(attr, function).to_string();
+            assert!(text.contains("compile_error"), "{text}");
+            text
+        };
+        let function = quote!(
+            fn f(n: u64) {}
+        );
+        let text = errors(quote!(complexity = "n", args = [1, 2, 3]), function.clone());
+        assert!(
+            text.contains(
+                "`complexity` needs at least 4 arguments to fit a growth class, and `args` has 3"
+            ),
+            "{text}"
+        );
+        let text = errors(
+            quote!(complexity = "n"),
+            quote!(
+                fn f() {}
+            ),
+        );
+        assert!(text.contains("`complexity` needs `args`"), "{text}");
+        let text = errors(
+            quote!(complexity = "n", args = [0, 10, 100, 1000]),
+            function.clone(),
+        );
+        assert!(text.contains("argument `0` is not a size"), "{text}");
+        let text = errors(
+            quote!(complexity = "n", args = ["a", "bb", "complexity", "dddd"]),
+            quote!(
+                fn f(s: &str) {}
+            ),
+        );
+        assert!(text.contains("an argument named `complexity`"), "{text}");
+        let text = errors(quote!(complexity = "n^4", args = [1, 2, 3, 4]), function);
+        assert!(text.contains("invalid complexity `n^4`"), "{text}");
+    }
+
+    #[test]
     fn a_non_function_is_refused() {
         let out = perf_test(
             TokenStream::new(),

@@ -24,6 +24,7 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
     let options = options(&test.options);
     let bencher = Ident::new("bencher", Span::mixed_site());
     let bencher_ty = quote!(&mut ::perfmark::__private::Bencher);
+    let sized = test.options.declares_complexity();
 
     // (argument name, argument value, body) of each test.
     let entries: Vec<(TokenStream, TokenStream, TokenStream)> = match &test.shape {
@@ -57,7 +58,7 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
                     }
                     None => none(),
                 };
-                let body = args_body(ident, &bencher, &bencher_ty, ty, arg, *takes_bencher);
+                let body = args_body(ident, &bencher, &bencher_ty, ty, arg, *takes_bencher, sized);
                 (quote!(::core::option::Option::Some(#name)), value, body)
             })
             .collect(),
@@ -92,7 +93,9 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
 /// timing, bound to the declared type (with the element's span, so a wrong
 /// element is reported where it is written); without a bencher, each
 /// iteration gets a fresh clone, made by the untimed setup of
-/// `iter_batched`.
+/// `iter_batched`. With `complexity` (`sized`), the argument's size is
+/// recorded first, through `perfmark::Size` named at the parameter's type,
+/// so a type that is not a size is reported there.
 fn args_body(
     ident: &Ident,
     bencher: &Ident,
@@ -100,6 +103,7 @@ fn args_body(
     ty: &Type,
     arg: &Arg<'_>,
     takes_bencher: bool,
+    sized: bool,
 ) -> TokenStream {
     let elem = arg.expr;
     let value = if arg.into_string {
@@ -109,6 +113,12 @@ fn args_body(
     };
     let var = Ident::new("arg", Span::mixed_site());
     let bind = quote_spanned!(elem.span()=> let #var: #ty = #value;);
+    let size = if sized {
+        let size = quote_spanned!(ty.span()=> <#ty as ::perfmark::__private::Size>::size(&#var));
+        quote!(::perfmark::__private::record_size(#bencher, #size);)
+    } else {
+        TokenStream::new()
+    };
     let run = if takes_bencher {
         quote!(#ident(#bencher, #var);)
     } else {
@@ -120,6 +130,7 @@ fn args_body(
     quote! {
         |#bencher: #bencher_ty| {
             #bind
+            #size
             #run
         }
     }
@@ -139,6 +150,10 @@ fn options(options: &Options) -> TokenStream {
         let tokens = match *value {
             Value::F64(value) => Literal::f64_suffixed(value).into_token_stream(),
             Value::U64(value) => Literal::u64_suffixed(value).into_token_stream(),
+            Value::Class(class) => {
+                let variant = Ident::new(class.variant_name(), Span::call_site());
+                quote!(::perfmark::__private::Complexity::#variant)
+            }
             Value::Measure(measure) => {
                 let variant = Ident::new(
                     match measure {

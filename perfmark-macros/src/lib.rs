@@ -50,7 +50,10 @@ use proc_macro::TokenStream;
 /// `ignore` or `ignore = "why"`, `allocs = 0` (a limit on heap allocations
 /// per iteration, counted in an untimed pass by the allocator `main!()`
 /// installs), `measure = "cpu"` (the thread's CPU time instead of wall
-/// time). Durations take the units `ns`, `us`, `µs`,
+/// time), and with `args` (at least four, each a `perfmark::Size`)
+/// `complexity = "n log n"` (`"1"`, `"log n"`, `"n"`, `"n log n"`, `"n^2"`,
+/// `"n^3"`, also as `"O(…)"`), checked by its own test `f::complexity`.
+/// Durations take the units `ns`, `us`, `µs`,
 /// `ms`, `s`, decimals and one optional space (`"1.5 us"`); percentages are
 /// a number and `%` (`"2.5%"`). `regression` is the tolerance beyond the
 /// stored baseline, from `"0%"` (any significant slowdown fails) up to, but

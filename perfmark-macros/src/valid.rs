@@ -30,6 +30,14 @@ pub struct Options {
     pub ignore: Ignore,
 }
 
+impl Options {
+    /// Whether `complexity` is declared: each argument's size is then
+    /// recorded for the check.
+    pub fn declares_complexity(&self) -> bool {
+        self.values.iter().any(|(key, _)| *key == Key::Complexity)
+    }
+}
+
 /// Whether the test is ignored.
 #[derive(Default)]
 pub enum Ignore {
@@ -86,11 +94,88 @@ pub fn validate<'a>(cx: &Ctxt, attr: &'a Attr, function: &Function<'a>) -> Optio
         None => Args::Absent,
     };
     let shape = check_shape(cx, args, function);
+    let complexity_ok = check_complexity(cx, attr, shape.as_ref());
     Some(Test {
         func: function.item,
         options: options?,
-        shape: shape?,
+        shape: shape.filter(|_| complexity_ok)?,
     })
+}
+
+/// Fewest `args` a `complexity` check fits a growth class over: a line
+/// through log-time against log-size has two parameters, and the check
+/// needs at least two more points to judge its fit.
+pub const MIN_COMPLEXITY_ARGS: usize = 4;
+
+/// `complexity` fits the time's growth over the sizes of `args`: it needs
+/// `args`, at least [`MIN_COMPLEXITY_ARGS`] of them, literal sizes of at
+/// least 1, and no argument named `complexity` (the name of the check's own
+/// test). Whether each argument converts to a size is the compiler's to
+/// say: the generated code asks for `perfmark::Size` on the parameter's
+/// type. Returns whether all is well.
+fn check_complexity(cx: &Ctxt, attr: &Attr, shape: Option<&Shape<'_>>) -> bool {
+    if !attr.written.contains(&Key::Complexity) {
+        return true;
+    }
+    let example = "as in `args = [1000, 10000, 100000, 1000000]`";
+    match &attr.args {
+        None if attr.written.contains(&Key::Args) => return true, // reported already
+        None => {
+            let literal = attr.values.iter().find_map(|(key, written)| match written {
+                Written::Str(lit) if *key == Key::Complexity => Some(lit),
+                _ => None,
+            });
+            if let Some(literal) = literal {
+                cx.error_spanned_by(
+                    literal,
+                    format!(
+                        "`complexity` needs `args`: the sizes to fit the time's growth over, at \
+                         least {MIN_COMPLEXITY_ARGS} of them, {example}, and a parameter to take \
+                         them"
+                    ),
+                );
+            }
+            return false;
+        }
+        Some(array) if array.elems.len() < MIN_COMPLEXITY_ARGS => {
+            cx.error_spanned_by(
+                array,
+                format!(
+                    "`complexity` needs at least {MIN_COMPLEXITY_ARGS} arguments to fit a growth \
+                     class, and `args` has {}: give more sizes, spread over a wide range, {example}",
+                    array.elems.len()
+                ),
+            );
+            return false;
+        }
+        Some(_) => {}
+    }
+    let Some(Shape::Args { args, .. }) = shape else {
+        return true;
+    };
+    let mut ok = true;
+    for arg in args {
+        if arg.value.is_some_and(|v| v < 1.0) {
+            cx.error_spanned_by(
+                arg.expr,
+                format!(
+                    "argument `{}` is not a size: with `complexity`, each argument is a size of at \
+                     least 1",
+                    arg.name
+                ),
+            );
+            ok = false;
+        }
+        if arg.name == "complexity" {
+            cx.error_spanned_by(
+                arg.expr,
+                "an argument named `complexity` would take the name of the complexity check's own \
+                 test; rename it",
+            );
+            ok = false;
+        }
+    }
+    ok
 }
 
 /// Checks every value with the table's grammar and ranges; the table's

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::grammar::{self, Refusal};
 use crate::table::{Key, Kind, Range};
-use crate::Measure;
+use crate::{Complexity, Measure};
 
 /// A checked option value, in the unit and type of its
 /// [`TestOptions`](crate::TestOptions) field.
@@ -17,6 +17,8 @@ pub enum Value {
     F64(f64),
     /// Whole nanoseconds (`max_time`, `warmup`) or a count (`allocs`).
     U64(u64),
+    /// A growth class (`complexity`).
+    Class(Complexity),
     /// The clock a test is timed with (`measure`).
     Measure(Measure),
 }
@@ -244,6 +246,9 @@ fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, Opti
         Kind::Clock => Measure::from_name(text)
             .map(Value::Measure)
             .ok_or_else(|| error(Reason::Syntax)),
+        Kind::Growth => grammar::complexity(text)
+            .map(Value::Class)
+            .map_err(|_| error(Reason::Syntax)),
         Kind::List | Kind::FlagOrText => Err(error(Reason::Syntax)),
         Kind::Later(_) => Err(error(Reason::NotSupported)),
     }
@@ -292,6 +297,27 @@ mod tests {
             Key::Confidence.check_number(0.95, "0.95"),
             Ok(Value::F64(0.95))
         );
+        assert_eq!(
+            Key::Complexity.parse("O(n log n)"),
+            Ok(Value::Class(Complexity::LinLog))
+        );
+        assert_eq!(
+            Key::Complexity.parse("n^2"),
+            Ok(Value::Class(Complexity::Quadratic))
+        );
+    }
+
+    #[test]
+    fn a_refused_growth_class_says_which_are_accepted() {
+        assert_eq!(
+            refused(Key::Complexity, "n log(n)"),
+            "invalid complexity `n log(n)`: expected a growth class string: \"1\", \"log n\", \
+             \"n\", \"n log n\", \"n^2\" or \"n^3\", also written as \"O(n log n)\""
+        );
+        assert!(Key::Complexity
+            .check_number(1.0, "1.0")
+            .unwrap_err()
+            .is_syntax());
     }
 
     #[test]
@@ -436,7 +462,7 @@ mod tests {
     }
 
     #[test]
-    fn options_that_take_no_string_or_no_value_yet() {
+    fn options_that_take_no_string() {
         let error = Key::Args.parse("10").unwrap_err();
         assert!(error.is_syntax());
         assert_eq!(
@@ -450,11 +476,7 @@ mod tests {
         assert!(Key::Budget.not_supported().is_none());
         assert!(Key::Allocs.not_supported().is_none());
         assert!(Key::Measure.not_supported().is_none());
-        assert_eq!(
-            Key::Complexity.parse("n").unwrap_err().to_string(),
-            "`complexity` is not supported yet: complexity checks come with a later perfmark \
-             release; remove it"
-        );
+        assert!(Key::Complexity.not_supported().is_none());
     }
 
     #[test]

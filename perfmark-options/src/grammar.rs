@@ -7,6 +7,8 @@
 //! percent  := number space? "%"                 "5%", "0.5 %"
 //! level    := number                            "0.95"
 //! count    := digit+                            "0", "12"
+//! growth   := class | "O(" class ")"            "n log n", "O(n^2)"
+//! class    := "1" | "log n" | "n" | "n log n" | "n^2" | "n^3"
 //! number   := digit+ ("." digit+)?
 //! space    := " "                               (one space, no more)
 //! duration-unit := "ns" | "us" | "µs" | "ms" | "s"
@@ -32,6 +34,8 @@ pub enum Refusal {
     /// Of the form, but so large that its value is not a finite `f64`.
     TooLarge,
 }
+
+use crate::Complexity;
 
 /// Nanoseconds per duration unit. `µs` is accepted with both the micro sign
 /// (U+00B5) and the Greek small letter mu (U+03BC): they look the same in
@@ -103,6 +107,22 @@ pub fn count(text: &str) -> Result<u64, Refusal> {
         return Err(Refusal::Negative);
     }
     digits.parse().map_err(|_| Refusal::TooLarge)
+}
+
+/// Parses a growth class such as `"n log n"` or `"O(n^2)"` (one space
+/// between words, none inside the parentheses).
+///
+/// # Errors
+/// [`Refusal::Syntax`] for anything else.
+pub fn complexity(text: &str) -> Result<Complexity, Refusal> {
+    let class = text
+        .strip_prefix("O(")
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or(text);
+    Complexity::ALL
+        .into_iter()
+        .find(|c| c.as_str() == class)
+        .ok_or(Refusal::Syntax)
 }
 
 /// Applies `parse` to `text`; with a `-` in front, to the rest, turning a
@@ -273,6 +293,29 @@ mod tests {
         }
         assert_eq!(count("-1"), Err(Refusal::Negative));
         assert_eq!(count("18446744073709551616"), Err(Refusal::TooLarge));
+    }
+
+    #[test]
+    fn every_accepted_and_refused_growth_form() {
+        for (text, class) in [
+            ("1", Complexity::Constant),
+            ("log n", Complexity::Log),
+            ("n", Complexity::Linear),
+            ("n log n", Complexity::LinLog),
+            ("n^2", Complexity::Quadratic),
+            ("n^3", Complexity::Cubic),
+            ("O(1)", Complexity::Constant),
+            ("O(n log n)", Complexity::LinLog),
+            ("O(n^3)", Complexity::Cubic),
+        ] {
+            assert_eq!(complexity(text), Ok(class), "{text:?}");
+        }
+        for text in [
+            "", "O()", "O(n", "n)", "o(n)", "O( n )", "N", "nlogn", "n  log n", "n log(n)", "n^4",
+            "n²", " n", "n ", "2^n", "O(O(n))", "log",
+        ] {
+            assert_eq!(complexity(text), Err(Refusal::Syntax), "{text:?}");
+        }
     }
 
     #[test]

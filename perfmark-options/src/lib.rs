@@ -10,6 +10,7 @@
 //!   [`text`] parsers: grammar, then range, then a [`Value`] in the field's
 //!   unit, or an [`OptionError`] whose message says what is accepted.
 //! - [`TestOptions`]: the struct the macro writes into each registration.
+//! - [`Complexity`]: the growth classes `complexity = "…"` declares.
 //!
 //! It has no dependencies: it is compiled into the proc-macro and into the
 //! runtime. Users depend on the `perfmark` facade, not on this.
@@ -18,10 +19,12 @@ pub mod grammar;
 pub mod text;
 
 mod check;
+mod complexity;
 mod table;
 mod test_options;
 
 pub use check::{OptionError, Value};
+pub use complexity::Complexity;
 pub use table::{
     unknown_option_message, Env, Key, Kind, Range, Spec, DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME_NS,
     DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP_NS,

@@ -32,7 +32,7 @@ pub enum Key {
     Ignore,
     /// `allocs = 0`.
     Allocs,
-    /// `complexity = "n log n"` (not supported yet).
+    /// `complexity = "n log n"`.
     Complexity,
     /// `measure = "cpu"`.
     Measure,
@@ -92,6 +92,9 @@ pub enum Kind {
     List,
     /// `key` alone or `key = "text"`.
     FlagOrText,
+    /// A growth class string ([`grammar::complexity`](crate::grammar::complexity)),
+    /// held as a [`Complexity`](crate::Complexity).
+    Growth,
     /// A count: a whole-number literal in the attribute, digits as text
     /// ([`grammar::count`](crate::grammar::count)), held in a `u64`.
     Count(Range),
@@ -152,6 +155,8 @@ const DURATION: &str =
 const REGRESSION: &str =
     "a percentage string at least 0% and below 100%, such as \"5%\", \"2.5%\" or \"0%\"";
 const PRECISION: &str = "a percentage string above 0% and below 100%, such as \"1%\" or \"0.5%\"";
+const COMPLEXITY: &str = "a growth class string: \"1\", \"log n\", \"n\", \"n log n\", \"n^2\" \
+     or \"n^3\", also written as \"O(n log n)\"";
 
 /// Durations: any non-negative finite value unless `low_included` is false.
 const fn durations(low_included: bool, below: &'static str) -> Range {
@@ -313,11 +318,11 @@ const OPTIONS: [Spec; 11] = [
     Spec {
         key: Key::Complexity,
         name: "complexity",
-        kind: Kind::Later("complexity checks come with a later perfmark release"),
-        field: None,
+        kind: Kind::Growth,
+        field: Some("complexity"),
         default: None,
         env: None,
-        accepts: "nothing yet",
+        accepts: COMPLEXITY,
     },
     Spec {
         key: Key::Measure,
@@ -450,6 +455,7 @@ mod tests {
                 "args",
                 "ignore",
                 "allocs",
+                "complexity",
                 "measure"
             ]
         );
@@ -513,18 +519,17 @@ mod tests {
         assert_eq!(
             unknown_option_message("regresion"),
             "unknown option `regresion`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs and measure; did you mean \
-             `regression`?"
+             precision, max_time, warmup, args, ignore, allocs, complexity and measure; did you \
+             mean `regression`?"
         );
         assert_eq!(
             unknown_option_message("frobnicate"),
             "unknown option `frobnicate`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs and measure"
+             precision, max_time, warmup, args, ignore, allocs, complexity and measure"
         );
         // Two edits from `args`, but as long as the name itself: no guess.
         assert!(!unknown_option_message("ar").contains("did you mean"));
-        // Options that are not supported yet are not suggested.
-        assert!(!unknown_option_message("complexty").contains("did you mean"));
+        assert!(unknown_option_message("complexty").ends_with("did you mean `complexity`?"));
         assert!(unknown_option_message("alocs").ends_with("did you mean `allocs`?"));
     }
 

@@ -1,6 +1,8 @@
 //! The options as the runtime receives them: the struct the macro writes in
 //! each registration's `static`, one field per [`Spec::field`](crate::Spec).
 
+use crate::Complexity;
+
 /// Options of `#[perf_test(...)]`, already checked by the macro.
 ///
 /// `None` means "not given": the runtime applies the documented default
@@ -29,6 +31,9 @@ pub struct TestOptions {
     pub allocs: Option<u64>,
     /// `measure`: the clock the test is timed with.
     pub measure: Option<Measure>,
+    /// `complexity = "n log n"`: the declared growth over `args`, checked
+    /// by the test `NAME::complexity`.
+    pub complexity: Option<Complexity>,
 }
 
 impl TestOptions {
@@ -43,6 +48,7 @@ impl TestOptions {
         ignore: Ignore::No,
         allocs: None,
         measure: None,
+        complexity: None,
     };
 }
 

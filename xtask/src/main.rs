@@ -4,6 +4,7 @@ mod alarms;
 mod alarms_paired;
 mod baseline;
 mod compare;
+mod complexity;
 mod interference;
 mod linearity;
 mod load;
@@ -22,6 +23,7 @@ tasks:
   compare [REV] [-- ARGS]              this tree against REV (default HEAD), each test paired slice by slice
   alarms [--runs N] [--baseline-runs R] [--pause D]  false-alarm and detection rates of the regression rule
   alarms --paired [--rounds N] [--tolerance T]  the same for the paired comparison, builds A/A, layout, +5/10/20%
+  complexity [--runs N]                the complexity check on real routines over N processes (default 20): false failures, detections
   interference [--runs N] [--alarm-runs M] [--skip-alarms] [FILTER]  kernels suite and alarms, quiet and under busy loops: warnings, re-measurement
   linearity [--repeats N]              k× the work reads k× the time? (calibration suite)
   stability [--runs N] [FILTER...]     one estimate across N separate processes (default 10)
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         }
         Some("alarms") => alarms::run(&rest),
         Some("compare") => compare::run(&rest),
+        Some("complexity") => complexity::run(&rest),
         Some("interference") => interference::run(&rest),
         Some("linearity") => linearity::run(&rest),
         Some("stability") => stability::run(&rest),

@@ -7,9 +7,14 @@
 //! record `report.json` keeps of it. The runner runs the list of checks it
 //! built for the run and folds the findings into the test's outcome; adding a
 //! check means one file here, one entry in that list, and its option.
+//!
+//! The complexity check is the exception: it judges a group of tests (one
+//! per argument) rather than one measurement, so the runner calls
+//! [`complexity::decide`] for the group's own test, `NAME::complexity`.
 
 pub mod allocs;
 pub mod budget;
+pub mod complexity;
 pub mod near_line;
 pub mod paired;
 pub mod regression;
@@ -22,6 +27,7 @@ use crate::stats::Estimate;
 
 pub use allocs::Allocs;
 pub use budget::{Budget, BudgetCheck, BudgetOutcome};
+pub use complexity::ComplexityCheck;
 pub use near_line::NearLine;
 pub use paired::{ComparisonRecord, Paired, RunComparison};
 pub use regression::{BaselineCheck, Regression};
@@ -92,6 +98,8 @@ pub enum Record {
     Baseline(BaselineCheck),
     /// The paired comparison with another build (`comparison`).
     Comparison(ComparisonRecord),
+    /// The growth over `args` against the declared class (`complexity`).
+    Complexity(ComplexityCheck),
 }
 
 /// One check's decision about one test.

@@ -27,6 +27,12 @@ pub struct BaselineCheck {
     /// Why the baseline was not used to fail (another machine, another
     /// statistic, an unusable estimate).
     pub not_used: Option<String>,
+    /// Whether the baseline was not used for having been recorded on
+    /// another machine: `not_used` then names both machines, a sentence the
+    /// same for every test whose baseline came from there (the Markdown and
+    /// HTML tables say it once).
+    #[serde(default)]
+    pub other_machine: bool,
     /// The run's prior between-run spread the rule started from.
     #[serde(default)]
     pub prior: Option<MachinePrior>,
@@ -68,6 +74,9 @@ impl Check for Regression<'_> {
             runs: entry.between_runs().map_or(1, |b| b.runs),
             comparison: None,
             not_used: None,
+            // Only when that is why it was not used: a baseline of another
+            // clock says so first.
+            other_machine: entry.clock() == subject.plan.measure && !machine.is_same_machine(),
             prior: Some(*self.spreads.prior()),
         };
         let mut passed = true;

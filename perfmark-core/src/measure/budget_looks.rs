@@ -32,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{self, Interval};
+use crate::stats::{self, Interval, Statistic};
 
 /// Looks before the last one (the one at `max_time`): with [`LOOK_GROWTH`]
 /// they reach 16 times the samples of the first, about what the default
@@ -78,15 +78,19 @@ impl BudgetLook {
 #[derive(Debug, Clone)]
 pub(crate) struct BudgetLooks {
     confidence: f64,
+    /// The verdict statistic, whose CI each look reads.
+    statistic: Statistic,
     taken: usize,
     spent: f64,
 }
 
 impl BudgetLooks {
-    /// The schedule for a test at two-sided `confidence`.
-    pub(crate) fn new(confidence: f64) -> Self {
+    /// The schedule for a test at two-sided `confidence`, decided on
+    /// `statistic` (the measurement's verdict statistic).
+    pub(crate) fn new(confidence: f64, statistic: Statistic) -> Self {
         BudgetLooks {
             confidence,
+            statistic,
             taken: 0,
             spent: 0.0,
         }
@@ -114,7 +118,7 @@ impl BudgetLooks {
         self.spent += share;
         self.taken += 1;
         let level = 1.0 - (1.0 - self.confidence) * share;
-        let estimate = stats::estimate(samples_ns, level);
+        let estimate = stats::estimate_with(samples_ns, level, self.statistic);
         let read = stats::at_resolution(&estimate, resolution_ns);
         BudgetLook {
             look: self.taken,
@@ -133,7 +137,7 @@ mod tests {
     fn shares_add_up_to_alpha_whatever_the_looks() {
         let samples: Vec<f64> = (0..200).map(|i| 100.0 + (i * 37 % 11) as f64).collect();
         // Five interim looks, then the last: levels 1 − α/32 ×5, 1 − 27α/32.
-        let mut looks = BudgetLooks::new(0.95);
+        let mut looks = BudgetLooks::new(0.95, Statistic::default());
         let levels: Vec<f64> = (0..6)
             .map(|i| looks.look(&samples, 0.0, i == 5).ci.confidence)
             .collect();
@@ -143,13 +147,13 @@ mod tests {
         assert!((levels[5] - (1.0 - 0.05 * 27.0 / 32.0)).abs() < 1e-12);
         // Only the last look, when precision was never reached: the
         // test's own level.
-        let mut looks = BudgetLooks::new(0.95);
+        let mut looks = BudgetLooks::new(0.95, Statistic::default());
         let only = looks.look(&samples, 0.0, true);
         assert!((only.ci.confidence - 0.95).abs() < 1e-12);
         assert_eq!((only.look, only.max_looks, only.last), (1, 6, true));
         // A stricter level gives a wider interval.
         let plain = stats::estimate(&samples, 0.95).ci;
-        let mut looks = BudgetLooks::new(0.95);
+        let mut looks = BudgetLooks::new(0.95, Statistic::default());
         let first = looks.look(&samples, 0.0, false).ci;
         assert!(first.low <= plain.low && first.high >= plain.high);
     }

@@ -1,6 +1,7 @@
 //! Measurement: the [`driver`] that runs "n iterations now", and the
 //! policies over it: the adaptive [`sampler`] of a normal run, and the
 //! [`paired`] slice policy that compares two builds over a [`PairDriver`].
+//! [`per_call`] is the block of Falco's per-call sampling.
 //!
 //! A *block* is one call of the driver with `n` iterations; a *sample* is
 //! one block's time divided by `n`, less the harness's own per-iteration
@@ -10,6 +11,7 @@ pub mod budget_looks;
 pub mod driver;
 pub mod noise_floor;
 pub mod paired;
+pub mod per_call;
 pub mod sampler;
 
 pub use budget_looks::BudgetLook;
@@ -20,6 +22,7 @@ pub use paired::{
 pub use sampler::{Adaptive, Plan};
 
 use crate::clock::ClockInfo;
+use crate::stats::Statistic;
 
 /// How the samples were taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -31,6 +34,23 @@ pub enum SampleKind {
     Batched,
     /// `iter_custom`: the test reports its own times.
     Custom,
+    /// `iter_per_call`: each call timed alone on an input made untimed,
+    /// after a random wait (Falco's per-call sampling, [`per_call`]); only
+    /// the mean is meaningful.
+    PerCall,
+}
+
+impl SampleKind {
+    /// The statistic a test measured this way is decided on: the mean for
+    /// per-call sampling, where a single reading says nothing and only the
+    /// total over many calls is unbiased (seed 000), else the default
+    /// ([`Statistic::default`]).
+    pub fn verdict_statistic(self) -> Statistic {
+        match self {
+            SampleKind::PerCall => Statistic::Mean,
+            SampleKind::Loop | SampleKind::Batched | SampleKind::Custom => Statistic::default(),
+        }
+    }
 }
 
 /// Why sampling stopped.
@@ -95,7 +115,9 @@ impl Measurement {
 pub fn resolution_per_iter_ns(kind: SampleKind, clock: &ClockInfo, iters: u64) -> f64 {
     let tick_ns = match kind {
         SampleKind::Custom => 1.0,
-        SampleKind::Loop | SampleKind::Batched => clock.resolution_ns,
+        // Per-call blocks sum readings of whole ticks: a block's sum moves
+        // by a tick, as a timed loop's does.
+        SampleKind::Loop | SampleKind::Batched | SampleKind::PerCall => clock.resolution_ns,
     };
     tick_ns / iters.max(1) as f64
 }

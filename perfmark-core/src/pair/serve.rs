@@ -8,6 +8,7 @@ use super::lines::LineReader;
 use super::protocol::{self, Reply, Request};
 use crate::clock::Clock;
 use crate::measure::driver::{batched_block, loop_block, metered_batched, metered_loop, CpuClock};
+use crate::measure::per_call::{per_call_block, CpuCallClock, RandomPhase, WallClock};
 use crate::measure::sampler::loop_overhead_ns;
 use crate::measure::{Driver, LocalDriver, Measurement, Policy, SampleKind, StopReason};
 use crate::observe::{self, Reading, ThreadObservation};
@@ -58,6 +59,23 @@ fn harness_overhead_ns(kind: SampleKind, clock: Clock) -> f64 {
             };
             let mut driver = LocalDriver::new(kind, empty, Some(empty));
             loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, read_pair_ns)
+        }
+        SampleKind::PerCall => {
+            // Each call's read pair is the harness's cost per iteration.
+            let unused = |_: u64| std::time::Duration::ZERO;
+            if cpu {
+                let resolution_ns = crate::clock::cpu_info().map_or(0.0, |c| c.resolution_ns);
+                let mut phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, 1);
+                let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut phase);
+                let mut driver = LocalDriver::new(kind, unused, Some(empty));
+                loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, 0.0)
+            } else {
+                let resolution_ns = crate::clock::info().resolution_ns;
+                let mut phase = RandomPhase::new(WallClock::new(), resolution_ns, 1);
+                let empty = |n: u64| per_call_block(n, &mut || (), &mut |()| (), &mut phase);
+                let mut driver = LocalDriver::new(kind, unused, Some(empty));
+                loop_overhead_ns(&mut driver, OVERHEAD_BLOCK_NS, 0.0)
+            }
         }
     }
 }

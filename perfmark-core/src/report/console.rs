@@ -10,8 +10,15 @@ use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use super::TestReport;
 use crate::checks::allocs::fmt_allocations;
 use crate::checks::Verdict;
+use crate::measure::SampleKind;
 use crate::stats;
 use crate::stats::compare::words::plain_percent;
+
+/// The line under a test measured by per-call sampling
+/// (`Bencher::iter_per_call`).
+pub const PER_CALL_NOTE: &str = "per-call sampling (Falco): each call timed alone after a random \
+     wait, so the mean is unbiased even below the timer's resolution; only the mean is \
+     meaningful, not the median";
 
 /// What perfmark's lines under a test's line start with.
 pub const INDENT: &str = "    ";
@@ -77,6 +84,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
             let _ = write!(line, " · {}", fmt_rate(work, rate));
         }
         lines.push(line);
+        if m.kind == SampleKind::PerCall {
+            lines.push(PER_CALL_NOTE.to_owned());
+        }
         if let Some(s) = &t.summary {
             lines.push(format!(
                 "mean {} · sd {} · min {} · cov {:.1}% · first call {}",
@@ -97,6 +107,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
             fmt_allocations(a),
             a.iterations
         ));
+    }
+    if let Some(c) = &t.complexity {
+        lines.extend(c.lines());
     }
     lines.extend(t.reasons.iter().cloned());
     if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {

@@ -8,7 +8,7 @@
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
 use super::{Diagnostics, RemeasureOutcome, Remeasured, Report, TestReport};
-use crate::checks::{BudgetCheck, BudgetOutcome, Verdict};
+use crate::checks::{BudgetCheck, BudgetOutcome, ComplexityCheck, Verdict};
 use crate::clock::Clock;
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::{Coverage, Interference, PairedInterference, SideInterference};
@@ -91,6 +91,43 @@ fn coverage_words(c: &Coverage) -> String {
     words
 }
 
+/// What the regression check said of baselines from another machine, each
+/// sentence once (they name both machines, and repeat for every test whose
+/// baseline came from there): for a table's header, where
+/// [`table_reasons`] leaves them out of the rows.
+pub fn other_machine_baselines(report: &Report) -> Vec<String> {
+    let mut sentences: Vec<String> = Vec::new();
+    for b in report.tests.iter().filter_map(|t| t.baseline.as_ref()) {
+        if let (true, Some(sentence)) = (b.other_machine, &b.not_used) {
+            if !sentences.contains(sentence) {
+                sentences.push(sentence.clone());
+            }
+        }
+    }
+    sentences
+}
+
+/// What a table row says of a baseline from another machine, the whole
+/// sentence being in the table's header ([`other_machine_baselines`]).
+pub const OTHER_MACHINE_SHORT: &str = "baseline from another machine (see above): not used to fail";
+
+/// A test's reasons as a table row gives them: the sentence about a
+/// baseline from another machine shortened to [`OTHER_MACHINE_SHORT`].
+pub fn table_reasons(t: &TestReport) -> Vec<String> {
+    let other = t
+        .baseline
+        .as_ref()
+        .filter(|b| b.other_machine)
+        .and_then(|b| b.not_used.as_deref());
+    t.reasons
+        .iter()
+        .map(|r| match other {
+            Some(sentence) if r == sentence => OTHER_MACHINE_SHORT.to_owned(),
+            _ => r.clone(),
+        })
+        .collect()
+}
+
 /// A test's measurement in detail: how it was sampled, the summary
 /// statistics, outliers, budget, and the statistical account (the CI's
 /// correction for serial correlation, modes, the spread's CI, the gating
@@ -160,6 +197,71 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
     }
     if let Some(r) = &t.remeasured {
         facts.push(Fact::new("re-measured", remeasured_words(r)));
+    }
+    if let Some(c) = &t.complexity {
+        facts.extend(complexity_facts(c));
+    }
+    facts
+}
+
+/// The complexity check's fit: the declared and fitted classes, the
+/// exponent and the excess over the declared class with their bounds, each
+/// size's time, and each candidate's fit.
+fn complexity_facts(c: &ComplexityCheck) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    let mut growth = format!("declared O({})", c.declared);
+    if let Some(fitted) = &c.fitted {
+        growth.push_str(&format!(" · fitted O({fitted})"));
+    }
+    if let (Some(k), Some(ci), Some(kd)) = (c.exponent, c.exponent_ci, c.declared_exponent) {
+        growth.push_str(&format!(
+            " · time ∝ n^{k:.3} [{:.3}, {:.3}] ({} CI); the declared class alone n^{kd:.3}",
+            ci.low,
+            ci.high,
+            fmt_percent(ci.confidence, 0)
+        ));
+    }
+    facts.push(Fact::new("growth", growth));
+    if let (Some(e), Some(low), Some(detectable)) = (c.excess, c.excess_low, c.detectable_excess) {
+        facts.push(Fact::new(
+            "beyond the declared class",
+            format!(
+                "n^{e:+.3}, {} one-sided lower bound n^{low:+.3}; fails above n^{}; these sizes \
+                 could catch n^{detectable:+.2} and more",
+                fmt_percent(c.confidence, 0),
+                c.margin
+            ),
+        ));
+    }
+    if let Some(error) = &c.error {
+        facts.push(Fact::new("not fitted", error.clone()));
+    }
+    let mut points = c.points.clone();
+    points.sort_by_key(|p| p.size);
+    for p in &points {
+        facts.push(Fact::new(
+            "size",
+            format!(
+                "n = {}: {} [{}, {}] (`{}`)",
+                p.size,
+                fmt_ns(p.ns_per_iter),
+                fmt_bound(p.ci_low),
+                fmt_bound(p.ci_high),
+                p.test
+            ),
+        ));
+    }
+    for candidate in &c.candidates {
+        facts.push(Fact::new(
+            "candidate",
+            format!(
+                "O({}): t = {} + {} · g(n), relative rms {}",
+                candidate.class,
+                fmt_ns(candidate.constant_ns),
+                fmt_ns(candidate.coefficient_ns),
+                fmt_percent(candidate.relative_rms, 1)
+            ),
+        ));
     }
     facts
 }
@@ -445,6 +547,10 @@ fn kind_words(kind: SampleKind) -> &'static str {
         SampleKind::Loop => "the routine in a loop (iter)",
         SampleKind::Batched => "inputs prepared untimed (iter_batched)",
         SampleKind::Custom => "times reported by the test (iter_custom)",
+        SampleKind::PerCall => {
+            "each call timed alone on an input prepared untimed, after a random wait \
+             (iter_per_call, Falco's per-call sampling): only the mean is meaningful"
+        }
     }
 }
 

@@ -8,7 +8,9 @@ use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::{Coverage, Fixed, Interference, Reading, Switches};
 use crate::platform::Platform;
 use crate::report::REPORT_SCHEMA;
-use crate::report::{fmt_ns, rate_per_s, Diagnostics, EstimateRecord, Report, TestReport};
+use crate::report::{
+    fmt_ns, rate_per_s, Diagnostics, EstimateRecord, MachineLockRecord, Report, Startup, TestReport,
+};
 use crate::stats::compare::{self, BaselineEstimate, RegressionRule, RunEstimate};
 use crate::stats::{self, estimate, summarize, tukey, Statistic};
 
@@ -45,6 +47,15 @@ pub(crate) fn report(tests: Vec<TestReport>) -> Report {
             stat: Some("cpu  1 0 0 1 0 0 0 0 0 0\n".to_owned()),
             ..Fixed::default()
         })),
+        machine_lock: Some(MachineLockRecord {
+            path: "/tmp/perfmark-measure-test.lock".to_owned(),
+            waited_s: 0.0,
+        }),
+        startup: Some(Startup {
+            clock_calibration_s: 0.005,
+            noise_floor_s: 0.18,
+            noise_floor_shared: false,
+        }),
         family_wise: None,
         between_run_prior: None,
     }
@@ -100,6 +111,8 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         comparison: None,
         interference: None,
         remeasured: None,
+        size: None,
+        complexity: None,
         measure: crate::clock::Clock::Wall,
         wall_ns_per_iter: None,
         allocations: None,
@@ -145,6 +158,25 @@ pub(crate) fn unmeasured(name: &str, verdict: Verdict, panic: Option<&str>) -> T
         .map(|p| vec![format!("panicked: {p}")])
         .unwrap_or_default();
     t.panic = panic.map(str::to_owned);
+    t
+}
+
+/// `t` with a baseline from another machine, not used to fail: the
+/// sentence the regression check gives (`MachineMatch`'s).
+pub(crate) fn from_another_machine(mut t: TestReport) -> TestReport {
+    let sentence = "baseline recorded on AMD EPYC 7B13, 8 cores, linux 6.1.0, x86_64, release \
+                    profile; this machine Test CPU <8 cores> @ 3.0GHz, 2 cores, linux 6.1.0, \
+                    x86_64, release profile: not used to fail"
+        .to_owned();
+    t.reasons.push(sentence.clone());
+    t.baseline = Some(BaselineCheck {
+        path: "perf-baselines/perf.json".to_owned(),
+        runs: 1,
+        comparison: None,
+        not_used: Some(sentence),
+        other_machine: true,
+        prior: None,
+    });
     t
 }
 
@@ -240,6 +272,7 @@ fn baseline_check(t: &TestReport) -> BaselineCheck {
         runs: 1,
         comparison: Some(compare::compare(&summary, &current, &rule).unwrap()),
         not_used: None,
+        other_machine: false,
         prior: None,
     }
 }

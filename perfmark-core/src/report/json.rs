@@ -399,9 +399,11 @@ mod tests {
                 "family_wise",
                 "finished_in_s",
                 "interference",
+                "machine_lock",
                 "noise_floor",
                 "platform",
                 "schema",
+                "startup",
                 "target",
                 "tests"
             ]
@@ -415,6 +417,7 @@ mod tests {
                 "baseline",
                 "budget",
                 "comparison",
+                "complexity",
                 "diagnostics",
                 "duration_s",
                 "estimate",
@@ -431,6 +434,7 @@ mod tests {
                 "reasons",
                 "remeasured",
                 "samples",
+                "size",
                 "summary",
                 "verdict",
                 "wall_ns_per_iter",
@@ -461,6 +465,32 @@ mod tests {
         let back = from_str(&value.to_string()).unwrap();
         let c = back.tests[3].baseline.as_ref().unwrap().comparison.unwrap();
         assert!(c.min_detectable_slowdown.is_nan());
+    }
+
+    #[test]
+    fn a_complexity_check_reads_back_equal() {
+        use crate::checks::complexity::{decide, ComplexityPoint};
+        use crate::checks::Record;
+        let points: Vec<ComplexityPoint> = [100u64, 1000, 10_000, 100_000]
+            .iter()
+            .map(|&size| ComplexityPoint {
+                test: format!("sort::{size}"),
+                size,
+                ns_per_iter: size as f64 * 3.0,
+                ci_low: size as f64 * 2.9,
+                ci_high: f64::INFINITY,
+                confidence: 0.95,
+            })
+            .collect();
+        let Some(Record::Complexity(check)) =
+            decide(points, perfmark_options::Complexity::Linear, 0.95).record
+        else {
+            panic!("a complexity record");
+        };
+        let mut t = fixtures::unmeasured("sort::complexity", crate::checks::Verdict::Pass, None);
+        t.complexity = Some(check.clone());
+        let back = assert_round_trip(&fixtures::report(vec![t]));
+        assert_eq!(back.tests[0].complexity.as_ref(), Some(&check));
     }
 
     #[test]

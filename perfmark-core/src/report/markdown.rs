@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::facts::verdict_words;
+use super::facts::{other_machine_baselines, table_reasons, verdict_words};
 use super::fmt::fmt_ns;
 use super::Report;
 use crate::checks::{RunComparison, Verdict};
@@ -20,6 +20,9 @@ pub fn render(report: &Report) -> String {
         "{} · {} cores · {} · {} · {} build\n",
         p.cpu_model, p.cores, p.os, p.rustc, p.profile
     );
+    for sentence in other_machine_baselines(report) {
+        let _ = writeln!(md, "> **Baselines**: {sentence}.\n");
+    }
     let _ = writeln!(md, "| test | verdict | estimate | CI | reasons |");
     let _ = writeln!(md, "|---|---|---|---|---|");
     for t in &report.tests {
@@ -35,7 +38,7 @@ pub fn render(report: &Report) -> String {
             Verdict::Fail => "❌ ",
             Verdict::Ignored | Verdict::NotMeasured => "",
         };
-        let reasons = t.reasons.join("; ").replace('|', "\\|");
+        let reasons = table_reasons(t).join("; ").replace('|', "\\|");
         let _ = writeln!(
             md,
             "| `{}` | {mark}{} | {estimate} | {ci} | {reasons} |",
@@ -117,6 +120,29 @@ mod tests {
         assert!(rows[2].contains("| ❌ fail |"));
         assert_eq!(rows[4], "| `slow_io` | ignored |  |  |  |");
         assert!(!md.contains("vs base"));
+    }
+
+    #[test]
+    fn a_baseline_from_another_machine_is_said_once_in_the_header() {
+        let mut report = fixtures::realistic();
+        for i in [0, 1, 2] {
+            report.tests[i] = fixtures::from_another_machine(report.tests[i].clone());
+        }
+        let sentence = report.tests[0].reasons.last().unwrap().clone();
+        let md = render(&report);
+        assert_eq!(md.matches(&sentence).count(), 1, "{md}");
+        assert!(
+            md.contains(&format!("> **Baselines**: {sentence}.\n")),
+            "{md}"
+        );
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| `")).collect();
+        for row in &rows[..3] {
+            assert!(
+                row.ends_with("; baseline from another machine (see above): not used to fail |"),
+                "{row}"
+            );
+        }
+        assert!(!render(&fixtures::realistic()).contains("Baselines"));
     }
 
     #[test]

@@ -28,7 +28,8 @@ use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineCheck;
 use crate::checks::{
-    BudgetCheck, ComparisonRecord, Finding, MachinePrior, Record, RunComparison, Verdict,
+    BudgetCheck, ComparisonRecord, ComplexityCheck, Finding, MachinePrior, Record, RunComparison,
+    Verdict,
 };
 use crate::clock::Clock;
 use crate::measure::Measurement;
@@ -68,6 +69,13 @@ pub struct Report {
     /// thresholds a test is warned at ([`crate::observe`]).
     #[serde(default)]
     pub interference: Option<Coverage>,
+    /// The machine-wide measurement lock this run held while measuring;
+    /// absent when nothing was measured or the lock was not taken.
+    #[serde(default)]
+    pub machine_lock: Option<MachineLockRecord>,
+    /// What the process spent before its first test, when it measured.
+    #[serde(default)]
+    pub startup: Option<Startup>,
     /// Run-level control of false failures: whether every verdict was
     /// decided at the Bonferroni-corrected level, and how many there were.
     #[serde(default)]
@@ -76,6 +84,49 @@ pub struct Report {
     /// setting, the machine's recording, or the default).
     #[serde(default)]
     pub between_run_prior: Option<MachinePrior>,
+}
+
+/// The machine-wide measurement lock of a run (`report.json`'s
+/// `machine_lock`): one perfmark process measures at a time on a machine.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MachineLockRecord {
+    /// The lock file.
+    pub path: String,
+    /// How long the run waited for another process to finish measuring, s.
+    pub waited_s: f64,
+}
+
+/// The per-process start-up before the first test (`report.json`'s
+/// `startup`): what each test costs on top under a runner that starts a
+/// process per test (cargo-nextest).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Startup {
+    /// Calibrating the clock's resolution and cost, s.
+    pub clock_calibration_s: f64,
+    /// Measuring the machine's noise floor (or reading the one shared by
+    /// an earlier test of the same nextest run), s.
+    pub noise_floor_s: f64,
+    /// Whether the noise floor was shared by an earlier test of the same
+    /// nextest run rather than measured.
+    pub noise_floor_shared: bool,
+}
+
+impl Startup {
+    /// The header line that says it: `start-up 0.189 s: clock calibration
+    /// 5.1 ms, noise floor 183.6 ms (measured)`.
+    pub fn line(&self) -> String {
+        format!(
+            "start-up {:.3} s: clock calibration {}, noise floor {} ({})",
+            self.clock_calibration_s + self.noise_floor_s,
+            fmt_ns(self.clock_calibration_s * 1e9),
+            fmt_ns(self.noise_floor_s * 1e9),
+            if self.noise_floor_shared {
+                "shared by an earlier test of this nextest run"
+            } else {
+                "measured"
+            }
+        )
+    }
 }
 
 /// `report.json`'s top-level `family_wise` object.
@@ -138,6 +189,14 @@ pub struct TestReport {
     /// above) decided.
     #[serde(default)]
     pub remeasured: Option<Remeasured>,
+    /// The argument's size (`perfmark::Size`), for a test of a function
+    /// that declares `complexity`.
+    #[serde(default)]
+    pub size: Option<u64>,
+    /// For a `NAME::complexity` test: the fit of the arguments' times
+    /// against their sizes, and the verdict on the declared class.
+    #[serde(default)]
+    pub complexity: Option<ComplexityCheck>,
     /// The clock the estimate and samples are in: `wall`, or `cpu` for
     /// `measure = "cpu"` (absent in reports from before the option: wall).
     #[serde(default)]
@@ -277,6 +336,8 @@ impl TestReport {
             comparison: None,
             interference: None,
             remeasured: None,
+            size: None,
+            complexity: None,
             measure: Clock::Wall,
             wall_ns_per_iter: None,
             allocations: None,
@@ -299,6 +360,7 @@ impl TestReport {
             Some(Record::Budget(check)) => self.budget = Some(check),
             Some(Record::Baseline(check)) => self.baseline = Some(check),
             Some(Record::Comparison(check)) => self.comparison = Some(check),
+            Some(Record::Complexity(check)) => self.complexity = Some(check),
             None => {}
         }
     }

@@ -52,6 +52,10 @@ pub(super) struct Options {
     /// Never measure a failure a second time, even when it was measured
     /// under interference.
     pub(super) no_remeasure: bool,
+    /// Measure without the machine-wide lock.
+    pub(super) no_lock: bool,
+    /// Where the machine-wide lock lives (default: the temporary directory).
+    pub(super) lock_dir: Option<PathBuf>,
     /// Run-level control of false failures: `Some(true)` decides every
     /// verdict of the run at the Bonferroni-corrected level
     /// (`--family-wise`), `Some(false)` each at its test's own confidence
@@ -128,6 +132,7 @@ impl Options {
                 "--compare-with" => flags.compare_with = Some(value(name)?.into()),
                 "--per-test-confidence" => flags.per_test_confidence = true,
                 "--no-remeasure" => flags.no_remeasure = true,
+                "--no-lock" => flags.no_lock = true,
                 "--family-wise" => flags.family_wise = true,
                 "--between-run-sd" => {
                     let text = text_value(name, value(name)?)?;
@@ -207,6 +212,8 @@ impl Options {
                     .map(|v| timeout(&v).map_err(|e| format!("PERFMARK_TIMEOUT: {e}")))
                     .transpose()?,
             },
+            no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
+            lock_dir: env_path(env, "PERFMARK_LOCK_DIR"),
             libtest,
         };
         if options.compare_with.is_some() && options.save_baseline {
@@ -351,6 +358,7 @@ struct Flags {
     compare_with: Option<PathBuf>,
     per_test_confidence: bool,
     no_remeasure: bool,
+    no_lock: bool,
     family_wise: bool,
     between_run_sd: Option<f64>,
     timeout: Option<Duration>,
@@ -557,6 +565,19 @@ mod tests {
                 .unwrap()
                 .no_remeasure
         );
+        let o = parse(&[], &[]).unwrap();
+        assert!(!o.no_lock && o.lock_dir.is_none());
+        assert!(parse(&["--no-lock"], &[]).unwrap().no_lock);
+        let o = parse(
+            &[],
+            &[
+                ("PERFMARK_NO_LOCK", "1"),
+                ("PERFMARK_LOCK_DIR", "/run/perf"),
+            ],
+        )
+        .unwrap();
+        assert!(o.no_lock);
+        assert_eq!(o.lock_dir, Some(PathBuf::from("/run/perf")));
     }
 
     #[test]

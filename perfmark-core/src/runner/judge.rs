@@ -18,7 +18,7 @@ pub(super) fn judge(
     let samples = &m.samples_ns;
     // Times below the measurement's resolution (or below zero, once the
     // harness's cost is subtracted) read as one rule says, for every check.
-    let raw = stats::estimate(samples, plan.confidence);
+    let raw = stats::estimate_with(samples, plan.confidence, m.kind.verdict_statistic());
     let resolution_ns = m.resolution_ns(&plan.clock);
     let read = stats::at_resolution(&raw, resolution_ns);
     let estimate = read.estimate;
@@ -91,8 +91,10 @@ fn diagnose(
         sd_ci: stats::sd_interval(samples, plan.confidence),
         serial: stats::serial_correlation(samples),
         modality: stats::modes(samples),
+        // Per-call readings are each off by up to a tick, but their mean is
+        // unbiased (random phase): no bound per sample applies.
         gating_error: match m.kind {
-            SampleKind::Custom => 0.0,
+            SampleKind::Custom | SampleKind::PerCall => 0.0,
             SampleKind::Loop | SampleKind::Batched => {
                 stats::gating_error_bound(plan.clock.resolution_ns, block_ns)
             }
@@ -140,14 +142,18 @@ fn warnings(
         ));
     }
     if outliers.total() > 0 {
+        let effect = if estimate.statistic == Statistic::Mean {
+            "the mean includes them".to_owned()
+        } else {
+            format!("the {} is robust to them", estimate.statistic.as_str())
+        };
         warnings.push(format!(
-            "{} outliers of {} samples ({} high, {} of them severe; {} low): the {} is robust to them",
+            "{} outliers of {} samples ({} high, {} of them severe; {} low): {effect}",
             outliers.total(),
             m.samples_ns.len(),
             outliers.high(),
             outliers.high_severe,
             outliers.total() - outliers.high(),
-            estimate.statistic.as_str()
         ));
     }
     if d.serial.flagged {

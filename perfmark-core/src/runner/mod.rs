@@ -3,9 +3,11 @@
 
 pub(crate) mod capture;
 mod cli;
+mod complexity;
 mod family;
 mod judge;
 mod libtest_args;
+mod machine;
 mod paired;
 mod remeasure;
 mod watchdog;
@@ -21,9 +23,11 @@ use std::time::{Duration, Instant};
 use self::capture::panic_headline;
 use self::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use self::cli::{EnvVars, Options};
+use self::complexity::ComplexityCase;
 use self::family::Family;
 use self::judge::judge;
 use self::libtest_args::Format;
+use self::machine::MachineLock;
 use self::paired::Comparing;
 use self::watchdog::{Bounded, Ran};
 
@@ -39,7 +43,7 @@ use crate::observe::Observer;
 use crate::pair;
 use crate::platform::Platform;
 use crate::registry::{self, Ignore, PerfTest};
-use crate::report::{self, console, fmt_ns, Report, TestReport};
+use crate::report::{self, console, fmt_ns, MachineLockRecord, Report, Startup, TestReport};
 
 /// Default confidence level of every CI.
 pub const DEFAULT_CONFIDENCE: f64 = perfmark_options::DEFAULT_CONFIDENCE;
@@ -52,6 +56,10 @@ pub const DEFAULT_MAX_TIME: Duration = Duration::from_nanos(perfmark_options::DE
 pub const DEFAULT_REGRESSION: f64 = perfmark_options::DEFAULT_REGRESSION;
 /// Default cap on the warm-up phase.
 pub const DEFAULT_WARMUP: Duration = Duration::from_nanos(perfmark_options::DEFAULT_WARMUP_NS);
+
+/// A wait for the machine-wide lock at least this long is said in the
+/// header (it is always in `report.json`).
+const NOTABLE_LOCK_WAIT: Duration = Duration::from_millis(100);
 
 /// Facts about the test binary that only its own crate knows; `main!`
 /// fills them in.
@@ -102,6 +110,53 @@ struct Runner {
     observer: Arc<Observer>,
 }
 
+/// One test of the run: a registered perf test, or the complexity check of
+/// a function that declares `complexity` (`NAME::complexity`).
+#[derive(Debug)]
+enum Case {
+    Test(&'static PerfTest),
+    Complexity(ComplexityCase),
+}
+
+impl Case {
+    /// The registered tests, sorted by name, each complexity check right
+    /// after the last of its function's tests (so that it can judge their
+    /// measurements).
+    fn all(tests: &[&'static PerfTest]) -> Vec<Case> {
+        let mut cases: Vec<Case> = tests.iter().map(|&t| Case::Test(t)).collect();
+        let mut groups: Vec<(usize, ComplexityCase)> = complexity::cases(tests)
+            .into_iter()
+            .map(|group| {
+                let last = cases
+                    .iter()
+                    .rposition(|c| matches!(c, Case::Test(t) if group.members.iter().any(|m| std::ptr::eq(*m, *t))))
+                    .unwrap_or(cases.len() - 1);
+                (last, group)
+            })
+            .collect();
+        groups.sort_by_key(|(last, _)| std::cmp::Reverse(*last));
+        for (last, group) in groups {
+            cases.insert(last + 1, Case::Complexity(group));
+        }
+        cases
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Case::Test(t) => t.name(),
+            Case::Complexity(c) => c.name.clone(),
+        }
+    }
+
+    /// The registered test whose options and location stand for the case.
+    fn test(&self) -> &'static PerfTest {
+        match self {
+            Case::Test(t) => t,
+            Case::Complexity(c) => c.first(),
+        }
+    }
+}
+
 /// What happened to a test that ran.
 struct Outcome {
     report: TestReport,
@@ -129,12 +184,16 @@ impl Runner {
         let started = Instant::now();
         let args = &self.options.libtest;
         let all = registry::all_tests();
-        let selected: Vec<&PerfTest> = all.iter().copied().filter(|t| self.selected(t)).collect();
-        let filtered_out = all.len() - selected.len();
+        let cases = Case::all(&all);
+        let selected: Vec<&Case> = cases
+            .iter()
+            .filter(|c| self.selected_name(&c.name(), c.test().options.ignore != Ignore::No))
+            .collect();
+        let filtered_out = cases.len() - selected.len();
 
         if args.list {
-            for t in &selected {
-                println!("{}: test", t.name());
+            for c in &selected {
+                println!("{}: test", c.name());
             }
             if args.format != Format::Terse {
                 println!();
@@ -143,15 +202,25 @@ impl Runner {
             return 0;
         }
 
+        let will_measure = self.measuring() && selected.iter().any(|c| self.runs(c.test()));
+        // Taken before the clock's calibration and the noise floor, which
+        // are measurements too.
+        let (machine_lock, lock_warning) = if will_measure && !self.options.no_lock {
+            self.take_machine_lock()
+        } else {
+            (None, None)
+        };
+        let calibration_started = Instant::now();
         let clock = clock::info();
-        let mut platform = Platform::detect(!self.build.debug_assertions, clock);
         // The thread CPU clock is calibrated only when a test will use it.
-        if selected
+        let cpu_clock = selected
             .iter()
-            .any(|t| self.runs(t) && measure_of(t) == Clock::Cpu)
-        {
-            platform.cpu_clock = clock::cpu_info();
-        }
+            .any(|c| self.runs(c.test()) && measure_of(c.test()) == Clock::Cpu)
+            .then(clock::cpu_info)
+            .flatten();
+        let clock_calibration_s = calibration_started.elapsed().as_secs_f64();
+        let mut platform = Platform::detect(!self.build.debug_assertions, clock);
+        platform.cpu_clock = cpu_clock;
         let mut environment_warnings = platform.warnings();
         if !allocations::installed() {
             environment_warnings.push(format!(
@@ -205,8 +274,19 @@ impl Runner {
                 ));
             }
         }
-        let will_measure = self.measuring() && selected.iter().any(|t| self.runs(t));
-        let noise_floor = will_measure.then(noise_floor::measure);
+        let noise_floor_started = Instant::now();
+        let (noise_floor, noise_floor_shared) = if will_measure {
+            let (floor, shared) = self.noise_floor(machine_lock.as_ref());
+            (Some(floor), shared)
+        } else {
+            (None, false)
+        };
+        let startup = will_measure.then(|| Startup {
+            clock_calibration_s,
+            noise_floor_s: noise_floor_started.elapsed().as_secs_f64(),
+            noise_floor_shared,
+        });
+        environment_warnings.extend(lock_warning);
         // How much estimates move between processes here: the source both
         // the regression rule and the budget's near-the-line note read.
         let prior = MachinePrior::resolve(
@@ -226,9 +306,14 @@ impl Runner {
             checks.push(regression);
         }
         checks.push(&Allocs);
+        // The registered tests this run measures (a complexity check
+        // decides no budget or regression of its own).
         let measured: Vec<&PerfTest> = selected
             .iter()
-            .copied()
+            .filter_map(|case| match case {
+                Case::Test(t) => Some(*t),
+                Case::Complexity(_) => None,
+            })
             .filter(|t| self.measuring() && self.runs(t))
             .collect();
         if let Some(c) = comparing.as_mut() {
@@ -250,6 +335,19 @@ impl Runner {
         );
         let report_dir = self.report_dir();
         self.print_header(&platform, noise_floor, &environment_warnings, &report_dir);
+        if let Some(lock) = machine_lock
+            .as_ref()
+            .filter(|l| l.waited >= NOTABLE_LOCK_WAIT)
+        {
+            println!(
+                "machine lock: waited {:.2} s for another perfmark run measuring on this machine ({})",
+                lock.waited.as_secs_f64(),
+                lock.path.display()
+            );
+        }
+        if let Some(startup) = startup.as_ref().filter(|_| self.nextest_run_id().is_some()) {
+            println!("{}", startup.line());
+        }
         match &comparing {
             Some(c) => println!("{}", c.header(&family)),
             None if will_measure && family.verdicts > 0 => {
@@ -268,8 +366,9 @@ impl Runner {
         let previous_hook = install_panic_capture();
         let mut reports = Vec::with_capacity(selected.len());
         let mut failures = Vec::new();
-        for t in &selected {
-            let name = t.name();
+        for case in &selected {
+            let name = case.name();
+            let t = case.test();
             if !self.runs(t) {
                 let why = match t.options.ignore {
                     Ignore::Because(why) => Some(why),
@@ -281,11 +380,12 @@ impl Runner {
             }
             print!("{}", console::test_line_start(&name));
             let _ = io::stdout().flush();
-            let outcome = match &comparing {
-                Some(c) if c.has(&name) && self.measuring() => {
+            let outcome = match (case, &comparing) {
+                (Case::Complexity(group), _) => self.run_complexity(group, noise_floor, &reports),
+                (Case::Test(_), Some(c)) if c.has(&name) && self.measuring() => {
                     self.compare_one(t, name, noise_floor, c, &family, &spreads)
                 }
-                Some(c) => {
+                (Case::Test(_), Some(c)) => {
                     let mut outcome = self.run_one(t, name, noise_floor, &family, &checks);
                     if !c.has(&outcome.report.name) {
                         outcome
@@ -295,7 +395,7 @@ impl Runner {
                     }
                     outcome
                 }
-                None => self.run_one(t, name, noise_floor, &family, &checks),
+                (Case::Test(_), None) => self.run_one(t, name, noise_floor, &family, &checks),
             };
             let ok = outcome.report.verdict != Verdict::Fail;
             println!("{}", console::outcome_word(&outcome.report));
@@ -315,6 +415,11 @@ impl Runner {
             }
         }
         panic::set_hook(previous_hook);
+        // Every test is measured: let the next process measure.
+        let machine_lock = machine_lock.map(|lock| MachineLockRecord {
+            path: lock.path.display().to_string(),
+            waited_s: lock.waited.as_secs_f64(),
+        });
         let removed: Vec<String> = comparing
             .as_ref()
             .map(|c| {
@@ -385,6 +490,8 @@ impl Runner {
             between_run_prior: Some(prior),
             finished_in_s: started.elapsed().as_secs_f64(),
             interference: Some(self.observer.coverage().clone()),
+            machine_lock,
+            startup,
         };
         if let Err(message) = report.write(&report_dir) {
             eprintln!("error: {message}");
@@ -401,14 +508,65 @@ impl Runner {
         code
     }
 
-    /// libtest's selection: the filters (a name matching any; substring, or
-    /// whole name with `--exact`), `--skip` patterns, and `--ignored` (only
-    /// ignored tests).
-    fn selected(&self, t: &PerfTest) -> bool {
-        self.selected_name(&t.name(), t.options.ignore != Ignore::No)
+    /// Takes the machine-wide measurement lock ([`machine`]), saying so
+    /// when it has to wait; when it cannot be taken, measures without it and
+    /// returns the warning that says so.
+    fn take_machine_lock(&self) -> (Option<MachineLock>, Option<String>) {
+        let dir = self
+            .options
+            .lock_dir
+            .clone()
+            .unwrap_or_else(std::env::temp_dir);
+        // On stderr: stdout's first line is the header's, which readers
+        // of the output look for.
+        let taken = MachineLock::acquire(&dir, |path| {
+            eprintln!(
+                "waiting for another perfmark run measuring on this machine to finish ({})",
+                path.display()
+            );
+        });
+        match taken {
+            Ok(lock) => (Some(lock), None),
+            Err(e) => (
+                None,
+                Some(format!(
+                    "cannot take the machine-wide measurement lock in {}: {e}; measuring \
+                     without it, so a perfmark run in another process may disturb this one \
+                     (set PERFMARK_LOCK_DIR to a writable directory)",
+                    dir.display()
+                )),
+            ),
+        }
     }
 
-    /// [`Self::selected`] for a test known by its name.
+    /// The id of the nextest run this process is a test of, if any.
+    fn nextest_run_id(&self) -> Option<String> {
+        std::env::var(machine::NEXTEST_RUN_ID)
+            .ok()
+            .filter(|id| !id.is_empty())
+    }
+
+    /// The machine's noise floor: under nextest, the one an earlier test of
+    /// the same run measured (while holding the lock); else measured now.
+    /// Returns it and whether it was shared.
+    fn noise_floor(&self, lock: Option<&MachineLock>) -> (f64, bool) {
+        let run = lock.zip(self.nextest_run_id());
+        if let Some(floor) = run
+            .as_ref()
+            .and_then(|(lock, id)| lock.shared_noise_floor(id))
+        {
+            return (floor, true);
+        }
+        let floor = noise_floor::measure();
+        if let Some((lock, id)) = &run {
+            lock.share_noise_floor(id, floor);
+        }
+        (floor, false)
+    }
+
+    /// libtest's selection of a test known by its name: the filter
+    /// (substring, or whole name with `--exact`), `--skip` patterns, and
+    /// `--ignored` (only ignored tests).
     fn selected_name(&self, name: &str, ignored: bool) -> bool {
         let args = &self.options.libtest;
         let matches = |pattern: &str| {
@@ -597,6 +755,7 @@ impl Runner {
             } = *ran;
             report.interference = self.observer.between(&before, &after);
             report.wall_ns_per_iter = bencher.wall_ns_per_iter();
+            report.size = bencher.size();
             report.allocations = bencher
                 .counted()
                 .map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
@@ -629,7 +788,8 @@ impl Runner {
             (Ok(()), None) => {
                 report.verdict = Verdict::Fail;
                 let reason = "the test never handed a routine to the Bencher: call b.iter, \
-                              b.iter_batched, b.iter_batched_ref or b.iter_custom once"
+                              b.iter_batched, b.iter_batched_ref, b.iter_per_call or \
+                              b.iter_custom once"
                     .to_owned();
                 failure_detail = Some(reason.clone());
                 report.reasons.push(reason);
@@ -777,4 +937,53 @@ fn target_dir(manifest_dir: &Path) -> PathBuf {
             (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
         })
         .unwrap_or_else(|| manifest_dir.join("target"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{Complexity, TestOptions};
+
+    const fn test(fn_name: &'static str, arg: &'static str, class: Option<Complexity>) -> PerfTest {
+        PerfTest {
+            module_path: "perf",
+            fn_name,
+            arg: Some(arg),
+            arg_value: None,
+            file: "tests/perf.rs",
+            line: 1,
+            options: TestOptions {
+                complexity: class,
+                ..TestOptions::NONE
+            },
+            body: |_| {},
+        }
+    }
+
+    static A_1: PerfTest = test("a", "1", Some(Complexity::Linear));
+    static A_2: PerfTest = test("a", "2", Some(Complexity::Linear));
+    static AB_1: PerfTest = test("ab", "1", None);
+    static A_Z: PerfTest = test("a", "z", Some(Complexity::Linear));
+    static B_1: PerfTest = test("b", "1", Some(Complexity::Quadratic));
+
+    #[test]
+    fn each_complexity_case_follows_the_last_of_its_tests() {
+        // Sorted by name, as the registry gives them.
+        let names: Vec<String> = Case::all(&[&A_1, &A_2, &A_Z, &AB_1, &B_1])
+            .iter()
+            .map(Case::name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "a::1",
+                "a::2",
+                "a::z",
+                "a::complexity",
+                "ab::1",
+                "b::1",
+                "b::complexity"
+            ]
+        );
+    }
 }

@@ -15,6 +15,8 @@
 //!   below zero, after the harness's cost is subtracted) reads as.
 //! - [`histogram()`], [`bulk`], [`bin_counts`]: the samples binned for a plot,
 //!   their spikes left out; [`text_histogram`]: at a glance, for `--verbose`.
+//! - [`growth`]: how time grows with the size of the input, and whether a
+//!   declared growth class holds (`complexity = "…"`).
 //! - [`compare`]: a run against its baseline (the regression rule).
 //! - [`paired`]: the paired comparison of two builds (slice pairs, process
 //!   pairs, the sequential looks, Holm across tests).
@@ -36,6 +38,7 @@ pub mod compare;
 pub mod dist;
 mod estimate;
 mod family;
+pub mod growth;
 mod histogram;
 mod interval;
 mod modality;

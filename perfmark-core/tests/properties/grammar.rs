@@ -88,8 +88,10 @@ fn value_or_clear_error(
             prop_assert!(matches!(key.spec().kind, Kind::WholeDuration(_)));
             prop_assert!(range.contains(*n as f64), "{key:?} {text:?} -> {n}");
         }
-        // Only `measure` holds a clock, and it takes no number.
+        // Only `measure` holds a clock and only `complexity` a growth
+        // class, and neither takes a number.
         Ok(Value::Measure(m)) => prop_assert!(false, "{key:?} {text:?} -> {m:?}"),
+        Ok(Value::Class(c)) => prop_assert!(false, "{key:?} {text:?} -> {c:?}"),
         Err(e) => {
             let message = e.to_string();
             prop_assert_eq!(e.key(), key);

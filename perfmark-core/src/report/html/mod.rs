@@ -26,7 +26,9 @@ mod svg;
 
 use std::fmt::Write as _;
 
-use super::facts::{platform_facts, test_facts, verdict_words, Fact};
+use super::facts::{
+    other_machine_baselines, platform_facts, table_reasons, test_facts, verdict_words, Fact,
+};
 use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use super::{Report, TestReport};
 use crate::checks::Verdict;
@@ -106,6 +108,13 @@ fn write_header(html: &mut String, report: &Report) {
         report.finished_in_s,
     );
     write_facts_table(html, &platform_facts(report));
+    for sentence in other_machine_baselines(report) {
+        let _ = writeln!(
+            html,
+            "<p class=\"baselines\"><b>Baselines</b>: {}.</p>",
+            escape(&sentence)
+        );
+    }
     if !report.environment_warnings.is_empty() {
         html.push_str("<ul class=\"warnings\">\n");
         for w in &report.environment_warnings {
@@ -165,7 +174,7 @@ fn write_summary_table(html: &mut String, report: &Report) {
             .as_ref()
             .map(|b| fmt_ns(b.budget_ns))
             .unwrap_or_default();
-        let reasons: Vec<String> = t.reasons.iter().map(|r| escape(r)).collect();
+        let reasons: Vec<String> = table_reasons(t).iter().map(|r| escape(r)).collect();
         let _ = writeln!(
             html,
             "<tr><td><a href=\"#{}\"><code>{}</code></a></td><td>{}</td><td class=\"num\">{}</td>\
@@ -444,6 +453,29 @@ mod tests {
         assert!(html.contains("[−∞, +∞]"));
         assert_eq!(count(&html, "<rect class=\"ci\""), 2);
         assert_finite(&html);
+    }
+
+    #[test]
+    fn a_baseline_from_another_machine_is_said_once_in_the_header() {
+        let mut report = fixtures::realistic();
+        for i in [0, 2] {
+            report.tests[i] = fixtures::from_another_machine(report.tests[i].clone());
+        }
+        let sentence = escape(report.tests[0].reasons.last().unwrap());
+        let html = render(&report);
+        let (header, rest) = html.split_once("<h2>Summary</h2>").unwrap();
+        let (table, sections) = rest.split_once("</table>").unwrap();
+        assert_eq!(count(header, &sentence), 1, "{header}");
+        assert_eq!(count(table, &sentence), 0);
+        assert_eq!(
+            count(
+                table,
+                "baseline from another machine (see above): not used to fail"
+            ),
+            2
+        );
+        // Each test's own section keeps its full reasons.
+        assert_eq!(count(sections, &sentence), 2);
     }
 
     #[test]

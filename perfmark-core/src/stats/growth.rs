@@ -1,0 +1,518 @@
+//! How a routine's time grows with the size of its input: the fit behind
+//! `complexity = "…"`.
+//!
+//! Google Benchmark (`MinimalLeastSq` in its `src/complexity.cc`) fits
+//! `time = c · g(n)` for each class g of 1, log n, n, n log n, n², n³ by
+//! least squares, reports the class with the smallest RMS normalized by the
+//! mean time, and never asserts anything. perfmark fits the same classes,
+//! and decides a declared class on a fit that carries its uncertainty:
+//!
+//! - **The exponent.** `ln t` against `ln n` by weighted least squares: the
+//!   slope is the exponent k of `t ∝ n^k` over the sizes measured. Each
+//!   size's weight is `1 / (se² + τ²)`, `se` the log-scale standard error
+//!   from its own CI and τ = [`DRIFT_SD`] the drift between tests measured
+//!   at different moments of one run (within-run CIs are far narrower than
+//!   the differences between moments: DESIGN §1 "Regression"). The slope's
+//!   variance is scaled by the residual variance when the points scatter
+//!   more than that predicts (the scale is floored at 1, never trusted to be
+//!   smaller on a handful of points: the Knapp–Hartung adjustment of
+//!   meta-regression, truncated), with Student's t on `m − 2` degrees of
+//!   freedom.
+//! - **The excess over the declared class.** The same fit of
+//!   `ln(t / g(n))`, g the declared class's function: its slope `e` is how
+//!   much faster than declared the time grows, as a power of n (0 when the
+//!   declaration is right; negative when a constant cost flattens the small
+//!   sizes). The check fails when the one-sided lower confidence bound of
+//!   `e` exceeds [`MARGIN`]: the time grows, with significance, at least
+//!   n^0.5 faster than declared. A whole polynomial degree too many (n
+//!   declared, n² measured: e ≈ 1) is caught; log factors (n log n against
+//!   n: e ≈ 0.1–0.2 over practical sizes), constant costs and the cache
+//!   hierarchy (a scan slowing 2–4× per element from L1 to RAM: e ≈ 0.1
+//!   over four decades) stay under the margin. They cannot be told apart
+//!   from one another by timing alone; the fitted class still names the
+//!   best fit.
+//! - **The candidates.** Each class g fitted as `t = a + c · g(n)` with
+//!   a, c ≥ 0, minimizing the squared *relative* residuals (every size
+//!   counts alike, the largest does not drown the others; the constant `a`
+//!   absorbs a fixed cost per call). The fitted class is the one with the
+//!   smallest relative RMS, ties (within [`TIE_RMS`]) going to the slower
+//!   growing class.
+//!
+//! Pure functions of numbers, proven by seeded simulation
+//! (`tests/complexity_simulation.rs`).
+
+use perfmark_options::Complexity;
+
+use super::dist::{normal_quantile, t_quantile, upper_tail_probability};
+use super::interval::Interval;
+
+/// The margin, as a power of n: the check fails only when the time grows,
+/// with significance, at least `n^MARGIN` faster than declared.
+pub const MARGIN: f64 = 0.5;
+
+/// Relative spread assumed between tests measured at different moments of
+/// one run (5%), added to each size's own standard error: it keeps a
+/// handful of very narrow within-run intervals from claiming a precision
+/// the drift of the machine between them does not allow.
+pub const DRIFT_SD: f64 = 0.05;
+
+/// Fewest sizes a fit is made from: two parameters, and at least two more
+/// points to judge the fit by (the macro requires as many `args`).
+pub const MIN_SIZES: usize = 4;
+
+/// Candidates whose relative RMS is within this much (absolute, or 10% of
+/// the best, whichever is larger) of the best one's count as ties, and the
+/// slowest-growing of them is the fitted class: a faster class with a
+/// near-zero coefficient fits as well as a slower one without saying more.
+pub const TIE_RMS: f64 = 0.01;
+
+/// The time per iteration at one size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SizedTime {
+    /// The size n (at least 1).
+    pub size: f64,
+    /// The estimate, ns per iteration.
+    pub ns: f64,
+    /// Its confidence interval, ns per iteration.
+    pub ci: Interval,
+}
+
+/// One candidate class fitted as `t = constant + coefficient · g(n)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CandidateFit {
+    /// The class.
+    pub class: Complexity,
+    /// The constant `a`, ns per iteration.
+    pub constant_ns: f64,
+    /// The coefficient `c` of `g(n)`, ns per iteration per unit of `g`.
+    pub coefficient_ns: f64,
+    /// RMS of the relative residuals `(t − fit) / t`, as a fraction.
+    pub relative_rms: f64,
+}
+
+/// The fit of measured times against their sizes, and the verdict on a
+/// declared class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrowthFit {
+    /// The declared class.
+    pub declared: Complexity,
+    /// The exponent k of `t ∝ n^k` over the sizes measured.
+    pub exponent: f64,
+    /// Its two-sided confidence interval.
+    pub exponent_ci: Interval,
+    /// The declared class's own exponent over the same sizes: the slope of
+    /// `ln g(n)` against `ln n` (1 for n, about 1.1 for n log n).
+    pub declared_exponent: f64,
+    /// How much faster than declared the time grows, as a power of n.
+    pub excess: f64,
+    /// The one-sided lower confidence bound of `excess`.
+    pub excess_low: f64,
+    /// The smallest excess these sizes could have shown to exceed the
+    /// margin: [`MARGIN`] plus the bound's distance below the estimate.
+    /// Above 1, the sizes are too few or too close together to catch even
+    /// a whole power of n too many.
+    pub detectable_excess: f64,
+    /// Whether the declared class is refuted: `excess_low > MARGIN`.
+    pub fails: bool,
+    /// The best-fitting candidate class.
+    pub fitted: Complexity,
+    /// Every candidate, from the slowest-growing class to the fastest.
+    pub candidates: Vec<CandidateFit>,
+    /// The residual standard deviation of the exponent's fit, log scale.
+    pub residual_sd: f64,
+    /// Degrees of freedom of the t quantiles: sizes − 2.
+    pub df: f64,
+}
+
+/// Why no fit could be made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GrowthError {
+    /// Fewer than [`MIN_SIZES`] distinct sizes.
+    TooFewSizes {
+        /// How many distinct sizes there were.
+        distinct: usize,
+    },
+    /// A size below 1 (or not finite).
+    BadSize {
+        /// The size.
+        size: f64,
+    },
+    /// A time that is not positive and finite: too fast to time, or
+    /// unmeasured.
+    BadTime {
+        /// The size it was measured at.
+        size: f64,
+        /// The time, ns per iteration.
+        ns: f64,
+    },
+}
+
+impl std::fmt::Display for GrowthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GrowthError::TooFewSizes { distinct } => write!(
+                f,
+                "{distinct} distinct sizes; a growth class is fitted over at least {MIN_SIZES}"
+            ),
+            GrowthError::BadSize { size } => {
+                write!(f, "size {size} is not a size: sizes are at least 1")
+            }
+            GrowthError::BadTime { size, ns } => write!(
+                f,
+                "the time at size {size} is {ns} ns per iteration: too fast to time, so no growth \
+                 can be read from it; give each iteration more work"
+            ),
+        }
+    }
+}
+
+/// Fits `points` and judges the `declared` class at `confidence` (the
+/// exponent's interval two-sided, the excess's bound one-sided).
+///
+/// # Errors
+/// Fewer than [`MIN_SIZES`] distinct sizes, a size below 1, or a time that
+/// is not positive and finite.
+pub fn fit_growth(
+    points: &[SizedTime],
+    declared: Complexity,
+    confidence: f64,
+) -> Result<GrowthFit, GrowthError> {
+    for p in points {
+        if !(p.size.is_finite() && p.size >= 1.0) {
+            return Err(GrowthError::BadSize { size: p.size });
+        }
+        if !(p.ns.is_finite() && p.ns > 0.0) {
+            return Err(GrowthError::BadTime {
+                size: p.size,
+                ns: p.ns,
+            });
+        }
+    }
+    let mut sizes: Vec<f64> = points.iter().map(|p| p.size).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    if sizes.len() < MIN_SIZES {
+        return Err(GrowthError::TooFewSizes {
+            distinct: sizes.len(),
+        });
+    }
+
+    let x: Vec<f64> = points.iter().map(|p| p.size.ln()).collect();
+    let y: Vec<f64> = points.iter().map(|p| p.ns.ln()).collect();
+    let g: Vec<f64> = points
+        .iter()
+        .map(|p| declared.growth(p.size).ln())
+        .collect();
+    let w: Vec<f64> = points
+        .iter()
+        .map(|p| 1.0 / (log_se(p).powi(2) + DRIFT_SD * DRIFT_SD))
+        .collect();
+    let df = (points.len() - 2) as f64;
+
+    let time = weighted_line(&x, &y, &w);
+    let excess_y: Vec<f64> = y.iter().zip(&g).map(|(y, g)| y - g).collect();
+    let excess = weighted_line(&x, &excess_y, &w);
+    let declared_line = weighted_line(&x, &g, &w);
+
+    let two_sided = t_quantile(upper_tail_probability(confidence), df);
+    let one_sided = t_quantile(confidence, df);
+    let exponent_ci = Interval {
+        low: time.slope - two_sided * time.slope_se(df),
+        high: time.slope + two_sided * time.slope_se(df),
+        confidence,
+    };
+    let excess_se = excess.slope_se(df);
+    let excess_low = excess.slope - one_sided * excess_se;
+    let candidates: Vec<CandidateFit> = Complexity::ALL
+        .iter()
+        .map(|&class| fit_candidate(points, class))
+        .collect();
+    Ok(GrowthFit {
+        declared,
+        exponent: time.slope,
+        exponent_ci,
+        declared_exponent: declared_line.slope,
+        excess: excess.slope,
+        excess_low,
+        detectable_excess: MARGIN + one_sided * excess_se,
+        fails: excess_low > MARGIN,
+        fitted: best_candidate(&candidates),
+        candidates,
+        residual_sd: (time.weighted_rss / df / mean(&w)).sqrt(),
+        df,
+    })
+}
+
+/// The log-scale standard error of one size's estimate, from its CI: half
+/// the CI's width in `ln`, over the normal quantile of its level. An
+/// unbounded CI gives a standard error of 1 (a factor of e): the point
+/// then barely counts.
+fn log_se(p: &SizedTime) -> f64 {
+    let z = normal_quantile(upper_tail_probability(p.ci.confidence));
+    let se = if p.ci.low > 0.0 && p.ci.high.is_finite() {
+        (p.ci.high.ln() - p.ci.low.ln()) / (2.0 * z)
+    } else if p.ci.low.is_finite() && p.ci.high.is_finite() {
+        (p.ci.high - p.ci.low) / (2.0 * z * p.ns)
+    } else {
+        1.0
+    };
+    if se.is_finite() && se >= 0.0 {
+        se
+    } else {
+        1.0
+    }
+}
+
+/// A weighted least-squares line `y = a + slope · x`.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    slope: f64,
+    /// Σ w (x − x̄_w)².
+    sxx: f64,
+    /// Σ w r², r the residuals.
+    weighted_rss: f64,
+}
+
+impl Line {
+    /// The slope's standard error: the weights' own scale, widened by the
+    /// residuals' when they scatter more (never narrowed).
+    fn slope_se(&self, df: f64) -> f64 {
+        let scale = (self.weighted_rss / df).max(1.0);
+        (scale / self.sxx).sqrt()
+    }
+}
+
+fn weighted_line(x: &[f64], y: &[f64], w: &[f64]) -> Line {
+    let sw: f64 = w.iter().sum();
+    let xm = x.iter().zip(w).map(|(x, w)| w * x).sum::<f64>() / sw;
+    let ym = y.iter().zip(w).map(|(y, w)| w * y).sum::<f64>() / sw;
+    let sxx: f64 = x.iter().zip(w).map(|(x, w)| w * (x - xm).powi(2)).sum();
+    let sxy: f64 = x
+        .iter()
+        .zip(y)
+        .zip(w)
+        .map(|((x, y), w)| w * (x - xm) * (y - ym))
+        .sum();
+    let slope = sxy / sxx;
+    let weighted_rss = x
+        .iter()
+        .zip(y)
+        .zip(w)
+        .map(|((x, y), w)| w * (y - ym - slope * (x - xm)).powi(2))
+        .sum();
+    Line {
+        slope,
+        sxx,
+        weighted_rss,
+    }
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// Fits `t = a + c · g(n)` with a, c ≥ 0 by least squares on the relative
+/// residuals `1 − (a + c·g)/t`: a linear problem in (a, c) with regressors
+/// `1/t` and `g/t`, solved by its normal equations, and on a boundary when
+/// the unconstrained solution is negative in either.
+fn fit_candidate(points: &[SizedTime], class: Complexity) -> CandidateFit {
+    let p: Vec<f64> = points.iter().map(|pt| 1.0 / pt.ns).collect();
+    let q: Vec<f64> = points
+        .iter()
+        .map(|pt| class.growth(pt.size) / pt.ns)
+        .collect();
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(a, b)| a * b).sum::<f64>();
+    let (spp, sqq, spq) = (dot(&p, &p), dot(&q, &q), dot(&p, &q));
+    let (sp, sq) = (p.iter().sum::<f64>(), q.iter().sum::<f64>());
+    let constant_only = (sp / spp, 0.0);
+    let growth_only = (0.0, sq / sqq);
+    let det = spp * sqq - spq * spq;
+    let (a, c) = if class == Complexity::Constant || det <= 1e-12 * spp * sqq {
+        constant_only
+    } else {
+        let a = (sp * sqq - sq * spq) / det;
+        let c = (sq * spp - sp * spq) / det;
+        if a >= 0.0 && c >= 0.0 {
+            (a, c)
+        } else {
+            // On a boundary: the better of the two one-parameter fits.
+            let rss = |(a, c): (f64, f64)| -> f64 {
+                p.iter()
+                    .zip(&q)
+                    .map(|(p, q)| (1.0 - a * p - c * q).powi(2))
+                    .sum()
+            };
+            if rss(constant_only) <= rss(growth_only) {
+                constant_only
+            } else {
+                growth_only
+            }
+        }
+    };
+    let rss: f64 = p
+        .iter()
+        .zip(&q)
+        .map(|(p, q)| (1.0 - a * p - c * q).powi(2))
+        .sum();
+    CandidateFit {
+        class,
+        constant_ns: a,
+        coefficient_ns: c,
+        relative_rms: (rss / points.len() as f64).sqrt(),
+    }
+}
+
+/// The slowest-growing candidate whose RMS ties with the best's.
+fn best_candidate(candidates: &[CandidateFit]) -> Complexity {
+    let best = candidates
+        .iter()
+        .map(|c| c.relative_rms)
+        .fold(f64::INFINITY, f64::min);
+    let tie = (best * 1.1).max(best + TIE_RMS);
+    candidates
+        .iter()
+        .find(|c| c.relative_rms <= tie)
+        .map_or(Complexity::Constant, |c| c.class)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Exact times `t(n)` at `sizes`, each with a ±1% CI.
+    fn points(sizes: &[f64], t: impl Fn(f64) -> f64) -> Vec<SizedTime> {
+        sizes
+            .iter()
+            .map(|&size| {
+                let ns = t(size);
+                SizedTime {
+                    size,
+                    ns,
+                    ci: Interval {
+                        low: ns * 0.99,
+                        high: ns * 1.01,
+                        confidence: 0.95,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    const DECADES: [f64; 4] = [100.0, 1000.0, 10_000.0, 100_000.0];
+
+    #[test]
+    fn exact_power_laws_give_their_exponent_and_class() {
+        for (class, k) in [
+            (Complexity::Constant, 0.0),
+            (Complexity::Linear, 1.0),
+            (Complexity::Quadratic, 2.0),
+            (Complexity::Cubic, 3.0),
+        ] {
+            let fit = fit_growth(&points(&DECADES, |n| 3.0 * n.powf(k)), class, 0.95).unwrap();
+            assert!((fit.exponent - k).abs() < 1e-9, "{class:?}: {fit:?}");
+            assert!((fit.excess).abs() < 1e-9, "{class:?}: {fit:?}");
+            assert!(!fit.fails, "{class:?}");
+            assert_eq!(fit.fitted, class, "{fit:?}");
+            assert!(fit.exponent_ci.contains(k));
+        }
+    }
+
+    #[test]
+    fn n_log_n_is_fitted_and_holds() {
+        let fit = fit_growth(
+            &points(&DECADES, |n| 2.0 * n * n.log2()),
+            Complexity::LinLog,
+            0.95,
+        )
+        .unwrap();
+        assert_eq!(fit.fitted, Complexity::LinLog, "{fit:?}");
+        assert!(fit.excess.abs() < 1e-9);
+        assert!(fit.declared_exponent > 1.05 && fit.declared_exponent < 1.2);
+        assert!(!fit.fails);
+        // Declared n, it is n log n: a log factor stays under the margin.
+        let as_linear = fit_growth(
+            &points(&DECADES, |n| 2.0 * n * n.log2()),
+            Complexity::Linear,
+            0.95,
+        )
+        .unwrap();
+        assert!(!as_linear.fails, "{as_linear:?}");
+        assert_eq!(as_linear.fitted, Complexity::LinLog);
+    }
+
+    #[test]
+    fn a_whole_power_too_many_fails() {
+        let fit = fit_growth(&points(&DECADES, |n| 0.5 * n * n), Complexity::Linear, 0.95).unwrap();
+        assert!(fit.fails, "{fit:?}");
+        assert!((fit.excess - 1.0).abs() < 1e-9);
+        assert!(fit.excess_low > MARGIN);
+        assert!(fit.detectable_excess < 1.0);
+        assert_eq!(fit.fitted, Complexity::Quadratic);
+    }
+
+    #[test]
+    fn a_constant_cost_flattens_but_never_fails() {
+        // 10 µs per call plus 1 ns per element: flat, then linear.
+        let fit = fit_growth(
+            &points(&DECADES, |n| 10_000.0 + n),
+            Complexity::Linear,
+            0.95,
+        )
+        .unwrap();
+        assert!(fit.excess < 0.0 && !fit.fails, "{fit:?}");
+        let linear = fit.candidates[2];
+        assert_eq!(linear.class, Complexity::Linear);
+        assert!((linear.constant_ns - 10_000.0).abs() < 1e-6, "{linear:?}");
+        assert!((linear.coefficient_ns - 1.0).abs() < 1e-9, "{linear:?}");
+        assert!(linear.relative_rms < 1e-9);
+        assert_eq!(fit.fitted, Complexity::Linear);
+    }
+
+    #[test]
+    fn close_sizes_cannot_detect_and_say_so() {
+        let fit = fit_growth(
+            &points(&[100.0, 110.0, 120.0, 130.0], |n| n * n),
+            Complexity::Linear,
+            0.95,
+        )
+        .unwrap();
+        assert!(fit.detectable_excess > 1.0, "{fit:?}");
+        assert!(!fit.fails);
+    }
+
+    #[test]
+    fn scattered_points_widen_the_interval() {
+        let mut scattered = points(&DECADES, |n| n);
+        scattered[1].ns *= 1.5;
+        scattered[2].ns /= 1.5;
+        let tidy = fit_growth(&points(&DECADES, |n| n), Complexity::Linear, 0.95).unwrap();
+        let fit = fit_growth(&scattered, Complexity::Linear, 0.95).unwrap();
+        assert!(fit.exponent_ci.width() > 2.0 * tidy.exponent_ci.width());
+        assert!(fit.residual_sd > tidy.residual_sd);
+    }
+
+    #[test]
+    fn bad_inputs_are_refused() {
+        let good = points(&DECADES, |n| n);
+        assert_eq!(
+            fit_growth(&good[..3], Complexity::Linear, 0.95),
+            Err(GrowthError::TooFewSizes { distinct: 3 })
+        );
+        let mut repeated = good.clone();
+        repeated[3].size = 100.0;
+        assert_eq!(
+            fit_growth(&repeated, Complexity::Linear, 0.95),
+            Err(GrowthError::TooFewSizes { distinct: 3 })
+        );
+        let mut zero = good.clone();
+        zero[0].size = 0.0;
+        assert!(matches!(
+            fit_growth(&zero, Complexity::Linear, 0.95),
+            Err(GrowthError::BadSize { .. })
+        ));
+        let mut fast = good;
+        fast[0].ns = 0.0;
+        let error = fit_growth(&fast, Complexity::Linear, 0.95).unwrap_err();
+        assert!(error.to_string().contains("too fast to time"), "{error}");
+    }
+}
