@@ -545,7 +545,7 @@ fn the_rule_is_one_sided_at_its_confidence() {
 fn the_rule_as_shipped_with_its_defaults() {
     const MACHINE_SD: f64 = 0.02;
     let shipped = RegressionRule::new(CONFIDENCE, DEFAULT_TOLERANCE).unwrap();
-    assert!(!shipped.prior_is_floor);
+    assert!(shipped.prior_is_floor);
     let mut table = String::from(
         "| R | false failures (unchanged) | caught (+10%) | caught (+20%) \
          | stated min. detectable (median) | caught at that slowdown |\n\

@@ -20,8 +20,13 @@
 //!    family-wise; the same against a baseline of ONE process with the
 //!    default prior (what `--save-baseline` gives); the spread of unchanged
 //!    code's log-ratios next to the spread the rule assumed; and the
-//!    trade-offs over the tolerance and the confidence, recomputed from each
-//!    comparison's log-ratio, standard error and degrees of freedom.
+//!    trade-offs over the tolerance, the confidence and the prior (as a
+//!    floor), recomputed from each comparison's log-ratio, standard error
+//!    and degrees of freedom.
+//! 4. Prints the figure that calibrates `DEFAULT_BETWEEN_RUN_SD`: the sd of
+//!    each test's log-ratios over the unchanged runs, pooled over the
+//!    tests, and the time the runs spanned (docs/regression-rule.md,
+//!    "Calibrating the prior on a machine").
 
 use std::collections::BTreeMap;
 
@@ -38,6 +43,7 @@ use crate::perfrun::{finite, median, scratch_dir, PerfBinary};
 const SCALES: [f64; 4] = [1.0, 1.05, 1.10, 1.20];
 const TOLERANCES: [f64; 6] = [0.0, 0.02, 0.03, 0.05, 0.08, 0.10];
 const CONFIDENCES: [f64; 5] = [0.8, 0.9, 0.95, 0.99, 0.999];
+const PRIORS: [f64; 7] = [0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05];
 
 /// One test-run's comparison: the run it belongs to, the ratio, the
 /// one-sided interval's low end at the test's confidence, the log-scale
@@ -46,6 +52,12 @@ const CONFIDENCES: [f64; 5] = [0.8, 0.9, 0.95, 0.99, 0.999];
 #[derive(Debug, Clone, Copy)]
 struct Outcome {
     run: usize,
+    /// The test's index in the suite (by name).
+    test: usize,
+    /// Processes in the baseline, `R`.
+    baseline_runs: f64,
+    /// The baseline's own measured spread, when `R ≥ 2`.
+    measured_sd: Option<f64>,
     confidence: f64,
     ratio: f64,
     log_se: f64,
@@ -60,6 +72,27 @@ impl Outcome {
     fn regressed_at(&self, confidence: f64, tolerance: f64) -> bool {
         let t = t_quantile(confidence, self.df);
         self.ratio.ln() > t * self.log_se && self.ratio > 1.0 + tolerance
+    }
+
+    /// The verdict had the prior been `prior` (with the weight it had), as
+    /// a floor: the within-run part of the standard error is kept, and
+    /// the between-run part recomputed as `RegressionRule::effective_spread`
+    /// does.
+    fn regressed_with_prior(&self, prior: f64) -> bool {
+        let r = self.baseline_runs;
+        let between = |sd: f64| sd * sd * (1.0 + 1.0 / r);
+        let within = (self.log_se.powi(2) - between(self.between_run_sd)).max(0.0);
+        let sd = match self.measured_sd {
+            Some(s) if r >= 2.0 && self.df.is_finite() => {
+                let prior_df = self.df - (r - 1.0);
+                let pooled = ((prior_df * prior * prior + (r - 1.0) * s * s) / self.df).sqrt();
+                pooled.max(prior)
+            }
+            _ => prior,
+        };
+        let se = (within + between(sd)).sqrt();
+        let t = t_quantile(self.confidence, self.df);
+        self.ratio.ln() > t * se && self.ratio > 1.0 + DEFAULT_TOLERANCE
     }
 }
 
@@ -89,6 +122,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let mut multi = ByScale::new();
     let mut one = ByScale::new();
+    let mut names: Vec<String> = Vec::new();
+    let runs_started = std::time::Instant::now();
     let mut prior_words = String::new();
     let dir_arg = dir.to_string_lossy().into_owned();
     for r in 0..runs {
@@ -107,10 +142,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             let key = (scale * 100.0).round() as u32;
             for t in &report.tests {
-                if let Some(o) = outcome_from_report(r, t) {
+                let test = match names.iter().position(|n| *n == t.name) {
+                    Some(i) => i,
+                    None => {
+                        names.push(t.name.clone());
+                        names.len() - 1
+                    }
+                };
+                if let Some(o) = outcome_from_report(r, test, t) {
                     multi.entry(key).or_default().push(o);
                 }
-                if let Some(o) = outcome_against(r, &single, t)? {
+                if let Some(o) = outcome_against(r, test, &single, t)? {
                     one.entry(key).or_default().push(o);
                 }
             }
@@ -121,6 +163,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_rates(&r_runs, &multi);
     print_run_level(&r_runs, &multi);
     print_calibration(&multi);
+    print_recalibration(&multi, runs_started.elapsed());
     let one_title = format!(
         "baseline from 1 process (default prior {:.1}%)",
         compare::DEFAULT_BETWEEN_RUN_SD * 100.0
@@ -131,6 +174,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_tradeoff("baseline from 1 process", &one);
     print_confidence_tradeoff(&r_runs, &multi);
     print_confidence_tradeoff("baseline from 1 process", &one);
+    print_prior_tradeoff(&r_runs, &multi);
+    print_prior_tradeoff("baseline from 1 process", &one);
     if let Some(s) = file.between_run_spread() {
         println!(
             "\nthe recording's between-run sd: {:.2}% over {} tests × {} processes (weight {:.1} df)",
@@ -149,10 +194,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 /// The binary's own verdict against the multi-process baseline.
-fn outcome_from_report(run: usize, t: &TestReport) -> Option<Outcome> {
+fn outcome_from_report(run: usize, test: usize, t: &TestReport) -> Option<Outcome> {
     let c = t.baseline.as_ref()?.comparison.as_ref()?;
+    let baseline_runs = match c.between_run_source {
+        compare::SpreadSource::Pooled { runs } => runs as f64,
+        compare::SpreadSource::Prior => 1.0,
+    };
     Some(Outcome {
         run,
+        test,
+        baseline_runs,
+        measured_sd: c.measured_between_run_sd,
         confidence: c.confidence,
         ratio: finite(c.ratio)?,
         log_se: finite(c.log_se)?,
@@ -167,6 +219,7 @@ fn outcome_from_report(run: usize, t: &TestReport) -> Option<Outcome> {
 /// default prior (what a `--save-baseline` without a recording gives).
 fn outcome_against(
     run: usize,
+    test: usize,
     single: &BTreeMap<String, Entry>,
     t: &TestReport,
 ) -> Result<Option<Outcome>, String> {
@@ -197,6 +250,9 @@ fn outcome_against(
     let c = compare::compare(&baseline, &current, &rule).map_err(|e| e.to_string())?;
     Ok(Some(Outcome {
         run,
+        test,
+        baseline_runs: 1.0,
+        measured_sd: None,
         confidence: conf,
         ratio: c.ratio,
         log_se: c.log_se,
@@ -330,6 +386,68 @@ fn print_calibration(by_scale: &ByScale) {
         median(&assumed) * 100.0,
         median(&se) * 100.0
     );
+}
+
+/// The figure that calibrates the default prior: the sd of each test's
+/// log-ratio to its baseline over the unchanged runs (the baseline is fixed,
+/// so this is how far separate processes of the test moved over the runs'
+/// span, plus each run's own small error), pooled over the tests.
+fn print_recalibration(by_scale: &ByScale, span: std::time::Duration) {
+    let Some(unchanged) = by_scale.get(&100) else {
+        return;
+    };
+    let mut by_test: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for o in unchanged {
+        by_test.entry(o.test).or_default().push(o.ratio.ln());
+    }
+    let (mut squares, mut df) = (0.0, 0usize);
+    let mut per_test = Vec::new();
+    for logs in by_test.values().filter(|l| l.len() >= 2) {
+        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+        let ss: f64 = logs.iter().map(|l| (l - mean).powi(2)).sum();
+        per_test.push((ss / (logs.len() - 1) as f64).sqrt());
+        squares += ss;
+        df += logs.len() - 1;
+    }
+    if df == 0 {
+        return;
+    }
+    let pooled = (squares / df as f64).sqrt();
+    let words: Vec<String> = per_test
+        .iter()
+        .map(|s| format!("{:.2}%", s * 100.0))
+        .collect();
+    println!(
+        "\nbetween-process sd of unchanged code over {:.0} minutes: {:.2}% pooled over {} tests \
+         ({df} df; per test {}): the figure to compare with DEFAULT_BETWEEN_RUN_SD ({:.1}%)",
+        span.as_secs_f64() / 60.0,
+        pooled * 100.0,
+        per_test.len(),
+        words.join(", "),
+        compare::DEFAULT_BETWEEN_RUN_SD * 100.0
+    );
+}
+
+/// False alarms and detection had the prior been another, as a floor, at
+/// each test's confidence and the 5% tolerance: what `DEFAULT_BETWEEN_RUN_SD`
+/// would have given.
+fn print_prior_tradeoff(title: &str, by_scale: &ByScale) {
+    println!(
+        "\n{title}: trade-off over the prior between-run sd (as a floor), tolerance 5% \
+         (share of test-runs failed)\n"
+    );
+    println!("{}", scale_header("prior", by_scale));
+    for prior in PRIORS {
+        let mut line = format!("| {:.1}% |", prior * 100.0);
+        for outcomes in by_scale.values() {
+            let failed = outcomes
+                .iter()
+                .filter(|o| o.regressed_with_prior(prior))
+                .count();
+            line.push_str(&format!(" {} |", share(failed, outcomes.len())));
+        }
+        println!("{line}");
+    }
 }
 
 /// False alarms and detection if the tolerance were different (the interval

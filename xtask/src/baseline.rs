@@ -5,8 +5,13 @@
 //! prior (docs/regression-rule.md).
 //!
 //! Each process runs the whole suite, so a test's runs are separated in time
-//! by every other test's; `--pause` adds a wait between processes, so the
-//! runs also see the machine's slower drift (minutes, not seconds). Each run
+//! by every other test's; `--pause` (default 30 s, `--pause 0s` for none)
+//! adds a wait between processes, so the runs also see the machine's slower
+//! drift (minutes, not seconds): back to back, unchanged code on the
+//! reference machine recorded half the spread that runs minutes apart
+//! showed, and a prior from it failed 5 of 18 unchanged test-runs (the
+//! recording never lowers the prior below the default now, but it can only
+//! raise it when it sees the drift). Each run
 //! saves into a scratch directory with the test binary's own
 //! `--save-baseline`; the runs of each test are then merged
 //! (`perfmark_core::baseline::merge_runs`: the median run's samples and
@@ -27,13 +32,20 @@ use crate::perfrun::{scratch_dir, PerfBinary};
 /// Processes per recording: enough for a spread with a few degrees of freedom.
 pub const DEFAULT_RUNS: usize = 5;
 
+/// The wait between processes when `--pause` is not given.
+pub const DEFAULT_PAUSE: Duration = Duration::from_secs(30);
+
 /// The workspace's perf suites: (package, test target).
 pub const SUITES: [(&str, &str); 1] = [("perfmark-kernels", "perf")];
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut args = args.to_vec();
     let runs = crate::take_count(&mut args, "--runs", DEFAULT_RUNS)?;
-    let pause = crate::take_duration(&mut args, "--pause")?;
+    let pause = if args.iter().any(|a| a == "--pause") {
+        crate::take_duration(&mut args, "--pause")?
+    } else {
+        DEFAULT_PAUSE
+    };
     if runs < 3 {
         return Err(format!(
             "--runs {runs}: at least 3 processes are needed to know the between-run spread"

@@ -19,7 +19,7 @@ const TASKS: &str = "\
 usage: cargo xtask TASK [OPTIONS]
 
 tasks:
-  baseline [--runs N] [--pause D]      record the perf suites' baselines over N processes (default 5), D apart
+  baseline [--runs N] [--pause D]      record the perf suites' baselines over N processes (default 5), D apart (default 30s)
   compare [REV] [-- ARGS]              this tree against REV (default HEAD), each test paired slice by slice
   alarms [--runs N] [--baseline-runs R] [--pause D]  false-alarm and detection rates of the regression rule
   alarms --paired [--rounds N] [--tolerance T]  the same for the paired comparison, builds A/A, layout, +5/10/20%

@@ -9,9 +9,17 @@
 //!    --runs N`, when recorded on this machine ([`RecordedSpread`]);
 //! 3. [`DEFAULT_BETWEEN_RUN_SD`].
 //!
+//! A recording never takes the prior below the default: runs recorded
+//! minutes apart do not see the drift of hours and days that lies between
+//! a baseline and the run that checks it, and the default was calibrated
+//! over an hour (docs/regression-rule.md, "Calibrating the prior on a
+//! machine"). Only the user's setting can go below it.
+//!
 //! A test whose stored baseline was recorded over several processes on
 //! this machine pools its own measured spread with that prior
-//! ([`RegressionRule::effective_spread`]); every other test uses the prior.
+//! ([`RegressionRule::effective_spread`]), and the prior is a floor: a test
+//! whose few runs happened to agree never gets a spread below the
+//! machine's. Every other test uses the prior.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +29,7 @@ use crate::stats::compare::{RegressionRule, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIO
 use super::regression::baseline_estimate;
 
 /// Where the run's prior between-run spread came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum PriorSource {
     /// [`DEFAULT_BETWEEN_RUN_SD`]: nothing was measured or set.
@@ -34,6 +42,10 @@ pub enum PriorSource {
         tests: usize,
         /// Processes per test.
         runs: usize,
+        /// The sd the recording measured; the prior is this or the
+        /// default, whichever is larger.
+        #[serde(default)]
+        recorded_sd: f64,
     },
 }
 
@@ -76,11 +88,12 @@ impl MachinePrior {
                 runs,
                 ..
             }) => MachinePrior {
-                sd: *sd_log,
+                sd: sd_log.max(DEFAULT_BETWEEN_RUN_SD),
                 df: *df,
                 source: PriorSource::Recorded {
                     tests: *tests,
                     runs: *runs,
+                    recorded_sd: *sd_log,
                 },
             },
             None => MachinePrior {
@@ -101,7 +114,17 @@ impl MachinePrior {
                     .to_owned()
             }
             PriorSource::Setting => "set by --between-run-sd / PERFMARK_BETWEEN_RUN_SD".to_owned(),
-            PriorSource::Recorded { tests, runs } => format!(
+            PriorSource::Recorded {
+                tests,
+                runs,
+                recorded_sd,
+            } if recorded_sd < self.sd => format!(
+                "perfmark's default: this machine recorded {:.1}% over {tests} tests × {runs} \
+                 processes, and a recording never goes below the default; set \
+                 --between-run-sd to go lower",
+                recorded_sd * 100.0
+            ),
+            PriorSource::Recorded { tests, runs, .. } => format!(
                 "recorded on this machine over {tests} tests × {runs} processes, weight {:.1} df",
                 self.df
             ),
@@ -109,13 +132,16 @@ impl MachinePrior {
         format!("between-run sd {:.1}% ({source})", self.sd * 100.0)
     }
 
-    /// The regression rule at `confidence` and `tolerance` with this prior.
+    /// The regression rule at `confidence` and `tolerance` with this prior,
+    /// as a floor.
     pub fn rule(
         &self,
         confidence: f64,
         tolerance: f64,
     ) -> Result<RegressionRule, crate::stats::compare::CompareError> {
-        RegressionRule::new(confidence, tolerance)?.with_prior(self.sd, self.df)
+        Ok(RegressionRule::new(confidence, tolerance)?
+            .with_prior(self.sd, self.df)?
+            .prior_as_floor(true))
     }
 }
 
@@ -187,11 +213,11 @@ mod tests {
         assert!(spreads.usable_entry("anything").is_none());
     }
 
-    #[test]
-    fn a_recording_on_this_machine_gives_the_prior_and_each_test_its_pooled_spread() {
-        use crate::baseline::{merge_runs, BaselineStore, StoredEstimate};
-        let here = Fingerprint::current("rustc", "release", "0.1.0");
-        let entries: Vec<Entry> = [("a", 0.01), ("b", 0.03), ("c", 0.02)]
+    /// Baselines of three tests over five processes on `here`, whose
+    /// estimates step by `steps` (log scale) from one process to the next.
+    fn recording(here: &Fingerprint, steps: [(&str, f64); 3]) -> Vec<Entry> {
+        use crate::baseline::{merge_runs, StoredEstimate};
+        steps
             .iter()
             .map(|&(name, step)| {
                 let runs: Vec<Entry> = [-2.0, -1.0, 0.0, 1.0, 2.0]
@@ -205,7 +231,45 @@ mod tests {
                     .collect();
                 merge_runs(&runs).unwrap()
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn a_recording_below_the_default_never_lowers_the_prior() {
+        use crate::baseline::BaselineStore;
+        let here = Fingerprint::current("rustc", "release", "0.1.0");
+        let entries = recording(&here, [("a", 0.002), ("b", 0.004), ("c", 0.003)]);
+        let recorded = RecordedSpread::from_entries(&entries).unwrap();
+        assert!(recorded.sd_log < DEFAULT_BETWEEN_RUN_SD / 2.0);
+        let dir = std::env::temp_dir().join(format!("perfmark-spread-low-{}", std::process::id()));
+        let file = BaselineStore::new(&dir)
+            .save_recording("perf", &entries, &recorded)
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let prior = MachinePrior::resolve(None, Some(&file), &here);
+        assert_eq!(prior.sd, DEFAULT_BETWEEN_RUN_SD);
+        assert!(
+            prior
+                .header()
+                .contains("a recording never goes below the default"),
+            "{}",
+            prior.header()
+        );
+        // Every test, however well its runs agreed, gets at least the prior.
+        let spreads = BetweenRun::new(prior, Some(&file), &here);
+        for test in ["a", "b", "c"] {
+            assert_eq!(spreads.sd_of(test), DEFAULT_BETWEEN_RUN_SD);
+        }
+        // The user may go lower, deliberately.
+        let set = MachinePrior::resolve(Some(0.005), Some(&file), &here);
+        assert_eq!(BetweenRun::new(set, Some(&file), &here).sd_of("a"), 0.005);
+    }
+
+    #[test]
+    fn a_recording_on_this_machine_gives_the_prior_and_each_test_its_pooled_spread() {
+        use crate::baseline::BaselineStore;
+        let here = Fingerprint::current("rustc", "release", "0.1.0");
+        let entries = recording(&here, [("a", 0.01), ("b", 0.03), ("c", 0.02)]);
         let recorded = RecordedSpread::from_entries(&entries).unwrap();
         let dir = std::env::temp_dir().join(format!("perfmark-spread-{}", std::process::id()));
         let file = BaselineStore::new(&dir)
@@ -214,7 +278,15 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
 
         let prior = MachinePrior::resolve(None, Some(&file), &here);
-        assert_eq!(prior.source, PriorSource::Recorded { tests: 3, runs: 5 });
+        assert_eq!(
+            prior.source,
+            PriorSource::Recorded {
+                tests: 3,
+                runs: 5,
+                recorded_sd: recorded.sd_log
+            }
+        );
+        assert!(recorded.sd_log > DEFAULT_BETWEEN_RUN_SD);
         assert_eq!((prior.sd, prior.df), (recorded.sd_log, recorded.df));
         // The setting still wins; another machine's recording is not used.
         let set = MachinePrior::resolve(Some(0.05), Some(&file), &here);
@@ -224,11 +296,12 @@ mod tests {
         let other = MachinePrior::resolve(None, Some(&file), &elsewhere);
         assert_eq!(other.source, PriorSource::Default);
 
-        // Each recorded test pools its own spread with the prior: the
-        // noisier test gets the larger spread; an unknown test the prior.
+        // Each recorded test pools its own spread with the prior, which is
+        // a floor: the noisier test gets the larger spread, the quieter
+        // one the prior; an unknown test the prior.
         let spreads = BetweenRun::new(prior, Some(&file), &here);
         let (a, b) = (spreads.sd_of("a"), spreads.sd_of("b"));
-        assert!(a < prior.sd && prior.sd < b, "{a} {} {b}", prior.sd);
+        assert!(a == prior.sd && prior.sd < b, "{a} {} {b}", prior.sd);
         assert_eq!(spreads.sd_of("unknown"), prior.sd);
         assert!(BetweenRun::new(other, Some(&file), &elsewhere)
             .usable_entry("a")
