@@ -43,7 +43,7 @@ use crate::perfrun::{finite, median, scratch_dir, PerfBinary};
 const SCALES: [f64; 4] = [1.0, 1.05, 1.10, 1.20];
 const TOLERANCES: [f64; 6] = [0.0, 0.02, 0.03, 0.05, 0.08, 0.10];
 const CONFIDENCES: [f64; 5] = [0.8, 0.9, 0.95, 0.99, 0.999];
-const PRIORS: [f64; 7] = [0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05];
+const PRIORS: [f64; 9] = [0.01, 0.02, 0.03, 0.04, 0.05, 0.075, 0.10, 0.125, 0.15];
 
 /// One test-run's comparison: the run it belongs to, the ratio, the
 /// one-sided interval's low end at the test's confidence, the log-scale
@@ -54,6 +54,8 @@ struct Outcome {
     run: usize,
     /// The test's index in the suite (by name).
     test: usize,
+    /// Minutes since the first run began.
+    minute: f64,
     /// Processes in the baseline, `R`.
     baseline_runs: f64,
     /// The baseline's own measured spread, when `R ≥ 2`.
@@ -149,10 +151,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
                         names.len() - 1
                     }
                 };
-                if let Some(o) = outcome_from_report(r, test, t) {
+                let minute = runs_started.elapsed().as_secs_f64() / 60.0;
+                if let Some(o) = outcome_from_report(r, test, minute, t) {
                     multi.entry(key).or_default().push(o);
                 }
-                if let Some(o) = outcome_against(r, test, &single, t)? {
+                if let Some(o) = outcome_against(r, test, minute, &single, t)? {
                     one.entry(key).or_default().push(o);
                 }
             }
@@ -164,6 +167,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_run_level(&r_runs, &multi);
     print_calibration(&multi);
     print_recalibration(&multi, runs_started.elapsed());
+    print_common_mode(&multi);
+    write_rows(&names, &multi, &one)?;
     let one_title = format!(
         "baseline from 1 process (default prior {:.1}%)",
         compare::DEFAULT_BETWEEN_RUN_SD * 100.0
@@ -194,7 +199,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 /// The binary's own verdict against the multi-process baseline.
-fn outcome_from_report(run: usize, test: usize, t: &TestReport) -> Option<Outcome> {
+fn outcome_from_report(run: usize, test: usize, minute: f64, t: &TestReport) -> Option<Outcome> {
     let c = t.baseline.as_ref()?.comparison.as_ref()?;
     let baseline_runs = match c.between_run_source {
         compare::SpreadSource::Pooled { runs } => runs as f64,
@@ -203,6 +208,7 @@ fn outcome_from_report(run: usize, test: usize, t: &TestReport) -> Option<Outcom
     Some(Outcome {
         run,
         test,
+        minute,
         baseline_runs,
         measured_sd: c.measured_between_run_sd,
         confidence: c.confidence,
@@ -220,6 +226,7 @@ fn outcome_from_report(run: usize, test: usize, t: &TestReport) -> Option<Outcom
 fn outcome_against(
     run: usize,
     test: usize,
+    minute: f64,
     single: &BTreeMap<String, Entry>,
     t: &TestReport,
 ) -> Result<Option<Outcome>, String> {
@@ -251,6 +258,7 @@ fn outcome_against(
     Ok(Some(Outcome {
         run,
         test,
+        minute,
         baseline_runs: 1.0,
         measured_sd: None,
         confidence: conf,
@@ -426,6 +434,87 @@ fn print_recalibration(by_scale: &ByScale, span: std::time::Duration) {
         words.join(", "),
         compare::DEFAULT_BETWEEN_RUN_SD * 100.0
     );
+}
+
+/// How much of the between-process spread the tests of one process share:
+/// each unchanged test-run's log-ratio less the mean log-ratio of the
+/// *other* tests of the same process (leave one out), and the sd of what
+/// is left. A small remainder means the machine's speed moved, not the
+/// tests: a reference measured in the same process would take it out.
+fn print_common_mode(by_scale: &ByScale) {
+    let Some(unchanged) = by_scale.get(&100) else {
+        return;
+    };
+    let mut by_run: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for o in unchanged {
+        by_run.entry(o.run).or_default().push(o.ratio.ln());
+    }
+    let (mut raw, mut rest) = (Vec::new(), Vec::new());
+    let mut process_means = Vec::new();
+    for logs in by_run.values().filter(|l| l.len() >= 3) {
+        let sum: f64 = logs.iter().sum();
+        process_means.push(sum / logs.len() as f64);
+        for &l in logs {
+            raw.push(l);
+            rest.push(l - (sum - l) / (logs.len() - 1) as f64);
+        }
+    }
+    let sd = |xs: &[f64]| {
+        let m = xs.iter().sum::<f64>() / xs.len() as f64;
+        (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1).max(1) as f64).sqrt()
+    };
+    if raw.len() < 3 {
+        return;
+    }
+    println!(
+        "\ncommon to the tests of a process: the log-ratios of unchanged code have sd {:.2}%; \
+         each process's mean log-ratio moves with sd {:.2}% (range {:+.1}% … {:+.1}%); less the \
+         mean of the other tests of the same process, sd {:.2}% is left ({} test-runs, {} \
+         processes)",
+        sd(&raw) * 100.0,
+        sd(&process_means) * 100.0,
+        process_means.iter().copied().fold(f64::INFINITY, f64::min) * 100.0,
+        process_means
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max)
+            * 100.0,
+        sd(&rest) * 100.0,
+        raw.len(),
+        process_means.len()
+    );
+}
+
+/// Every test-run to `rows.csv` in the scratch directory: baseline kind,
+/// scale, run, minute, test, ratio, log standard error, between-run sd
+/// used, degrees of freedom, minimum detectable slowdown, verdict.
+fn write_rows(names: &[String], multi: &ByScale, one: &ByScale) -> Result<(), String> {
+    let mut csv = String::from(
+        "baseline,scale,run,minute,test,ratio,log_se,between_run_sd,df,min_detectable,regressed\n",
+    );
+    for (kind, by_scale) in [("recorded", multi), ("one_process", one)] {
+        for (scale, outcomes) in by_scale {
+            for o in outcomes {
+                csv.push_str(&format!(
+                    "{kind},{:.2},{},{:.2},{},{},{},{},{},{},{}\n",
+                    *scale as f64 / 100.0,
+                    o.run,
+                    o.minute,
+                    names[o.test],
+                    o.ratio,
+                    o.log_se,
+                    o.between_run_sd,
+                    o.df,
+                    o.min_detectable,
+                    o.regressed
+                ));
+            }
+        }
+    }
+    let path = scratch_dir("alarms").join("rows.csv");
+    std::fs::write(&path, csv).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("\nevery test-run: {}", path.display());
+    Ok(())
 }
 
 /// False alarms and detection had the prior been another, as a floor, at

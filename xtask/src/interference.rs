@@ -20,7 +20,8 @@
 //!    A FILTER (and any other argument) is passed to the suite's binary, so
 //!    `--runs 1 --skip-alarms add` checks the task itself in seconds.
 //! 2. The alarm experiment under the same load (`cargo xtask alarms`'s
-//!    suite and method): a baseline recorded quiet over R processes, then M
+//!    suite and method): a baseline recorded quiet over R processes 30 s
+//!    apart (as `cargo xtask baseline` records), then M
 //!    runs at each of unchanged code and +10% work, quiet, loaded with
 //!    re-measurement and loaded without, interleaved. Printed: the share of
 //!    test-runs failed as regressions in each (at unchanged code, false
@@ -89,6 +90,10 @@ struct Span {
 #[derive(Debug, Clone)]
 struct TestRun {
     condition: Condition,
+    /// The test's name.
+    name: String,
+    /// Its final estimate, ns per iteration.
+    ns: Option<f64>,
     failed: bool,
     regressed: bool,
     lost_share: Option<f64>,
@@ -111,6 +116,12 @@ impl TestRun {
         spans.extend(t.interference.as_ref().map(span));
         TestRun {
             condition,
+            name: t.name.clone(),
+            ns: t
+                .estimate
+                .as_ref()
+                .map(|e| e.ns_per_iter)
+                .filter(|ns| ns.is_finite() && *ns > 0.0),
             failed: t.verdict == Verdict::Fail,
             regressed: t
                 .baseline
@@ -234,10 +245,41 @@ fn overlap(span: &Span, busy: &[(f64, f64)]) -> f64 {
     (inside / span.wall_s).min(1.0)
 }
 
+/// Each test's median estimate over the quiet runs, ns.
+fn quiet_medians(runs: &[TestRun]) -> BTreeMap<&str, f64> {
+    let mut by_test: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for r in runs.iter().filter(|r| r.condition == Condition::Quiet) {
+        if let Some(ns) = r.ns {
+            by_test.entry(r.name.as_str()).or_default().push(ns);
+        }
+    }
+    by_test
+        .into_iter()
+        .map(|(name, ns)| (name, median(&ns)))
+        .collect()
+}
+
+/// One overlap bucket: measurements, warned, and the estimates over the
+/// quiet median of single-measurement test-runs, warned and not.
+#[derive(Default)]
+struct OverlapRow {
+    measurements: usize,
+    warned: usize,
+    warned_ratios: Vec<f64>,
+    unwarned_ratios: Vec<f64>,
+}
+
 fn print_overlap(runs: &[TestRun], busy: &[(f64, f64)]) {
     const BUCKETS: [&str; 3] = ["none", "under 25%", "25% or more"];
-    let mut rows: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let quiet = quiet_medians(runs);
+    let mut rows: BTreeMap<usize, OverlapRow> = BTreeMap::new();
     for r in runs.iter().filter(|r| r.condition.loaded()) {
+        // The estimate belongs to the last measurement; a re-measured
+        // test's first one has none of its own.
+        let ratio = match (r.ns, quiet.get(r.name.as_str())) {
+            (Some(ns), Some(q)) if r.spans.len() == 1 => Some(ns / q),
+            _ => None,
+        };
         for s in &r.spans {
             let o = overlap(s, busy);
             let bucket = if o <= 0.0 {
@@ -248,23 +290,50 @@ fn print_overlap(runs: &[TestRun], busy: &[(f64, f64)]) {
                 2
             };
             let row = rows.entry(bucket).or_default();
-            row.0 += 1;
-            row.1 += usize::from(s.disturbed);
+            row.measurements += 1;
+            row.warned += usize::from(s.disturbed);
+            if let Some(ratio) = ratio {
+                if s.disturbed {
+                    row.warned_ratios.push(ratio);
+                } else {
+                    row.unwarned_ratios.push(ratio);
+                }
+            }
         }
     }
     println!(
         "\nloaded runs: each measurement by its overlap with the second loop's busy periods \
          (the first loop is always busy)"
     );
-    println!("| overlap | measurements | warned | share warned |");
-    println!("|---|---|---|---|");
+    println!(
+        "| overlap | measurements | warned | share warned | estimate / quiet median, \
+         warned: median (n) | not warned: median (n) |"
+    );
+    println!("|---|---|---|---|---|---|");
+    let ratios = |xs: &[f64]| {
+        if xs.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("{:.3} ({})", median(xs), xs.len())
+        }
+    };
     for (k, words) in BUCKETS.iter().enumerate() {
-        let (n, warned) = rows.get(&k).copied().unwrap_or((0, 0));
+        let empty = OverlapRow::default();
+        let row = rows.get(&k).unwrap_or(&empty);
+        let n = row.measurements;
         println!(
-            "| {words} | {n} | {warned} | {} |",
-            percent((n > 0).then(|| warned as f64 / n as f64))
+            "| {words} | {n} | {} | {} | {} | {} |",
+            row.warned,
+            percent((n > 0).then(|| row.warned as f64 / n as f64)),
+            ratios(&row.warned_ratios),
+            ratios(&row.unwarned_ratios)
         );
     }
+    println!(
+        "(a measurement the loops overlapped but did not slow — the scheduler can keep the \
+         test's core to itself — rightly carries no warning: its estimate reads near the \
+         quiet median)"
+    );
 }
 
 /// The alarm experiment's test-runs, by condition and scale (×100).
@@ -277,7 +346,8 @@ fn alarm_experiment(load: &Load, runs: usize, baseline_runs: usize) -> Result<Al
         &binary,
         "alarms",
         baseline_runs,
-        std::time::Duration::ZERO,
+        // As `cargo xtask baseline` records: processes 30 s apart.
+        crate::baseline::DEFAULT_PAUSE,
         &[],
         "interference-alarms-baseline",
     )?;
@@ -326,7 +396,7 @@ fn alarm_experiment(load: &Load, runs: usize, baseline_runs: usize) -> Result<Al
 fn print_alarms(runs: &AlarmRuns, per_cell: usize, baseline_runs: usize) {
     println!(
         "\nalarm experiment: alarm suite against a baseline recorded quiet over {baseline_runs} \
-         processes; {per_cell} runs per row; share of test-runs failed as regressions"
+         processes 30 s apart; {per_cell} runs per row; share of test-runs failed as regressions"
     );
     println!(
         "| condition | slowdown | test-runs | failed as regressions | rate | warned | \

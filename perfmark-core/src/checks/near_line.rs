@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn the_budget_verdict_line_carries_the_note() {
         // Exactly 100 ns per iteration through the real sampler, against a
-        // budget 2.1% above it, with the default 2% between-run sd.
+        // budget 2.1% above it, with a between-run sd of 2% set.
         let mut plan = Plan::new(0.95, 0.01, Duration::from_millis(200), Duration::ZERO);
         plan.budget_ns = Some(102.1);
         let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
@@ -115,7 +115,7 @@ mod tests {
             allocations: None,
         };
         let here = Fingerprint::current("rustc", "release", "0.1.0");
-        let spreads = BetweenRun::new(MachinePrior::resolve(None, None, &here), None, &here);
+        let spreads = BetweenRun::new(MachinePrior::resolve(Some(0.02), None, &here), None, &here);
         let finding = NearLine::new(&spreads).check(&subject).unwrap();
         let plain = Budget.check(&subject).unwrap();
         assert!(finding.passed && plain.passed);

@@ -53,7 +53,7 @@ pub enum PriorSource {
 /// source (`report.json`'s top-level `between_run_prior`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MachinePrior {
-    /// `σ₀`, the sd of log estimates between processes (0.02 ≈ 2%).
+    /// `σ₀`, the sd of log estimates between processes (0.075 ≈ 7.5%).
     pub sd: f64,
     /// `ν₀`, its weight in pseudo-degrees of freedom.
     pub df: f64,
@@ -202,9 +202,11 @@ mod tests {
         let default = MachinePrior::resolve(None, None, &here);
         assert_eq!(default.sd, DEFAULT_BETWEEN_RUN_SD);
         assert_eq!(default.source, PriorSource::Default);
-        assert!(default
-            .header()
-            .starts_with("between-run sd 2.0% (perfmark's default"));
+        let words = format!(
+            "between-run sd {:.1}% (perfmark's default",
+            DEFAULT_BETWEEN_RUN_SD * 100.0
+        );
+        assert!(default.header().starts_with(&words), "{}", default.header());
         let set = MachinePrior::resolve(Some(0.035), None, &here);
         assert_eq!((set.sd, set.df), (0.035, DEFAULT_PRIOR_DF));
         assert_eq!(set.source, PriorSource::Setting);
@@ -269,7 +271,7 @@ mod tests {
     fn a_recording_on_this_machine_gives_the_prior_and_each_test_its_pooled_spread() {
         use crate::baseline::BaselineStore;
         let here = Fingerprint::current("rustc", "release", "0.1.0");
-        let entries = recording(&here, [("a", 0.01), ("b", 0.03), ("c", 0.02)]);
+        let entries = recording(&here, [("a", 0.05), ("b", 0.15), ("c", 0.10)]);
         let recorded = RecordedSpread::from_entries(&entries).unwrap();
         let dir = std::env::temp_dir().join(format!("perfmark-spread-{}", std::process::id()));
         let file = BaselineStore::new(&dir)

@@ -24,13 +24,17 @@
 //!
 //! Over a span of wall time `W` (a test's body, setup and warm-up included):
 //!
-//! - **waited** = the measuring thread's run-queue wait, but at most the CPU
-//!   time that *other processes* used over the span (all CPUs' busy ticks
-//!   less this process's CPU time). The bound keeps a test's own threads
-//!   out: a test that runs more threads than there are cores makes its
-//!   measuring thread wait for them, which is the test's work, not
-//!   interference; on a quiet machine other processes used almost nothing,
-//!   so the bound is near zero.
+//! - **waited** = the measuring thread's run-queue wait, in the share that
+//!   other processes had of the competition for the CPUs, and at most the
+//!   CPU time they used over the span (all CPUs' busy ticks less this
+//!   process's CPU time). Both keep a test's own threads out: a test that
+//!   runs more threads than there are cores makes its measuring thread wait
+//!   for them, which is the test's work, not interference. The share is
+//!   `other / (other + the test's other threads' CPU time)`: on a quiet
+//!   machine other processes still use a few tens of milliseconds a second
+//!   (daemons, the parent process, the 10 ms ticks of `/proc/stat`), and
+//!   charging a multi-threaded test's whole wait to them up to that bound
+//!   made 2 of 128 quiet test-runs warn (issue 14).
 //! - **stolen** = the thread's run time × f / (1 − f), where f is the share
 //!   of the CPUs' wanted time (busy + steal) that the hypervisor stole over
 //!   the span. Stolen time is counted neither as the thread's run time nor
