@@ -330,9 +330,9 @@ fn print_overlap(runs: &[TestRun], busy: &[(f64, f64)]) {
         );
     }
     println!(
-        "(a measurement the loops overlapped but did not slow — the scheduler can keep the \
-         test's core to itself — rightly carries no warning: its estimate reads near the \
-         quiet median)"
+        "(estimate / quiet median: each single-measurement test-run's estimate over the same \
+         test's median in the quiet runs; the VM's own speed, which drifts between the quiet \
+         and the loaded runs, moves both columns alike)"
     );
 }
 
