@@ -45,7 +45,10 @@ mod modality;
 mod outliers;
 pub mod paired;
 mod resolution;
+mod special;
 mod spread;
+#[cfg(test)]
+mod statrs_agreement;
 mod summary;
 
 pub use autocorr::{
