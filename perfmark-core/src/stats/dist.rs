@@ -229,7 +229,9 @@ fn solve_tail(target: f64, start: f64, falling: bool, tail: &dyn Fn(f64) -> (f64
         }
         // Newton's error squares at each step: a step of 1e-14 leaves the
         // rounding of the tail itself as the only error.
-        if (next - x).abs() <= 1e-14 * x || high - low <= 4.0 * f64::EPSILON * high {
+        if (next - x).abs() <= 1e-14 * x
+            || (high.is_finite() && high - low <= 4.0 * f64::EPSILON * high)
+        {
             return next;
         }
         x = next;
