@@ -62,11 +62,10 @@
 //! [`holm`] takes across the tests of a run.
 
 use serde::{Deserialize, Serialize};
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::compare::words::{plain_percent, signed_percent};
-use super::dist::t_quantile;
 use super::dist::{quantile_sorted, sorted_copy};
+use super::dist::{t_quantile, t_upper_tail};
 use super::summary::{mean, sd_about};
 use super::Interval;
 
@@ -205,8 +204,7 @@ pub fn paired_estimate_with(
             1.0
         }
     } else {
-        // StudentsT::new accepts every df > 0 with location 0 and scale 1.
-        StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |t| t.sf(log_ratio / log_se))
+        t_upper_tail(log_ratio / log_se, df)
     };
     Some(PairedEstimate {
         ratio: log_ratio.exp(),

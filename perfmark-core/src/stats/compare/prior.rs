@@ -32,6 +32,7 @@
 
 use super::Spread;
 use crate::stats::dist::quantile;
+use crate::stats::special::digamma;
 
 /// Below this many degrees of freedom of the other tests, no prior is
 /// estimated: the variance of `ln sᵢ²` needs at least two tests, and the
@@ -87,11 +88,6 @@ pub fn moderated_prior(spreads: &[Spread]) -> Option<Spread> {
         sd: s0_sq.sqrt(),
         df: d0,
     })
-}
-
-/// The digamma function `ψ(x) = d/dx ln Γ(x)`, for `x > 0`.
-fn digamma(x: f64) -> f64 {
-    statrs::function::gamma::digamma(x)
 }
 
 /// The trigamma function `ψ'(x)`, for `x > 0`: the recurrence
