@@ -17,6 +17,7 @@ pub mod baseline;
 pub mod bencher;
 pub mod checks;
 pub mod clock;
+pub mod json;
 pub(crate) mod fs;
 pub mod measure;
 pub mod observe;

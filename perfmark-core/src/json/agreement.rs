@@ -1,0 +1,109 @@
+//! The JSON module held to serde_json (a dev-dependency) on generated
+//! values: what one writes the other reads back equal, both ways, and a
+//! text one refuses the other refuses too.
+
+use proptest::prelude::*;
+
+use super::{parse, write_compact, write_pretty, Number, Object, Value};
+
+/// Our value as serde_json's.
+fn to_serde(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Null => serde_json::Value::Null,
+        Value::Bool(b) => serde_json::Value::Bool(*b),
+        Value::Number(Number::U64(u)) => serde_json::Value::from(*u),
+        Value::Number(Number::I64(i)) => serde_json::Value::from(*i),
+        Value::Number(Number::F64(f)) => serde_json::Value::from(*f),
+        Value::String(s) => serde_json::Value::String(s.clone()),
+        Value::Array(a) => serde_json::Value::Array(a.iter().map(to_serde).collect()),
+        Value::Object(o) => {
+            serde_json::Value::Object(o.iter().map(|(k, v)| (k.clone(), to_serde(v))).collect())
+        }
+    }
+}
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<u64>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        any::<String>().prop_map(Value::String),
+        "[a-z\\\\\"\\n\\t\\u{1}-\\u{1f}é😀]{0,8}".prop_map(Value::String),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z]{0,3}", inner, 0..6).prop_map(|m| {
+                let mut o = Object::new();
+                for (k, v) in m {
+                    o.insert(k, v);
+                }
+                Value::Object(o)
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn serde_json_reads_what_we_write(v in value()) {
+        for text in [write_compact(&v), write_pretty(&v)] {
+            let theirs: serde_json::Value = serde_json::from_str(&text).map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
+            prop_assert_eq!(&theirs, &to_serde(&v), "{}", text);
+        }
+    }
+
+    #[test]
+    fn we_read_what_serde_json_writes(v in value()) {
+        let serde = to_serde(&v);
+        for text in [serde_json::to_string(&serde).unwrap(), serde_json::to_string_pretty(&serde).unwrap()] {
+            let ours = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
+            prop_assert_eq!(to_serde(&ours), serde.clone(), "{}", text);
+            // Floats aside (both are shortest, in notations that may differ), the text is the same.
+            if !text.contains('.') && !text.contains('e') {
+                let ours_text = if text.contains('\n') { write_pretty(&ours) } else { write_compact(&ours) };
+                prop_assert_eq!(ours_text, text);
+            }
+        }
+    }
+
+    #[test]
+    fn both_refuse_the_same_damaged_texts(v in value(), cut in any::<prop::sample::Index>(), junk in "[\\]\\[{},:\"0-9a-z \\\\]") {
+        let text = write_pretty(&v);
+        // Cut the text short, or put a junk character in it.
+        let at = cut.index(text.len() + 1);
+        if !text.is_char_boundary(at) {
+            return Ok(());
+        }
+        for damaged in [text[..at].to_owned(), format!("{}{junk}{}", &text[..at], &text[at..])] {
+            let ours = parse(&damaged);
+            let theirs = serde_json::from_str::<serde_json::Value>(&damaged);
+            // serde_json keeps the last of a duplicate key; we refuse it.
+            let duplicate = ours.as_ref().is_err_and(|e| e.to_string().contains("duplicate key"));
+            if !duplicate {
+                prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}: ours {:?}, theirs {:?}", damaged, ours, theirs);
+            }
+            if let (Ok(ours), Ok(theirs)) = (&ours, &theirs) {
+                prop_assert_eq!(&to_serde(ours), theirs);
+            }
+            if let (Err(ours), Err(theirs)) = (&ours, &theirs) {
+                prop_assert_eq!(ours.is_eof(), theirs.is_eof(), "{:?}: ours {}, theirs {}", damaged, ours, theirs);
+                // serde_json may stop inside a huge exponent; the line agrees.
+                let range = ours.to_string().contains("number out of range");
+                if range {
+                    prop_assert_eq!(ours.line(), theirs.line());
+                } else if !duplicate {
+                    prop_assert_eq!((ours.line(), ours.column()), (theirs.line(), theirs.column()), "{:?}: ours {}, theirs {}", damaged, ours, theirs);
+                }
+            }
+        }
+    }
+}
