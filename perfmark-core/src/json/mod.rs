@@ -38,6 +38,8 @@ mod write;
 
 #[cfg(test)]
 mod agreement;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use parse::{parse, MAX_DEPTH};
 pub use write::{to_string as write_compact, to_string_pretty as write_pretty};
@@ -534,6 +536,19 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// The `f64` field `key`, with `null` read as `null_is` (a CI bound
+    /// written as `null` was infinite: −∞ for a low end, +∞ for a high one).
+    ///
+    /// # Errors
+    /// When it is missing or not a number or `null`.
+    pub fn get_f64_null_as(&self, key: &str, null_is: f64) -> Result<f64, Error> {
+        match self.0.get(key) {
+            Some(Value::Null) => Ok(null_is),
+            Some(v) => f64::from_json(v).map_err(|e| e.in_field(key)),
+            None => Err(Error::new(format!("missing field `{key}`"))),
+        }
+    }
+
     /// The tag of an enum with fields: the string under `key`.
     ///
     /// # Errors
@@ -545,6 +560,17 @@ impl<'a> Fields<'a> {
             None => Err(Error::new(format!("missing field `{key}`"))),
         }
     }
+}
+
+/// An internally tagged enum variant: `{tag_key: name, ...fields}`, the
+/// tag first, then the fields of `fields` (an object, or `null` for a unit
+/// variant).
+pub fn tagged(tag_key: &str, name: &str, fields: Value) -> Value {
+    let mut object = Object::new().with(tag_key, name);
+    if let Value::Object(inner) = fields {
+        object.0.extend(inner);
+    }
+    Value::Object(object)
 }
 
 /// `value` as compact JSON text.
