@@ -34,6 +34,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod parse;
+#[doc(hidden)]
+pub mod bridge;
 mod write;
 
 #[cfg(test)]
