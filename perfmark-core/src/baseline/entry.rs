@@ -1,6 +1,7 @@
 //! One test's stored baseline, and the merge of several runs into one.
 
 use serde::{Deserialize, Serialize};
+use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
 
 use super::{BaselineError, Fingerprint};
 use crate::clock::Clock;
@@ -384,4 +385,79 @@ pub fn merge_runs(runs: &[Entry]) -> Result<Entry, BaselineError> {
         sd_log,
     });
     Ok(merged)
+}
+
+impl ToJson for StoredEstimate {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("ci_high", &self.ci_high_ns)
+            .with("ci_low", &self.ci_low_ns)
+            .with("confidence", &self.confidence)
+            .with("ns_per_iter", &self.ns_per_iter)
+            .with("statistic", &self.statistic)
+            .into()
+    }
+}
+
+impl FromJson for StoredEstimate {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(StoredEstimate {
+            ci_high_ns: f.get("ci_high")?,
+            ci_low_ns: f.get("ci_low")?,
+            confidence: f.get("confidence")?,
+            ns_per_iter: f.get("ns_per_iter")?,
+            statistic: f.get("statistic")?,
+        })
+    }
+}
+
+impl ToJson for BetweenRuns {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("run_estimates_ns", &self.run_estimates_ns)
+            .with("runs", &self.runs)
+            .with("sd_log", &self.sd_log)
+            .into()
+    }
+}
+
+impl FromJson for BetweenRuns {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(BetweenRuns {
+            run_estimates_ns: f.get("run_estimates_ns")?,
+            runs: f.get("runs")?,
+            sd_log: f.get("sd_log")?,
+        })
+    }
+}
+
+impl ToJson for EntryRepr {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with_some("between_runs", &self.between_runs)
+            .with("clock", &self.clock)
+            .with("estimate", &self.estimate)
+            .with("fingerprint", &self.fingerprint)
+            .with("iters_per_sample", &self.iters_per_sample)
+            .with("sample_count", &self.sample_count)
+            .with("samples_ns", &self.samples_ns)
+            .into()
+    }
+}
+
+impl FromJson for EntryRepr {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(EntryRepr {
+            between_runs: f.get("between_runs")?,
+            clock: f.get_or_default("clock")?,
+            estimate: f.get("estimate")?,
+            fingerprint: f.get("fingerprint")?,
+            iters_per_sample: f.get("iters_per_sample")?,
+            sample_count: f.get("sample_count")?,
+            samples_ns: f.get("samples_ns")?,
+        })
+    }
 }

@@ -77,7 +77,6 @@ mod error;
 mod fingerprint;
 mod spread;
 mod store;
-mod unique_keys;
 
 pub use entry::{merge_runs, BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;

@@ -2,6 +2,7 @@
 //! measured it, stored once per baseline file beside the entries.
 
 use serde::{Deserialize, Serialize};
+use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
 
 use super::{Entry, Fingerprint};
 use crate::stats::compare::{moderated_prior, Spread};
@@ -96,6 +97,34 @@ impl RecordedSpread {
             ));
         }
         None
+    }
+}
+
+
+impl ToJson for RecordedSpread {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("df", &self.df)
+            .with("estimator", &self.estimator)
+            .with("fingerprint", &self.fingerprint)
+            .with("runs", &self.runs)
+            .with("sd_log", &self.sd_log)
+            .with("tests", &self.tests)
+            .into()
+    }
+}
+
+impl FromJson for RecordedSpread {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(RecordedSpread {
+            df: f.get("df")?,
+            estimator: f.get("estimator")?,
+            fingerprint: f.get("fingerprint")?,
+            runs: f.get("runs")?,
+            sd_log: f.get("sd_log")?,
+            tests: f.get("tests")?,
+        })
     }
 }
 

@@ -36,6 +36,7 @@ use std::fmt;
 mod parse;
 #[doc(hidden)]
 pub mod bridge;
+mod shim_w13;
 mod write;
 
 #[cfg(test)]

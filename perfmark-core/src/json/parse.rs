@@ -148,15 +148,18 @@ impl Parser<'_> {
         }
         loop {
             self.skip_ws();
-            let key_at = self.at;
-            match self.peek() {
+                        match self.peek() {
                 Some(b'"') => {}
                 None => return Err(self.eof()),
                 Some(_) => return Err(self.error("expected a key in double quotes")),
             }
             let key = self.string()?;
             if object.get(&key).is_some() {
-                return Err(self.error_at(key_at, &format!("duplicate key `{key}`")));
+                let why = format!(
+                    "the key {key:?} appears twice in one object; keep one (a merge that kept \
+                     both sides?)"
+                );
+                return Err(self.error_at(self.at - 1, &why));
             }
             self.skip_ws();
             match self.peek() {
@@ -358,7 +361,13 @@ mod tests {
     #[test]
     fn refuses_what_is_not_json_with_its_place() {
         assert_eq!(error("[1,]"), "expected a JSON value at line 1 column 4");
-        assert_eq!(error("{\n  \"a\": 1,\n  \"a\": 2\n}"), "duplicate key `a` at line 3 column 3");
+        assert_eq!(
+            error("{\n  \"a\": 1,\n  \"a\": 2\n}"),
+            "the key \"a\" appears twice in one object; keep one (a merge that kept both \
+             sides?) at line 3 column 5"
+        );
+        assert!(parse(r#"[{"x": 1, "y": {"x": 2}}]"#).is_ok());
+        assert!(error(r#"[{"x": 1}, {"y": {"z": 2, "z": 3}}]"#).contains("\"z\" appears twice"));
         assert_eq!(error("01"), "trailing characters after the JSON value at line 1 column 2");
         assert_eq!(error("\"a\u{1}\""), "control character in a string at line 1 column 3");
         assert_eq!(error("[1 2]"), "expected `,` or `]` at line 1 column 4");
