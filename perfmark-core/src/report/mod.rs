@@ -41,6 +41,8 @@ use crate::stats::{
 
 pub use fmt::{fmt_ns, fmt_rate, rate_per_s};
 
+use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
+
 /// Version of `report.json`'s format ([`json`]).
 pub const REPORT_SCHEMA: u32 = 1;
 
@@ -363,6 +365,264 @@ impl TestReport {
             Some(Record::Complexity(check)) => self.complexity = Some(check),
             None => {}
         }
+    }
+}
+
+impl ToJson for Report {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("schema", &self.schema)
+            .with("target", &self.target)
+            .with("platform", &self.platform)
+            .with("noise_floor", &self.noise_floor)
+            .with("environment_warnings", &self.environment_warnings)
+            .with("tests", &self.tests)
+            .with("finished_in_s", &self.finished_in_s)
+            .with("comparison", &self.comparison)
+            .with("interference", &self.interference)
+            .with("machine_lock", &self.machine_lock)
+            .with("startup", &self.startup)
+            .with("family_wise", &self.family_wise)
+            .with("between_run_prior", &self.between_run_prior)
+            .into()
+    }
+}
+
+impl FromJson for Report {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(Report {
+            schema: f.get("schema")?,
+            target: f.get("target")?,
+            platform: f.get("platform")?,
+            noise_floor: f.get("noise_floor")?,
+            environment_warnings: f.get("environment_warnings")?,
+            tests: f.get("tests")?,
+            finished_in_s: f.get("finished_in_s")?,
+            comparison: f.get("comparison")?,
+            interference: f.get("interference")?,
+            machine_lock: f.get("machine_lock")?,
+            startup: f.get("startup")?,
+            family_wise: f.get("family_wise")?,
+            between_run_prior: f.get("between_run_prior")?,
+        })
+    }
+}
+
+impl ToJson for MachineLockRecord {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("path", &self.path)
+            .with("waited_s", &self.waited_s)
+            .into()
+    }
+}
+
+impl FromJson for MachineLockRecord {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(MachineLockRecord {
+            path: f.get("path")?,
+            waited_s: f.get("waited_s")?,
+        })
+    }
+}
+
+impl ToJson for Startup {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("clock_calibration_s", &self.clock_calibration_s)
+            .with("noise_floor_s", &self.noise_floor_s)
+            .with("noise_floor_shared", &self.noise_floor_shared)
+            .into()
+    }
+}
+
+impl FromJson for Startup {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(Startup {
+            clock_calibration_s: f.get("clock_calibration_s")?,
+            noise_floor_s: f.get("noise_floor_s")?,
+            noise_floor_shared: f.get("noise_floor_shared")?,
+        })
+    }
+}
+
+impl ToJson for FamilyWise {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("enabled", &self.enabled)
+            .with("verdicts", &self.verdicts)
+            .into()
+    }
+}
+
+impl FromJson for FamilyWise {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(FamilyWise {
+            enabled: f.get("enabled")?,
+            verdicts: f.get("verdicts")?,
+        })
+    }
+}
+
+impl ToJson for TestReport {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("name", &self.name)
+            .with("verdict", &self.verdict)
+            .with("reasons", &self.reasons)
+            .with("estimate", &self.estimate)
+            .with("samples", &self.samples)
+            .with("iters_per_sample", &self.iters_per_sample)
+            .with("warnings", &self.warnings)
+            .with("budget", &self.budget)
+            .with("summary", &self.summary)
+            .with("outliers", &self.outliers)
+            .with("work", &self.work)
+            .with("rate_per_s", &self.rate_per_s)
+            .with("panic", &self.panic)
+            .with("measurement", &self.measurement)
+            .with("diagnostics", &self.diagnostics)
+            .with("baseline", &self.baseline)
+            .with("comparison", &self.comparison)
+            .with("interference", &self.interference)
+            .with("remeasured", &self.remeasured)
+            .with("size", &self.size)
+            .with("complexity", &self.complexity)
+            .with("measure", &self.measure)
+            .with("wall_ns_per_iter", &self.wall_ns_per_iter)
+            .with("allocations", &self.allocations)
+            .with("file", &self.file)
+            .with("line", &self.line)
+            .with("duration_s", &self.duration_s)
+            .into()
+    }
+}
+
+impl FromJson for TestReport {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(TestReport {
+            name: f.get("name")?,
+            verdict: f.get("verdict")?,
+            reasons: f.get("reasons")?,
+            estimate: f.get("estimate")?,
+            samples: f.get("samples")?,
+            iters_per_sample: f.get("iters_per_sample")?,
+            warnings: f.get("warnings")?,
+            budget: f.get("budget")?,
+            summary: f.get("summary")?,
+            outliers: f.get("outliers")?,
+            work: f.get("work")?,
+            rate_per_s: f.get("rate_per_s")?,
+            panic: f.get("panic")?,
+            measurement: f.get("measurement")?,
+            diagnostics: f.get("diagnostics")?,
+            baseline: f.get("baseline")?,
+            comparison: f.get("comparison")?,
+            interference: f.get("interference")?,
+            remeasured: f.get("remeasured")?,
+            size: f.get("size")?,
+            complexity: f.get("complexity")?,
+            measure: f.get_or_default("measure")?,
+            wall_ns_per_iter: f.get("wall_ns_per_iter")?,
+            allocations: f.get("allocations")?,
+            file: f.get("file")?,
+            line: f.get("line")?,
+            duration_s: f.get("duration_s")?,
+        })
+    }
+}
+
+impl ToJson for Remeasured {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("first_reasons", &self.first_reasons)
+            .with("first_ns_per_iter", &self.first_ns_per_iter)
+            .with("first_interference", &self.first_interference)
+            .with("max_time_s", &self.max_time_s)
+            .with("outcome", &self.outcome)
+            .into()
+    }
+}
+
+impl FromJson for Remeasured {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(Remeasured {
+            first_reasons: f.get("first_reasons")?,
+            first_ns_per_iter: f.get("first_ns_per_iter")?,
+            first_interference: f.get("first_interference")?,
+            max_time_s: f.get("max_time_s")?,
+            outcome: f.get("outcome")?,
+        })
+    }
+}
+
+crate::json::unit_enum_json!(RemeasureOutcome {
+    Passed = "passed",
+    Failed = "failed",
+    FailedUnderInterference = "failed_under_interference",
+});
+
+impl ToJson for Diagnostics {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("verdict_estimate", &self.verdict_estimate)
+            .with("candidates", &self.candidates)
+            .with("sd_ci", &self.sd_ci)
+            .with("serial", &self.serial)
+            .with("modality", &self.modality)
+            .with("gating_error", &self.gating_error)
+            .with("noise", &self.noise)
+            .into()
+    }
+}
+
+impl FromJson for Diagnostics {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(Diagnostics {
+            verdict_estimate: f.get("verdict_estimate")?,
+            candidates: f.get("candidates")?,
+            sd_ci: f.get("sd_ci")?,
+            serial: f.get("serial")?,
+            modality: f.get("modality")?,
+            gating_error: f.get("gating_error")?,
+            noise: f.get("noise")?,
+        })
+    }
+}
+
+impl ToJson for EstimateRecord {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("statistic", &self.statistic)
+            .with("ns_per_iter", &self.ns_per_iter)
+            .with("ci_low", &self.ci_low)
+            .with("ci_high", &self.ci_high)
+            .with("confidence", &self.confidence)
+            .with("effective_samples", &self.effective_samples)
+            .with_if(self.below_resolution, "below_resolution", &self.below_resolution)
+            .into()
+    }
+}
+
+impl FromJson for EstimateRecord {
+    fn from_json(value: &Value) -> Result<Self, JsonError> {
+        let f = value.fields()?;
+        Ok(EstimateRecord {
+            statistic: f.get("statistic")?,
+            ns_per_iter: f.get("ns_per_iter")?,
+            ci_low: f.get_f64_null_as("ci_low", f64::NEG_INFINITY)?,
+            ci_high: f.get_f64_null_as("ci_high", f64::INFINITY)?,
+            confidence: f.get("confidence")?,
+            effective_samples: f.get("effective_samples")?,
+            below_resolution: f.get_or_default("below_resolution")?,
+        })
     }
 }
 
