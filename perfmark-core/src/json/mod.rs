@@ -36,6 +36,8 @@ use std::fmt;
 mod parse;
 #[doc(hidden)]
 pub mod bridge;
+// TRANSITIONAL (branch j1): deleted with the file at the merge.
+mod shim_j1;
 mod write;
 
 #[cfg(test)]
