@@ -22,6 +22,8 @@ use std::ops::{Add, Sub};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+use crate::json::{self, FromJson, Object, ToJson, Value};
+
 /// Whether a counting pass is on.
 static COUNTING: AtomicBool = AtomicBool::new(false);
 /// Allocation calls counted so far (`alloc`, `alloc_zeroed`, `realloc`).
@@ -204,6 +206,29 @@ pub struct Allocations {
     pub limit: Option<u64>,
 }
 
+impl ToJson for Allocations {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("allocs_per_iter", &self.allocs_per_iter)
+            .with("bytes_per_iter", &self.bytes_per_iter)
+            .with("iterations", &self.iterations)
+            .with("limit", &self.limit)
+            .into()
+    }
+}
+
+impl FromJson for Allocations {
+    fn from_json(value: &Value) -> Result<Self, json::Error> {
+        let f = value.fields()?;
+        Ok(Allocations {
+            allocs_per_iter: f.get("allocs_per_iter")?,
+            bytes_per_iter: f.get("bytes_per_iter")?,
+            iterations: f.get("iterations")?,
+            limit: f.get("limit")?,
+        })
+    }
+}
+
 impl Allocations {
     /// The per-iteration figures of `count` over `iterations` iterations.
     pub fn per_iteration(count: AllocCount, iterations: u64, limit: Option<u64>) -> Self {
@@ -220,6 +245,7 @@ impl Allocations {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::testing;
 
     #[test]
     fn counts_are_differences_of_snapshots() {
@@ -274,5 +300,20 @@ mod tests {
         // SAFETY: `ptr` is the live block of 40 bytes realloc returned.
         unsafe { alloc.dealloc(ptr, Layout::from_size_align(40, 8).unwrap()) };
         assert!(during.allocs >= 2 && during.bytes >= 64, "{during:?}");
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let count = AllocCount {
+            allocs: 3,
+            bytes: 96,
+        };
+        let a = Allocations::per_iteration(count, 2, Some(1));
+        testing::round_trips(&a);
+        testing::round_trips(&Allocations::per_iteration(count, 4, None));
+        assert_eq!(
+            testing::text(&a),
+            r#"{"allocs_per_iter":1.5,"bytes_per_iter":48.0,"iterations":2,"limit":1}"#
+        );
     }
 }

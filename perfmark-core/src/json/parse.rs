@@ -305,7 +305,8 @@ impl Parser<'_> {
             }
         }
         let text = std::str::from_utf8(&self.bytes[start..self.at]).expect("ASCII");
-        if integer {
+        // `-0` is the float −0.0, as serde_json reads it: no integer is negative zero.
+        if integer && text != "-0" {
             if let Ok(u) = text.parse::<u64>() {
                 return Ok(Number::U64(u));
             }
@@ -356,6 +357,8 @@ mod tests {
             Value::Number(Number::F64(18446744073709551616.0))
         );
         assert!(error("1e400").contains("number out of range"));
+        assert_eq!(parse("-0").unwrap(), Value::Number(Number::F64(-0.0)));
+        assert!(parse("-0").unwrap().as_f64().unwrap().is_sign_negative());
     }
 
     #[test]

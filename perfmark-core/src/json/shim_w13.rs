@@ -1,8 +1,5 @@
-//! TRANSITIONAL: the lead's branch's bridge for types j1/j2 convert.
+//! TRANSITIONAL: the lead's branch's bridge for types j2 converts.
 crate::json::bridge::serde_bridge!(
-    crate::clock::Clock,
-    crate::allocations::Allocations,
-    crate::bencher::Work,
     crate::checks::BaselineCheck,
     crate::checks::BudgetCheck,
     crate::checks::ComparisonRecord,
@@ -10,16 +7,7 @@ crate::json::bridge::serde_bridge!(
     crate::checks::MachinePrior,
     crate::checks::RunComparison,
     crate::checks::Verdict,
-    crate::measure::Measurement,
     crate::observe::Coverage,
     crate::observe::Interference,
-    crate::platform::Platform,
-    crate::stats::Estimate,
-    crate::stats::Interval,
-    crate::stats::Modality,
-    crate::stats::NoiseDiagnosis,
-    crate::stats::Outliers,
-    crate::stats::SerialCorrelation,
-    crate::stats::Statistic,
-    crate::stats::Summary,
+    crate::observe::ThreadObservation,
 );

@@ -32,6 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats::{self, Interval, Statistic};
 
 /// Looks before the last one (the one at `max_time`): with [`LOOK_GROWTH`]
@@ -71,6 +72,29 @@ impl BudgetLook {
     /// Whether the look decided the budget: its CI does not straddle it.
     pub fn clears(&self, budget_ns: f64) -> bool {
         !self.ci.straddles(budget_ns)
+    }
+}
+
+impl ToJson for BudgetLook {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("look", &self.look)
+            .with("max_looks", &self.max_looks)
+            .with("last", &self.last)
+            .with("ci", &self.ci)
+            .into()
+    }
+}
+
+impl FromJson for BudgetLook {
+    fn from_json(value: &Value) -> Result<Self, json::Error> {
+        let f = value.fields()?;
+        Ok(BudgetLook {
+            look: f.get("look")?,
+            max_looks: f.get("max_looks")?,
+            last: f.get("last")?,
+            ci: f.get("ci")?,
+        })
     }
 }
 
@@ -132,6 +156,7 @@ impl BudgetLooks {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::testing;
 
     #[test]
     fn shares_add_up_to_alpha_whatever_the_looks() {
@@ -156,5 +181,35 @@ mod tests {
         let mut looks = BudgetLooks::new(0.95, Statistic::default());
         let first = looks.look(&samples, 0.0, false).ci;
         assert!(first.low <= plain.low && first.high >= plain.high);
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let look = BudgetLook {
+            look: 6,
+            max_looks: 6,
+            last: true,
+            ci: Interval {
+                low: 95.5,
+                high: f64::INFINITY,
+                confidence: 0.9578125,
+            },
+        };
+        let text = testing::text(&look);
+        assert_eq!(
+            text,
+            r#"{"look":6,"max_looks":6,"last":true,"ci":{"low":95.5,"high":null,"confidence":0.9578125}}"#
+        );
+        assert_eq!(testing::read::<BudgetLook>(&text), look);
+        testing::round_trips(&BudgetLook {
+            look: 1,
+            last: false,
+            ci: Interval {
+                low: 95.5,
+                high: 104.0,
+                confidence: 0.996875,
+            },
+            ..look
+        });
     }
 }

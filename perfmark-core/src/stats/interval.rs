@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::json::{self, FromJson, Object, ToJson, Value};
+
 /// A two-sided confidence interval `[low, high]` at level `confidence`.
 ///
 /// Bounds may be infinite when the data cannot bound the statistic at that
@@ -78,6 +80,29 @@ impl Interval {
     }
 }
 
+impl ToJson for Interval {
+    /// An infinite bound is written as `null` (as any non-finite `f64`).
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("low", &self.low)
+            .with("high", &self.high)
+            .with("confidence", &self.confidence)
+            .into()
+    }
+}
+
+impl FromJson for Interval {
+    /// A `null` bound reads as −∞ (`low`) or +∞ (`high`).
+    fn from_json(value: &Value) -> Result<Self, json::Error> {
+        let f = value.fields()?;
+        Ok(Interval {
+            low: f.get_f64_null_as("low", f64::NEG_INFINITY)?,
+            high: f.get_f64_null_as("high", f64::INFINITY)?,
+            confidence: f.get("confidence")?,
+        })
+    }
+}
+
 fn finite_or_null<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
     if x.is_finite() {
         s.serialize_some(x)
@@ -97,6 +122,7 @@ pub(crate) fn null_as_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::testing;
 
     #[test]
     fn relative_half_width() {
@@ -138,11 +164,30 @@ mod tests {
             high: 3.5,
             confidence: 0.9,
         };
-        let json = serde_json::to_string(&i).unwrap();
+        let json = testing::text(&i);
         assert_eq!(json, r#"{"low":null,"high":3.5,"confidence":0.9}"#);
-        assert_eq!(serde_json::from_str::<Interval>(&json).unwrap(), i);
-        let up: Interval =
-            serde_json::from_str(r#"{"low":1,"high":null,"confidence":0.9}"#).unwrap();
+        assert_eq!(testing::read::<Interval>(&json), i);
+        let up: Interval = testing::read(r#"{"low":1,"high":null,"confidence":0.9}"#);
         assert_eq!(up.high, f64::INFINITY);
+        let nan: Interval = testing::read(r#"{"low":1,"high":2,"confidence":null}"#);
+        assert!(nan.confidence.is_nan());
+        assert_eq!(
+            testing::error::<Interval>(r#"{"high":2,"confidence":0.9}"#),
+            "missing field `low`"
+        );
+    }
+
+    #[test]
+    fn json_round_trips() {
+        testing::round_trips(&Interval {
+            low: 90.0,
+            high: 110.5,
+            confidence: 0.95,
+        });
+        testing::round_trips(&Interval {
+            low: -1e-9,
+            high: 0.0,
+            confidence: 0.5,
+        });
     }
 }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dist::{quantile_sorted, sorted_copy};
 use super::summary::{mean, sd_about};
+use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// A mode may merge into its neighbour unless the density between them dips
 /// to at most this fraction of the lower of the two peaks.
@@ -33,7 +34,7 @@ pub struct Mode {
 }
 
 /// The modes found in a sample set.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Modality {
     /// The modes, by ascending centre; empty only for an empty input.
     pub modes: Vec<Mode>,
@@ -41,6 +42,46 @@ pub struct Modality {
     pub bandwidth: f64,
     /// Whether more than one mode was found.
     pub multimodal: bool,
+}
+
+impl ToJson for Mode {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("centre", &self.centre)
+            .with("weight", &self.weight)
+            .into()
+    }
+}
+
+impl FromJson for Mode {
+    fn from_json(value: &Value) -> Result<Self, json::Error> {
+        let f = value.fields()?;
+        Ok(Mode {
+            centre: f.get("centre")?,
+            weight: f.get("weight")?,
+        })
+    }
+}
+
+impl ToJson for Modality {
+    fn to_json(&self) -> Value {
+        Object::new()
+            .with("modes", &self.modes)
+            .with("bandwidth", &self.bandwidth)
+            .with("multimodal", &self.multimodal)
+            .into()
+    }
+}
+
+impl FromJson for Modality {
+    fn from_json(value: &Value) -> Result<Self, json::Error> {
+        let f = value.fields()?;
+        Ok(Modality {
+            modes: f.get("modes")?,
+            bandwidth: f.get("bandwidth")?,
+            multimodal: f.get("multimodal")?,
+        })
+    }
 }
 
 /// Finds the modes of `xs` (any order).
@@ -241,6 +282,7 @@ fn binned_kde(sorted: &[f64], bandwidth: f64) -> (Vec<f64>, Vec<f64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::testing;
 
     /// Deterministic, roughly bell-shaped values around `centre`.
     fn bell(centre: f64, count: usize) -> Vec<f64> {
@@ -285,5 +327,31 @@ mod tests {
         );
         assert_eq!(modes(&[4.0; 20]).modes.len(), 1);
         assert_eq!(modes(&[1.0, 9.0]).modes.len(), 1);
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let mode = Mode {
+            centre: 10.5,
+            weight: 0.25,
+        };
+        testing::round_trips(&mode);
+        let two = Modality {
+            modes: vec![
+                mode,
+                Mode {
+                    centre: 20.0,
+                    weight: 0.75,
+                },
+            ],
+            bandwidth: 1.0,
+            multimodal: true,
+        };
+        testing::round_trips(&two);
+        testing::round_trips(&modes(&[]));
+        assert_eq!(
+            testing::text(&two),
+            r#"{"modes":[{"centre":10.5,"weight":0.25},{"centre":20.0,"weight":0.75}],"bandwidth":1.0,"multimodal":true}"#
+        );
     }
 }
