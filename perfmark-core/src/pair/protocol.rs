@@ -103,6 +103,16 @@ pub enum Reply {
     },
 }
 
+/// A number of a message, strictly: `null` is refused, not read as NaN,
+/// as serde's derive refused it. JSON cannot carry a time that is not
+/// finite, and a worker that measured one is refused at its line.
+fn number(value: &Value) -> Result<f64, Error> {
+    match value {
+        Value::Number(n) => Ok(n.as_f64()),
+        other => Err(Error::expected("a number", other)),
+    }
+}
+
 impl ToJson for Request {
     fn to_json(&self) -> Value {
         match self {
@@ -133,7 +143,7 @@ impl FromJson for Request {
                 warm_iters: f.get("warm_iters")?,
             }),
             "overhead" => Ok(Request::Overhead {
-                min_block_ns: f.get("min_block_ns")?,
+                min_block_ns: f.get_with("min_block_ns", number)?,
             }),
             "done" => Ok(Request::Done),
             other => Err(Error::unknown_variant(
@@ -198,13 +208,15 @@ impl FromJson for Reply {
             }),
             "ready" => Ok(Reply::Ready {
                 kind: f.get("kind")?,
-                first_call_ns: f.get("first_call_ns")?,
+                first_call_ns: f.get_with("first_call_ns", number)?,
             }),
             "slice" => Ok(Reply::Slice {
-                ns: f.get("ns")?,
+                ns: f.get_with("ns", number)?,
                 observed: f.get_or_default("observed")?,
             }),
-            "overhead" => Ok(Reply::Overhead { ns: f.get("ns")? }),
+            "overhead" => Ok(Reply::Overhead {
+                ns: f.get_with("ns", number)?,
+            }),
             "finished" => Ok(Reply::Finished),
             "failed" => Ok(Reply::Failed {
                 message: f.get("message")?,
@@ -380,6 +392,17 @@ mod tests {
         assert!(e.contains("missing field `tests`"), "{e}");
         let e = testing::error::<Reply>(r#"{"reply":"bye"}"#);
         assert!(e.contains("unknown variant `bye`"), "{e}");
+        // A number that is not finite was written as null: refused.
+        for line in [
+            r#"{"reply":"slice","ns":null}"#,
+            r#"{"reply":"overhead","ns":null}"#,
+            r#"{"reply":"ready","kind":"loop","first_call_ns":null}"#,
+        ] {
+            let e = testing::error::<Reply>(line);
+            assert!(e.ends_with("expected a number, found null"), "{e}");
+        }
+        let e = testing::error::<Request>(r#"{"op":"overhead","min_block_ns":null}"#);
+        assert_eq!(e, "min_block_ns: expected a number, found null");
         // The error keeps its words.
         match decode("@perfmark-worker {\"reply\":1}") {
             Some(Err(e)) => assert!(
