@@ -34,10 +34,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod parse;
-mod shim_j2;
-#[doc(hidden)]
-pub mod bridge;
-mod shim_w13;
 mod write;
 
 #[cfg(test)]
