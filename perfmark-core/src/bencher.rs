@@ -44,8 +44,7 @@ use crate::stats;
 
 /// Work done by one iteration, declared so that rates are reported beside
 /// the time (Boyer's `numberActions`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", tag = "unit", content = "per_iter")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Work {
     /// Items (elements, actions, operations) per iteration: reported as items/s.
     Items(u64),

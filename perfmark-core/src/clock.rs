@@ -22,7 +22,7 @@ use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats;
 
 /// The calibrated clock, measured once per process.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClockInfo {
     /// Smallest non-zero difference between two consecutive reads, in ns.
     pub resolution_ns: f64,
@@ -64,10 +64,7 @@ impl FromJson for ClockInfo {
 
 /// Which clock a test is timed with (`measure = "wall"` or `"cpu"`), as
 /// `report.json` and the baseline files spell it.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Clock {
     /// Wall-clock (monotonic) time: `Instant`.
     #[default]

@@ -9,7 +9,7 @@ use crate::clock::ClockInfo;
 use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// What the header names, and what `report.json` records.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Platform {
     /// `linux`, `macos`, … (`std::env::consts::OS`).
     pub os: String,
@@ -31,7 +31,6 @@ pub struct Platform {
     pub clock: ClockInfo,
     /// The calibrated thread CPU clock, when a test of the run is timed
     /// with it (`measure = "cpu"`).
-    #[serde(default)]
     pub cpu_clock: Option<ClockInfo>,
 }
 

@@ -1131,7 +1131,8 @@ fn the_machine_spread_is_stored_at_the_top_and_kept_by_later_saves() {
 fn an_unusable_machine_spread_is_refused() {
     let mut text: serde_json::Value = serde_json::from_slice(&valid_text("bad_spread")).unwrap();
     text["between_run_spread"] = serde_json::json!({
-        "df": 4.0, "estimator": "smyth2004_moments", "fingerprint": fingerprint(),
+        "df": 4.0, "estimator": "smyth2004_moments",
+        "fingerprint": serde_json::from_str::<serde_json::Value>(&perfmark_core::json::to_string(&fingerprint())).unwrap(),
         "runs": 5, "sd_log": -0.02, "tests": 3
     });
     let message = assert_refused(

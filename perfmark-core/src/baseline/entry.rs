@@ -1,6 +1,5 @@
 //! One test's stored baseline, and the merge of several runs into one.
 
-use serde::{Deserialize, Serialize};
 use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
 
 use super::{BaselineError, Fingerprint};
@@ -15,13 +14,11 @@ use crate::stats::Interval;
 /// it: the statistic is kept as a string, so a file naming a statistic this
 /// build does not know is still read, and the regression check can say
 /// which statistic it records instead of rejecting the whole file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StoredEstimate {
     /// Upper end of the confidence interval, ns per iteration.
-    #[serde(rename = "ci_high")]
     pub ci_high_ns: f64,
     /// Lower end of the confidence interval, ns per iteration.
-    #[serde(rename = "ci_low")]
     pub ci_low_ns: f64,
     /// Level of the interval, in (0, 1): `0.95`.
     pub confidence: f64,
@@ -69,7 +66,7 @@ impl StoredEstimate {
 /// DESIGN §1 "Regression"), and it is multiplicative, so it is measured on
 /// a log scale, as the lecture (seed 004) compares performance by ratios
 /// and geometric means.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BetweenRuns {
     /// Each run's estimate, ns per iteration, in the order the runs were
     /// given to [`merge_runs`].
@@ -278,13 +275,11 @@ impl Entry {
 /// `samples_ns` on purpose: it makes a file cut short inside the samples
 /// array detectable even if someone repairs the brackets by hand, and gives
 /// a reader the count without counting lines.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug)]
 pub(super) struct EntryRepr {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     between_runs: Option<BetweenRuns>,
     /// `wall` or `cpu`; files written before the field have wall-clock
     /// entries, so an absent field reads as `wall`.
-    #[serde(default)]
     clock: Clock,
     estimate: StoredEstimate,
     fingerprint: Fingerprint,

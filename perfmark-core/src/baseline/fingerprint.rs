@@ -9,7 +9,6 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
 use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
 
 /// The environment of one measurement (fields in alphabetical order, as they
@@ -17,7 +16,7 @@ use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
 ///
 /// [`Fingerprint::compare`] decides which fields make two fingerprints the
 /// "same machine": CPU model, cores, OS, kernel, arch and build profile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fingerprint {
     /// `std::env::consts::ARCH`: `x86_64`, `aarch64`, …
     pub arch: String,
@@ -267,7 +266,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     // Both are in range by construction: day in [1, 31], month in [1, 12].
     (year, month as u32, day as u32)
 }
-
 
 impl ToJson for Fingerprint {
     fn to_json(&self) -> Value {

@@ -1,7 +1,6 @@
 //! The machine's between-run spread, as a recording over several processes
 //! measured it, stored once per baseline file beside the entries.
 
-use serde::{Deserialize, Serialize};
 use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
 
 use super::{Entry, Fingerprint};
@@ -21,7 +20,7 @@ pub const SMYTH_MOMENTS: &str = "smyth2004_moments";
 /// `d₀`. A test recorded over several processes pools its own spread with
 /// it; a test saved by one process (`--save-baseline`) on the same machine
 /// uses it alone. It is used only on the machine its `fingerprint` names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RecordedSpread {
     /// The prior's weight `d₀`, in pseudo-degrees of freedom (capped at the
     /// degrees of freedom of all but one of the tests it pools).
@@ -99,7 +98,6 @@ impl RecordedSpread {
         None
     }
 }
-
 
 impl ToJson for RecordedSpread {
     fn to_json(&self) -> Value {

@@ -358,21 +358,24 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
         return Err(BaselineError::truncated(path, "the file is empty"));
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        BaselineError::corrupt(path, format!("invalid JSON: the file is not UTF-8 text ({e})"))
+        BaselineError::corrupt(
+            path,
+            format!("invalid JSON: the file is not UTF-8 text ({e})"),
+        )
     })?;
     // No key twice in one object: a duplicate is refused (`json::parse`).
     let value: Value = json::parse(text).map_err(|e| {
-            if e.is_eof() {
-                let at = format!(
-                    "the JSON ends early, at line {} column {}",
-                    e.line(),
-                    e.column()
-                );
-                BaselineError::truncated(path, at)
-            } else {
-                BaselineError::corrupt(path, format!("invalid JSON: {e}"))
-            }
-        })?;
+        if e.is_eof() {
+            let at = format!(
+                "the JSON ends early, at line {} column {}",
+                e.line(),
+                e.column()
+            );
+            BaselineError::truncated(path, at)
+        } else {
+            BaselineError::corrupt(path, format!("invalid JSON: {e}"))
+        }
+    })?;
     let Value::Object(mut top) = value else {
         return Err(BaselineError::corrupt(
             path,

@@ -45,8 +45,7 @@ impl Check for Budget {
 }
 
 /// Where the CI lies relative to the budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BudgetOutcome {
     /// The whole CI is at or below the budget.
     Under,
@@ -59,7 +58,7 @@ pub enum BudgetOutcome {
 }
 
 /// The budget check of one test.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BudgetCheck {
     /// The budget, ns per iteration.
     pub budget_ns: f64,
@@ -69,7 +68,6 @@ pub struct BudgetCheck {
     pub ratio: f64,
     /// The sampler's look at the budget that decided, with its CI; absent
     /// when the estimate's own CI decided (no look was taken).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub look: Option<BudgetLook>,
 }
 

@@ -13,7 +13,7 @@ use crate::stats::growth::{self, CandidateFit, GrowthFit, SizedTime};
 use crate::stats::Interval;
 
 /// One argument's test as the check used it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ComplexityPoint {
     /// The argument's test, e.g. `sort::1000`.
     pub test: String,
@@ -22,17 +22,15 @@ pub struct ComplexityPoint {
     /// Its estimate, ns per iteration.
     pub ns_per_iter: f64,
     /// Lower end of the estimate's CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_neg_infinity")]
     pub ci_low: f64,
     /// Upper end of the estimate's CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_infinity")]
     pub ci_high: f64,
     /// The CI's confidence level.
     pub confidence: f64,
 }
 
 /// One candidate class's fit, `t = constant + coefficient · g(n)`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CandidateRecord {
     /// The class as written: `1`, `log n`, `n`, `n log n`, `n^2`, `n^3`.
     pub class: String,
@@ -46,7 +44,7 @@ pub struct CandidateRecord {
 
 /// The complexity check of one test, as `report.json` keeps it (per test
 /// `complexity`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ComplexityCheck {
     /// The declared class as written: `n log n`.
     pub declared: String,

@@ -34,8 +34,7 @@ pub use regression::{BaselineCheck, Regression};
 pub use spread::{BetweenRun, MachinePrior, PriorSource};
 
 /// The outcome of a test, as `report.json` spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// Every check passed.
     Pass,

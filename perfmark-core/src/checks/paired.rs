@@ -9,15 +9,13 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use super::{Check, Finding, Record, Subject};
 use crate::json::{Error, FromJson, Object, ToJson, Value};
 use crate::measure::paired::{PairedMeasurement, PairedStop};
 use crate::stats::paired::PairedChange;
 
 /// `report.json`'s per-test `comparison` object.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ComparisonRecord {
     /// The base build's path.
     pub base: String,
@@ -66,7 +64,7 @@ pub struct ComparisonRecord {
 }
 
 /// `report.json`'s top-level `comparison` object, in compare mode.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunComparison {
     /// The base build's path.
     pub base: String,

@@ -17,7 +17,7 @@ use crate::stats::compare::{
 use crate::stats::geometric_mean;
 
 /// A test's check against its stored baseline, as `report.json` keeps it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BaselineCheck {
     /// The baseline file.
     pub path: String,
@@ -32,10 +32,8 @@ pub struct BaselineCheck {
     /// another machine: `not_used` then names both machines, a sentence the
     /// same for every test whose baseline came from there (the Markdown and
     /// HTML tables say it once).
-    #[serde(default)]
     pub other_machine: bool,
     /// The run's prior between-run spread the rule started from.
-    #[serde(default)]
     pub prior: Option<MachinePrior>,
 }
 

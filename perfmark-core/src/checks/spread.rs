@@ -21,8 +21,6 @@
 //! whose few runs happened to agree never gets a spread below the
 //! machine's. Every other test uses the prior.
 
-use serde::{Deserialize, Serialize};
-
 use crate::baseline::{BaselineFile, Entry, Fingerprint, RecordedSpread};
 use crate::json::{tagged, Error, FromJson, Object, ToJson, Value};
 use crate::stats::compare::{RegressionRule, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR_DF};
@@ -30,8 +28,7 @@ use crate::stats::compare::{RegressionRule, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIO
 use super::regression::baseline_estimate;
 
 /// Where the run's prior between-run spread came from.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PriorSource {
     /// [`DEFAULT_BETWEEN_RUN_SD`]: nothing was measured or set.
     Default,
@@ -45,14 +42,13 @@ pub enum PriorSource {
         runs: usize,
         /// The sd the recording measured; the prior is this or the
         /// default, whichever is larger.
-        #[serde(default)]
         recorded_sd: f64,
     },
 }
 
 /// The run's prior between-run spread: `σ₀` with its weight `ν₀`, and its
 /// source (`report.json`'s top-level `between_run_prior`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MachinePrior {
     /// `σ₀`, the sd of log estimates between processes (0.075 ≈ 7.5%).
     pub sd: f64,

@@ -518,7 +518,11 @@ impl<'a> Fields<'a> {
     ///
     /// # Errors
     /// When it is there and does not read.
-    pub fn get_or_else<T: FromJson>(&self, key: &str, default: impl FnOnce() -> T) -> Result<T, Error> {
+    pub fn get_or_else<T: FromJson>(
+        &self,
+        key: &str,
+        default: impl FnOnce() -> T,
+    ) -> Result<T, Error> {
         match self.0.get(key) {
             Some(v) => T::from_json(v).map_err(|e| e.in_field(key)),
             None => Ok(default()),
@@ -618,7 +622,9 @@ impl ToJson for bool {
 
 impl FromJson for bool {
     fn from_json(value: &Value) -> Result<bool, Error> {
-        value.as_bool().ok_or_else(|| Error::expected("a boolean", value))
+        value
+            .as_bool()
+            .ok_or_else(|| Error::expected("a boolean", value))
     }
 }
 
@@ -670,7 +676,9 @@ impl ToJson for u64 {
 
 impl FromJson for u64 {
     fn from_json(value: &Value) -> Result<u64, Error> {
-        value.as_u64().ok_or_else(|| Error::expected("an integer that fits u64", value))
+        value
+            .as_u64()
+            .ok_or_else(|| Error::expected("an integer that fits u64", value))
     }
 }
 
@@ -734,7 +742,9 @@ impl<T: ToJson> ToJson for Vec<T> {
 
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_json(value: &Value) -> Result<Vec<T>, Error> {
-        let items = value.as_array().ok_or_else(|| Error::expected("an array", value))?;
+        let items = value
+            .as_array()
+            .ok_or_else(|| Error::expected("an array", value))?;
         items
             .iter()
             .enumerate()
@@ -753,7 +763,9 @@ impl<T: ToJson> ToJson for BTreeMap<String, T> {
 
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
     fn from_json(value: &Value) -> Result<BTreeMap<String, T>, Error> {
-        let object = value.as_object().ok_or_else(|| Error::expected("an object", value))?;
+        let object = value
+            .as_object()
+            .ok_or_else(|| Error::expected("an object", value))?;
         object
             .iter()
             .map(|(k, v)| Ok((k.clone(), T::from_json(v).map_err(|e| e.in_field(k))?)))

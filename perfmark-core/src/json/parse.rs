@@ -148,7 +148,7 @@ impl Parser<'_> {
         }
         loop {
             self.skip_ws();
-                        match self.peek() {
+            match self.peek() {
                 Some(b'"') => {}
                 None => return Err(self.eof()),
                 Some(_) => return Err(self.error("expected a key in double quotes")),
@@ -337,8 +337,10 @@ mod tests {
 
     #[test]
     fn reads_every_kind_of_value() {
-        let v = parse(r#" {"a": [1, -2, 2.5, 1e3, true, false, null], "b": "x\"\u00e9\ud83d\ude00\n"} "#)
-            .unwrap();
+        let v = parse(
+            r#" {"a": [1, -2, 2.5, 1e3, true, false, null], "b": "x\"\u00e9\ud83d\ude00\n"} "#,
+        )
+        .unwrap();
         let a = v.get("a").unwrap().as_array().unwrap();
         assert_eq!(a[0], Value::Number(Number::U64(1)));
         assert_eq!(a[1], Value::Number(Number::I64(-2)));
@@ -350,8 +352,14 @@ mod tests {
 
     #[test]
     fn big_integers_stay_exact_and_overflow_to_f64() {
-        assert_eq!(parse("18446744073709551615").unwrap(), Value::Number(Number::U64(u64::MAX)));
-        assert_eq!(parse("-9223372036854775808").unwrap(), Value::Number(Number::I64(i64::MIN)));
+        assert_eq!(
+            parse("18446744073709551615").unwrap(),
+            Value::Number(Number::U64(u64::MAX))
+        );
+        assert_eq!(
+            parse("-9223372036854775808").unwrap(),
+            Value::Number(Number::I64(i64::MIN))
+        );
         assert_eq!(
             parse("18446744073709551616").unwrap(),
             Value::Number(Number::F64(18446744073709551616.0))
@@ -371,8 +379,14 @@ mod tests {
         );
         assert!(parse(r#"[{"x": 1, "y": {"x": 2}}]"#).is_ok());
         assert!(error(r#"[{"x": 1}, {"y": {"z": 2, "z": 3}}]"#).contains("\"z\" appears twice"));
-        assert_eq!(error("01"), "trailing characters after the JSON value at line 1 column 2");
-        assert_eq!(error("\"a\u{1}\""), "control character in a string at line 1 column 3");
+        assert_eq!(
+            error("01"),
+            "trailing characters after the JSON value at line 1 column 2"
+        );
+        assert_eq!(
+            error("\"a\u{1}\""),
+            "control character in a string at line 1 column 3"
+        );
         assert_eq!(error("[1 2]"), "expected `,` or `]` at line 1 column 4");
         assert_eq!(error("nul x"), "expected `null` at line 1 column 4");
         assert_eq!(error("\"\\x\""), "invalid escape at line 1 column 3");
@@ -385,7 +399,9 @@ mod tests {
 
     #[test]
     fn an_early_end_is_eof_wherever_it_falls() {
-        for text in ["", "{", "{\"a\"", "{\"a\":", "{\"a\":1", "[1,", "\"ab", "tru", "-", "1e"] {
+        for text in [
+            "", "{", "{\"a\"", "{\"a\":", "{\"a\":1", "[1,", "\"ab", "tru", "-", "1e",
+        ] {
             let e = parse(text).unwrap_err();
             assert!(e.is_eof(), "{text:?}: {e}");
         }
@@ -404,6 +420,9 @@ mod tests {
 
     #[test]
     fn columns_count_bytes() {
-        assert_eq!(error("\"é\" x"), "trailing characters after the JSON value at line 1 column 6");
+        assert_eq!(
+            error("\"é\" x"),
+            "trailing characters after the JSON value at line 1 column 6"
+        );
     }
 }

@@ -125,12 +125,25 @@ mod tests {
             to_string_pretty(&v),
             "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    2.5\n  ],\n  \"c\": [],\n  \"d\": {},\n  \"e\": {\n    \"f\": null\n  }\n}"
         );
-        assert_eq!(to_string(&v), r#"{"a":1,"b":[1,2.5],"c":[],"d":{},"e":{"f":null}}"#);
+        assert_eq!(
+            to_string(&v),
+            r#"{"a":1,"b":[1,2.5],"c":[],"d":{},"e":{"f":null}}"#
+        );
     }
 
     #[test]
     fn floats_are_shortest_and_read_back_bit_equal() {
-        for f in [0.1, 2.0, -0.0, 1e-7, 1e300, 5e-324, f64::MAX, 1.0 / 3.0, 123456.789] {
+        for f in [
+            0.1,
+            2.0,
+            -0.0,
+            1e-7,
+            1e300,
+            5e-324,
+            f64::MAX,
+            1.0 / 3.0,
+            123456.789,
+        ] {
             let text = to_string(&Value::from(f));
             let back = parse(&text).unwrap().as_f64().unwrap();
             assert_eq!(back.to_bits(), f.to_bits(), "{f} as {text}");

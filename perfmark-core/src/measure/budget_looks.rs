@@ -30,8 +30,6 @@
 //! test's confidence. The paired comparison splits its `α` the same way
 //! ([`crate::stats::paired::LookSchedule`]).
 
-use serde::{Deserialize, Serialize};
-
 use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats::{self, Interval, Statistic};
 
@@ -53,7 +51,7 @@ pub const LOOK_GROWTH: usize = 2;
 
 /// The look at the budget a test was decided on: which look, and the CI it
 /// decided with.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BudgetLook {
     /// Which look: 1 for the first.
     pub look: usize,

@@ -26,8 +26,7 @@ use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats::Statistic;
 
 /// How the samples were taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SampleKind {
     /// `iter`: the routine in a loop.
     Loop,
@@ -55,8 +54,7 @@ impl SampleKind {
 }
 
 /// Why sampling stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StopReason {
     /// The CI reached the target precision (and is clear of the budget).
     Precision,
@@ -69,7 +67,7 @@ pub enum StopReason {
 }
 
 /// What the sampler measured for one test.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Measurement {
     /// How the samples were taken.
     pub kind: SampleKind,
@@ -97,7 +95,6 @@ pub struct Measurement {
     /// With a budget, the look at it the sampler stopped on: the CI the
     /// budget is decided with (see [`budget_looks`]). `None` without a
     /// budget, and for measurements that took no looks (paired slices).
-    #[serde(default)]
     pub budget_look: Option<BudgetLook>,
 }
 

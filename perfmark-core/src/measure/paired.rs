@@ -38,8 +38,6 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
 use super::sampler::{grow, MAX_ITERS_PER_SAMPLE};
 use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::observe::ThreadObservation;
@@ -49,8 +47,7 @@ use crate::stats::paired::{
 };
 
 /// One of the two builds compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
     /// The build compared against (e.g. the merge base of a pull request).
     Base,
@@ -198,8 +195,7 @@ impl PairedPlan {
 }
 
 /// Why a paired comparison stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PairedStop {
     /// The interval was clear of the tolerance: a regression, or an upper
     /// bound below `1 + tolerance`.
@@ -214,7 +210,7 @@ pub enum PairedStop {
 
 /// One base slice and the head slice next to it, as times per iteration
 /// with the loop overhead subtracted.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlicePair {
     /// Index of the process pair it ran in (0-based).
     pub pair: usize,
@@ -225,10 +221,8 @@ pub struct SlicePair {
     /// Head time per iteration, ns.
     pub head_ns: f64,
     /// The base worker's measuring thread over its slice, when reported.
-    #[serde(default)]
     pub base_observed: Option<ThreadObservation>,
     /// The head worker's measuring thread over its slice, when reported.
-    #[serde(default)]
     pub head_observed: Option<ThreadObservation>,
 }
 
@@ -275,7 +269,7 @@ impl SlicePair {
 }
 
 /// What a paired comparison measured and decided.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PairedMeasurement {
     /// Iterations in every timed slice, both sides.
     pub iters_per_slice: u64,

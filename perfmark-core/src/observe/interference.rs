@@ -2,16 +2,13 @@
 //! keeps them; the rule that calls a span disturbed (see the module
 //! documentation of [`super`]); and the warnings in words.
 
-use serde::{Deserialize, Serialize};
-
 use super::procfs::CpuTicks;
 use super::{Reading, LOST_SHARE_THRESHOLD, MIN_LOST};
 use crate::json::{Error, FromJson, Object, ToJson, Value};
 
 /// The measuring thread over one span: a test's body, or one slice of a
 /// paired comparison (with its warm run).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ThreadObservation {
     /// Wall time of the span, ns.
     pub wall_ns: f64,
@@ -109,7 +106,7 @@ impl ThreadObservation {
 }
 
 /// One CPU over a span (`/proc/stat`'s `cpuN` line).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CpuShare {
     /// Share of the span the CPU was busy (any process, this one included).
     pub busy: f64,
@@ -192,7 +189,7 @@ fn machine_between(before: &Reading, after: &Reading) -> MachineSpan {
 /// measurement, and the time other work took from it (`report.json`'s
 /// per-test `interference`). The derivation is in [`super`]'s
 /// documentation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Interference {
     /// When the span began, s since the Unix epoch.
     pub started_unix_s: f64,
@@ -231,7 +228,6 @@ pub struct Interference {
     /// ([`LOST_SHARE_THRESHOLD`], [`MIN_LOST`]).
     pub disturbed: bool,
     /// In compare mode, the figures per side and per slice pair.
-    #[serde(default)]
     pub paired: Option<PairedInterference>,
 }
 
@@ -453,7 +449,7 @@ fn seconds(s: f64) -> String {
 
 /// One slice pair of a paired comparison: each side's measuring thread
 /// over its slice (and the slice's warm run).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SlicePairObservation {
     /// The process pair it ran in (0-based).
     pub pair: usize,
@@ -489,7 +485,7 @@ impl FromJson for SlicePairObservation {
 }
 
 /// One side of a paired comparison over all its slices.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SideInterference {
     /// Slices with figures.
     pub slices: usize,
@@ -556,7 +552,7 @@ impl SideInterference {
 
 /// A paired comparison's interference: per side, and per slice pair so
 /// that interference hitting one side more than the other is visible.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PairedInterference {
     /// The base's slices together.
     pub base: SideInterference,

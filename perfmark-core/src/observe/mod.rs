@@ -139,7 +139,7 @@ pub fn read_thread() -> Reading {
 
 /// Which sources this machine has, as `report.json` records it once per
 /// run (`interference` at the top level).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Coverage {
     /// Whether interference is observed at all (the measuring thread's
     /// schedstat can be read).

@@ -16,8 +16,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use serde::Deserialize;
-
 use super::process::probe;
 use crate::json::{Error, FromJson, Value};
 use crate::measure::paired::Side;
@@ -36,25 +34,23 @@ pub struct TestBinary {
 }
 
 /// The part of cargo's `compiler-artifact` message we read.
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 struct Artifact {
     reason: String,
-    #[serde(default)]
     package_id: String,
-    #[serde(default)]
     manifest_path: PathBuf,
     target: Option<ArtifactTarget>,
     profile: Option<ArtifactProfile>,
     executable: Option<PathBuf>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 struct ArtifactTarget {
     name: String,
     kind: Vec<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 struct ArtifactProfile {
     test: bool,
 }

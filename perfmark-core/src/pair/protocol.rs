@@ -15,10 +15,8 @@
 //!
 //! Fields added to a message without a version bump are optional both ways:
 //! a reader ignores fields it does not know, and a field a writer leaves out
-//! reads as absent (`#[serde(default)]`). [`Reply::Slice`]'s `observed` is
+//! reads as absent. [`Reply::Slice`]'s `observed` is
 //! one: an older worker does not send it, an older coordinator skips it.
-
-use serde::{Deserialize, Serialize};
 
 use crate::json::{tagged, Error, FromJson, Object, ToJson, Value};
 use crate::measure::SampleKind;
@@ -35,8 +33,7 @@ pub const WORKER_FLAG: &str = "--perfmark-worker";
 pub const LINE_PREFIX: &str = "@perfmark-worker ";
 
 /// What the coordinator asks of a worker.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "op")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Request {
     /// Run `warm_iters` iterations untimed, then `iters` timed: one slice.
     Slice {
@@ -57,8 +54,7 @@ pub enum Request {
 }
 
 /// What a worker says.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "reply")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
     /// The first line: who this is.
     Hello {
@@ -85,7 +81,6 @@ pub enum Reply {
         /// What the OS knew about the worker's measuring thread over the
         /// slice and its warm run (run and wait times, switches,
         /// migrations); absent from workers that do not observe it.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         observed: Option<ThreadObservation>,
     },
     /// The harness's cost per iteration, in ns (0 for `iter_custom`).
@@ -103,9 +98,9 @@ pub enum Reply {
     },
 }
 
-/// A number of a message, strictly: `null` is refused, not read as NaN,
-/// as serde's derive refused it. JSON cannot carry a time that is not
-/// finite, and a worker that measured one is refused at its line.
+/// A number of a message, strictly: `null` is refused, not read as NaN.
+/// JSON cannot carry a time that is not finite, so a worker that measured
+/// one is refused at its line rather than misread.
 fn number(value: &Value) -> Result<f64, Error> {
     match value {
         Value::Number(n) => Ok(n.as_f64()),

@@ -116,7 +116,8 @@ mod tests {
 
     #[test]
     fn field_names_are_the_documented_ones() {
-        let value: serde_json::Value = serde_json::from_str(&to_string(&fixtures::realistic())).unwrap();
+        let value: serde_json::Value =
+            serde_json::from_str(&to_string(&fixtures::realistic())).unwrap();
         assert_eq!(
             keys(&value),
             [
@@ -200,7 +201,8 @@ mod tests {
 
     #[test]
     fn the_format_is_the_one_serde_wrote() {
-        let ours: serde_json::Value = serde_json::from_str(&to_string(&fixtures::realistic())).unwrap();
+        let ours: serde_json::Value =
+            serde_json::from_str(&to_string(&fixtures::realistic())).unwrap();
         let golden: serde_json::Value = serde_json::from_str(REALISTIC).unwrap();
         assert_eq!(ours, golden);
         let back = from_str(REALISTIC).unwrap();

@@ -47,7 +47,7 @@ use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
 pub const REPORT_SCHEMA: u32 = 1;
 
 /// The whole run, as written to `report.json`.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub struct Report {
     /// Format version ([`REPORT_SCHEMA`]).
     pub schema: u32,
@@ -65,32 +65,26 @@ pub struct Report {
     /// Wall time of the whole run, in seconds.
     pub finished_in_s: f64,
     /// In compare mode (`--compare-with`): the base and what was compared.
-    #[serde(default)]
     pub comparison: Option<RunComparison>,
     /// Which sources of interference figures this machine has, and the
     /// thresholds a test is warned at ([`crate::observe`]).
-    #[serde(default)]
     pub interference: Option<Coverage>,
     /// The machine-wide measurement lock this run held while measuring;
     /// absent when nothing was measured or the lock was not taken.
-    #[serde(default)]
     pub machine_lock: Option<MachineLockRecord>,
     /// What the process spent before its first test, when it measured.
-    #[serde(default)]
     pub startup: Option<Startup>,
     /// Run-level control of false failures: whether every verdict was
     /// decided at the Bonferroni-corrected level, and how many there were.
-    #[serde(default)]
     pub family_wise: Option<FamilyWise>,
     /// The prior between-run spread the run's verdicts started from (a
     /// setting, the machine's recording, or the default).
-    #[serde(default)]
     pub between_run_prior: Option<MachinePrior>,
 }
 
 /// The machine-wide measurement lock of a run (`report.json`'s
 /// `machine_lock`): one perfmark process measures at a time on a machine.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MachineLockRecord {
     /// The lock file.
     pub path: String,
@@ -101,7 +95,7 @@ pub struct MachineLockRecord {
 /// The per-process start-up before the first test (`report.json`'s
 /// `startup`): what each test costs on top under a runner that starts a
 /// process per test (cargo-nextest).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Startup {
     /// Calibrating the clock's resolution and cost, s.
     pub clock_calibration_s: f64,
@@ -132,7 +126,7 @@ impl Startup {
 }
 
 /// `report.json`'s top-level `family_wise` object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FamilyWise {
     /// Whether each verdict was decided at `1 − (1 − c)/verdicts` (on, and
     /// more than one verdict), so the chance of any false failure in the
@@ -144,7 +138,7 @@ pub struct FamilyWise {
 }
 
 /// One test's outcome. The first six fields are the stable core.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub struct TestReport {
     /// The libtest name, e.g. `sorting::sort_1k`.
     pub name: String,
@@ -180,36 +174,28 @@ pub struct TestReport {
     /// The comparison with the stored baseline, when there is one.
     pub baseline: Option<BaselineCheck>,
     /// The paired comparison with the base build (`--compare-with`).
-    #[serde(default)]
     pub comparison: Option<ComparisonRecord>,
     /// What the OS knew about other work during the measurement
     /// ([`crate::observe`]); absent when interference is not observed.
-    #[serde(default)]
     pub interference: Option<Interference>,
     /// A failure measured under interference and re-measured once: the
     /// first measurement, and what the second (whose figures are the ones
     /// above) decided.
-    #[serde(default)]
     pub remeasured: Option<Remeasured>,
     /// The argument's size (`perfmark::Size`), for a test of a function
     /// that declares `complexity`.
-    #[serde(default)]
     pub size: Option<u64>,
     /// For a `NAME::complexity` test: the fit of the arguments' times
     /// against their sizes, and the verdict on the declared class.
-    #[serde(default)]
     pub complexity: Option<ComplexityCheck>,
     /// The clock the estimate and samples are in: `wall`, or `cpu` for
     /// `measure = "cpu"` (absent in reports from before the option: wall).
-    #[serde(default)]
     pub measure: Clock,
     /// For a CPU-timed test: the median wall time per iteration over the
     /// same blocks, ns, so that time spent sleeping or waiting shows.
-    #[serde(default)]
     pub wall_ns_per_iter: Option<f64>,
     /// Heap allocations and bytes per iteration, from the untimed counting
     /// pass; absent when allocations were not counted.
-    #[serde(default)]
     pub allocations: Option<Allocations>,
     /// Source location of the test.
     pub file: String,
@@ -222,7 +208,7 @@ pub struct TestReport {
 /// A failure measured under interference, re-measured once
 /// (`report.json`'s per-test `remeasured`). The re-measurement decides the
 /// verdict; see README "Interference".
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Remeasured {
     /// The first measurement's reasons (one per check), the failure among them.
     pub first_reasons: Vec<String>,
@@ -238,8 +224,7 @@ pub struct Remeasured {
 }
 
 /// What the re-measurement of a failure found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RemeasureOutcome {
     /// It passed: the first failure is put down to the interference.
     Passed,
@@ -251,7 +236,7 @@ pub enum RemeasureOutcome {
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub struct Diagnostics {
     /// The verdict statistic in full: its serial-correlation-aware CI, the
     /// CI that independent samples would give, and the effective sample size.
@@ -275,17 +260,15 @@ pub struct Diagnostics {
 ///
 /// An infinite CI bound is written as `null`, as in [`Interval`], and read
 /// back as −∞ (`ci_low`) or +∞ (`ci_high`).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub struct EstimateRecord {
     /// `median` or `mean`.
     pub statistic: Statistic,
     /// The point estimate, ns per iteration.
     pub ns_per_iter: f64,
     /// Lower end of the CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_neg_infinity")]
     pub ci_low: f64,
     /// Upper end of the CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_infinity")]
     pub ci_high: f64,
     /// The CI's confidence level.
     pub confidence: f64,
@@ -296,7 +279,6 @@ pub struct EstimateRecord {
     /// point is then clamped at 0 and the CI reaches up to what the
     /// measurement can resolve ([`crate::stats::at_resolution`]). Written
     /// only when true.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub below_resolution: bool,
 }
 
@@ -606,7 +588,11 @@ impl ToJson for EstimateRecord {
             .with("ci_high", &self.ci_high)
             .with("confidence", &self.confidence)
             .with("effective_samples", &self.effective_samples)
-            .with_if(self.below_resolution, "below_resolution", &self.below_resolution)
+            .with_if(
+                self.below_resolution,
+                "below_resolution",
+                &self.below_resolution,
+            )
             .into()
     }
 }

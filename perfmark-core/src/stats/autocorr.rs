@@ -12,8 +12,6 @@
 //! estimator (Geyer 1992, "Practical Markov chain Monte Carlo", Statistical
 //! Science 7(4)).
 
-use serde::{Deserialize, Serialize};
-
 use super::dist::{binomial_quantile, chi_squared_upper_tail, normal_quantile};
 use crate::json::{self, FromJson, Object, ToJson, Value};
 
@@ -149,7 +147,7 @@ fn effective_size(xs: &[f64], ar1_tau: impl Fn(f64) -> f64) -> f64 {
 
 /// The serial-correlation diagnosis of a series: the rank autocorrelation by
 /// lag against its chance band, a portmanteau test, and a verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SerialCorrelation {
     /// Number of samples.
     pub n: usize,

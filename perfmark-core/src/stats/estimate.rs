@@ -9,8 +9,6 @@
 //! measured by simulation in `tests/stats_simulation.rs` and tabulated in
 //! `docs/statistics.md`.
 
-use serde::{Deserialize, Serialize};
-
 use super::autocorr::{effective_sample_size, effective_sample_size_of_signs};
 use super::dist::{
     normal_quantile, quantile_sorted, sorted_copy, t_quantile, upper_tail_probability,
@@ -28,8 +26,7 @@ use crate::json::{self, FromJson, Object, ToJson, Value};
 /// verdict, which rules out the plain mean; the candidates are the median and
 /// the mean after removing upper outliers. The default is [`Statistic::Median`]
 /// until the between-process stability study picks one (DESIGN §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Statistic {
     /// The sample median, with an order-statistic interval.
     #[default]
@@ -70,7 +67,7 @@ impl std::fmt::Display for Statistic {
 
 /// A point estimate with its serial-correlation-aware interval and, for
 /// comparison, the interval that assumes independent samples.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     /// Which statistic `point` is.
     pub statistic: Statistic,

@@ -1,7 +1,5 @@
 //! A confidence interval, and how it is written to JSON.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// A two-sided confidence interval `[low, high]` at level `confidence`.
@@ -11,19 +9,11 @@ use crate::json::{self, FromJson, Object, ToJson, Value};
 /// interval contains every value and has infinite width, so no verdict is
 /// ever decided on it. In JSON an infinite bound is written as `null` and read
 /// back as −∞ (`low`) or +∞ (`high`), since JSON has no infinities.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Interval {
     /// Lower bound (−∞ when unbounded).
-    #[serde(
-        serialize_with = "finite_or_null",
-        deserialize_with = "null_as_neg_infinity"
-    )]
     pub low: f64,
     /// Upper bound (+∞ when unbounded).
-    #[serde(
-        serialize_with = "finite_or_null",
-        deserialize_with = "null_as_infinity"
-    )]
     pub high: f64,
     /// Confidence level in (0, 1), e.g. 0.95.
     pub confidence: f64,
@@ -101,22 +91,6 @@ impl FromJson for Interval {
             confidence: f.get("confidence")?,
         })
     }
-}
-
-fn finite_or_null<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if x.is_finite() {
-        s.serialize_some(x)
-    } else {
-        s.serialize_none()
-    }
-}
-
-pub(crate) fn null_as_neg_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
-}
-
-pub(crate) fn null_as_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
 }
 
 #[cfg(test)]

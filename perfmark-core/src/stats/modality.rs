@@ -8,8 +8,6 @@
 //! finds the modes of a kernel density estimate instead, so that each comes
 //! with a centre and a weight.
 
-use serde::{Deserialize, Serialize};
-
 use super::dist::{quantile_sorted, sorted_copy};
 use super::summary::{mean, sd_about};
 use crate::json::{self, FromJson, Object, ToJson, Value};
@@ -24,7 +22,7 @@ pub const MIN_MODE_WEIGHT: f64 = 0.05;
 pub const MIN_MODE_SAMPLES: usize = 5;
 
 /// One mode of the samples' distribution.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Mode {
     /// Where the estimated density peaks, in the input's unit.
     pub centre: f64,
@@ -34,7 +32,7 @@ pub struct Mode {
 }
 
 /// The modes found in a sample set.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Modality {
     /// The modes, by ascending centre; empty only for an empty input.
     pub modes: Vec<Mode>,

@@ -61,8 +61,6 @@
 //! stays valid under the looks ([`LookSchedule::adjusted_p`]), which is what
 //! [`holm`] takes across the tests of a run.
 
-use serde::{Deserialize, Serialize};
-
 use super::compare::words::{plain_percent, signed_percent};
 use super::dist::{quantile_sorted, sorted_copy};
 use super::dist::{t_quantile, t_upper_tail};
@@ -71,8 +69,7 @@ use super::Interval;
 use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// How one process pair's log ratios are reduced to the pair's center.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PairCenter {
     /// The median of the pair's quad means (the mean of slice pairs `2j` and
     /// `2j + 1`, one of each order); a trailing unmatched slice pair counts
@@ -85,7 +82,7 @@ pub enum PairCenter {
 }
 
 /// The paired estimate of `head / base` time per iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairedEstimate {
     /// `head / base`, the geometric mean over process pairs of each pair's
     /// center (`exp` of the mean center on the log scale); above 1 is slower.
@@ -330,8 +327,7 @@ fn order_effect(pairs: &[Vec<f64>]) -> f64 {
 }
 
 /// The outcome of a paired comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairedChange {
     /// Significantly slower and the point above `1 + tolerance`: fails.
     Regressed,
@@ -359,7 +355,7 @@ impl PairedChange {
 }
 
 /// The decision of a paired comparison, with what the summary line needs.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairedVerdict {
     /// The outcome.
     pub change: PairedChange,

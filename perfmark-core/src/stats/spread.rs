@@ -3,8 +3,6 @@
 //! gating error, and whether the spread is the machine's rather than the
 //! code's.
 
-use serde::{Deserialize, Serialize};
-
 use super::dist::chi_squared_quantile;
 use super::interval::Interval;
 use super::summary::{mean, sd_about, Summary};
@@ -87,7 +85,7 @@ pub fn robust_spread(summary: &Summary) -> f64 {
 pub const MACHINE_VARIANCE_SHARE: f64 = 0.5;
 
 /// Whose spread a test's samples show: its own, or the machine's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NoiseDiagnosis {
     /// The test's relative spread (COV) given.
     pub test_cov: f64,

@@ -4,8 +4,6 @@
 //! NumPy's default), so `q1`, `median` and `q3` of the same data agree with
 //! what a user gets from a spreadsheet.
 
-use serde::{Deserialize, Serialize};
-
 use super::dist::{quantile_sorted, sorted_copy};
 use crate::json::{self, FromJson, Object, ToJson, Value};
 
@@ -15,7 +13,7 @@ use crate::json::{self, FromJson, Object, ToJson, Value};
 /// For an empty input every field except `n` is NaN. For `n = 1`, `sd` and
 /// `cov` are 0 (no spread was observed; see [`crate::stats::sd_interval`] for
 /// how uncertain that is).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
     /// Number of samples.
     pub n: usize,

@@ -1,8 +1,6 @@
 //! What the regression rule compares: one run's estimate, and the baseline
 //! that one or more recorded runs reduce to.
 
-use serde::Serialize;
-
 use super::{check_time, CompareError};
 use crate::json::{Object, ToJson, Value};
 use crate::stats::dist::{normal_quantile, upper_tail_probability};
@@ -14,7 +12,7 @@ use crate::stats::Interval;
 /// for the log scale (a positive time, an ordered interval). Made from the
 /// current run's [`crate::stats::Estimate`] or from a stored baseline's
 /// estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunEstimate {
     /// The point estimate, in nanoseconds per iteration; must be positive and
     /// finite for any comparison.
@@ -88,7 +86,7 @@ impl RunEstimate {
 
 /// The spread of a test's estimate across processes (or, from
 /// [`super::moderated_prior`], of a machine's tests).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spread {
     /// Standard deviation of the log per-process estimates (`ln(ns/iter)`),
     /// i.e. approximately the relative spread (0.02 ≈ 2%). It includes the
@@ -137,7 +135,7 @@ pub fn between_run_spread(points_ns: &[f64]) -> Result<Option<Spread>, CompareEr
 /// Build it with [`BaselineEstimate::from_runs`] from the per-process
 /// estimates; a store that keeps only the aggregate can fill the fields
 /// directly, keeping their contracts.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BaselineEstimate {
     /// The baseline point: the geometric mean of the per-process points, in
     /// ns/iter (for one run, its point).

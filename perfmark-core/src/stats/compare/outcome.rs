@@ -1,14 +1,11 @@
 //! The result of the regression rule: the verdict and the numbers behind it.
 
-use serde::Serialize;
-
 use super::SpreadSource;
 use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats::Interval;
 
 /// The outcome of comparing a run with its baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     /// Significantly slower and the ratio above `1 + tolerance`: the test
     /// fails.
@@ -44,7 +41,7 @@ impl Change {
 
 /// A run compared with its baseline by the regression rule
 /// ([`super::compare()`]); [`Comparison::reason`] puts it in words.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Comparison {
     /// `current / baseline` time per iteration; > 1 is slower.
     pub ratio: f64,
@@ -70,7 +67,6 @@ pub struct Comparison {
     /// [`super::DETECTION_POWER`] (9 times in 10), as a fraction (0.12 for
     /// +12%): `exp(max(t·se, ln(1 + tolerance)) + z·se) − 1`. Slowdowns
     /// below it mostly pass unseen. Infinite when the interval is.
-    #[serde(default = "not_recorded")]
     pub min_detectable_slowdown: f64,
     /// The verdict.
     pub verdict: Change,

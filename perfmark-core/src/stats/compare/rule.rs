@@ -58,8 +58,6 @@
 //! Why each of these choices, with the simulated rates that decided them:
 //! `docs/regression-rule.md`.
 
-use serde::Serialize;
-
 use super::{check_confidence, BaselineEstimate, Change, CompareError, Comparison, RunEstimate};
 use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats::dist::{normal_quantile, t_quantile};
@@ -115,8 +113,7 @@ pub const DEFAULT_TOLERANCE: f64 = 0.05;
 pub const DETECTION_POWER: f64 = 0.9;
 
 /// Where the between-run spread used by a comparison came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpreadSource {
     /// The prior alone: the baseline was recorded in one process (or the
     /// rule's prior has infinite weight).
@@ -154,7 +151,7 @@ impl FromJson for SpreadSource {
 }
 
 /// The between-run spread a comparison used, and its provenance.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EffectiveSpread {
     /// Standard deviation of log estimates between processes, `σ_b`.
     pub sd: f64,
@@ -165,7 +162,7 @@ pub struct EffectiveSpread {
 }
 
 /// The parameters of the regression rule for one test.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RegressionRule {
     /// The test's confidence `c`, in (0.5, 1): the decision is one-sided at
     /// `c`, so unchanged code fails at most `1 − c` of the time when the
