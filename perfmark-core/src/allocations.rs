@@ -218,6 +218,7 @@ impl ToJson for Allocations {
 }
 
 impl FromJson for Allocations {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Allocations {

@@ -70,6 +70,7 @@ impl ToJson for Work {
 }
 
 impl FromJson for Work {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         match f.tag("unit")? {

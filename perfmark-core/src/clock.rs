@@ -53,6 +53,7 @@ impl ToJson for ClockInfo {
 }
 
 impl FromJson for ClockInfo {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(ClockInfo {

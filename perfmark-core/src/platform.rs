@@ -53,6 +53,7 @@ impl ToJson for Platform {
 
 impl FromJson for Platform {
     /// `cpu_clock` may be missing (written before it existed): `None`.
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Platform {

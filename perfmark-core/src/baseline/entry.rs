@@ -395,6 +395,7 @@ impl ToJson for StoredEstimate {
 }
 
 impl FromJson for StoredEstimate {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(StoredEstimate {
@@ -418,6 +419,7 @@ impl ToJson for BetweenRuns {
 }
 
 impl FromJson for BetweenRuns {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(BetweenRuns {
@@ -443,6 +445,7 @@ impl ToJson for EntryRepr {
 }
 
 impl FromJson for EntryRepr {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(EntryRepr {

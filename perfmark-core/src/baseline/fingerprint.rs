@@ -284,6 +284,7 @@ impl ToJson for Fingerprint {
 }
 
 impl FromJson for Fingerprint {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(Fingerprint {

@@ -113,6 +113,7 @@ impl ToJson for RecordedSpread {
 }
 
 impl FromJson for RecordedSpread {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(RecordedSpread {

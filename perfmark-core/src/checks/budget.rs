@@ -90,6 +90,7 @@ impl ToJson for BudgetCheck {
 }
 
 impl FromJson for BudgetCheck {
+    #[inline]
     fn from_json(value: &Value) -> Result<BudgetCheck, Error> {
         let f = value.fields()?;
         Ok(BudgetCheck {

@@ -90,6 +90,7 @@ impl ToJson for ComplexityPoint {
 }
 
 impl FromJson for ComplexityPoint {
+    #[inline]
     fn from_json(value: &Value) -> Result<ComplexityPoint, Error> {
         let f = value.fields()?;
         Ok(ComplexityPoint {
@@ -115,6 +116,7 @@ impl ToJson for CandidateRecord {
 }
 
 impl FromJson for CandidateRecord {
+    #[inline]
     fn from_json(value: &Value) -> Result<CandidateRecord, Error> {
         let f = value.fields()?;
         Ok(CandidateRecord {
@@ -148,6 +150,7 @@ impl ToJson for ComplexityCheck {
 }
 
 impl FromJson for ComplexityCheck {
+    #[inline]
     fn from_json(value: &Value) -> Result<ComplexityCheck, Error> {
         let f = value.fields()?;
         Ok(ComplexityCheck {

@@ -106,6 +106,7 @@ impl ToJson for ComparisonRecord {
 }
 
 impl FromJson for ComparisonRecord {
+    #[inline]
     fn from_json(value: &Value) -> Result<ComparisonRecord, Error> {
         let f = value.fields()?;
         Ok(ComparisonRecord {
@@ -145,6 +146,7 @@ impl ToJson for RunComparison {
 }
 
 impl FromJson for RunComparison {
+    #[inline]
     fn from_json(value: &Value) -> Result<RunComparison, Error> {
         let f = value.fields()?;
         Ok(RunComparison {

@@ -51,6 +51,7 @@ impl ToJson for BaselineCheck {
 }
 
 impl FromJson for BaselineCheck {
+    #[inline]
     fn from_json(value: &Value) -> Result<BaselineCheck, Error> {
         let f = value.fields()?;
         Ok(BaselineCheck {

@@ -81,6 +81,7 @@ impl ToJson for PriorSource {
 }
 
 impl FromJson for PriorSource {
+    #[inline]
     fn from_json(value: &Value) -> Result<PriorSource, Error> {
         let f = value.fields()?;
         match f.tag("kind")? {
@@ -110,6 +111,7 @@ impl ToJson for MachinePrior {
 }
 
 impl FromJson for MachinePrior {
+    #[inline]
     fn from_json(value: &Value) -> Result<MachinePrior, Error> {
         let f = value.fields()?;
         Ok(MachinePrior {

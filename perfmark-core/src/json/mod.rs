@@ -154,9 +154,11 @@ impl Object {
 
     /// Adds `key` with `value` written as JSON (builder form, for
     /// [`ToJson`] impls).
-    pub fn with(mut self, key: &str, value: &(impl ToJson + ?Sized)) -> Object {
-        self.0.push((key.to_owned(), value.to_json()));
-        self
+    // `#[inline(always)]` and the push in `with_value`: one copy of the
+    // push for all the types written, not one per type.
+    #[inline(always)]
+    pub fn with(self, key: &str, value: &(impl ToJson + ?Sized)) -> Object {
+        self.with_value(key, value.to_json())
     }
 
     /// [`Object::with`] a [`Value`] already made.
@@ -501,8 +503,8 @@ impl<'a> Fields<'a> {
     /// When it is missing and `T` has no absent value, or does not read.
     pub fn get<T: FromJson>(&self, key: &str) -> Result<T, Error> {
         match self.0.get(key) {
-            Some(v) => T::from_json(v).map_err(|e| e.in_field(key)),
-            None => T::absent().ok_or_else(|| Error::new(format!("missing field `{key}`"))),
+            Some(v) => in_field(T::from_json(v), key),
+            None => T::absent().ok_or_else(|| missing(key)),
         }
     }
 
@@ -524,7 +526,7 @@ impl<'a> Fields<'a> {
         default: impl FnOnce() -> T,
     ) -> Result<T, Error> {
         match self.0.get(key) {
-            Some(v) => T::from_json(v).map_err(|e| e.in_field(key)),
+            Some(v) => in_field(T::from_json(v), key),
             None => Ok(default()),
         }
     }
@@ -536,7 +538,7 @@ impl<'a> Fields<'a> {
     pub fn get_with<T>(&self, key: &str, read: fn(&Value) -> Result<T, Error>) -> Result<T, Error> {
         match self.0.get(key) {
             Some(v) => read(v).map_err(|e| e.in_field(key)),
-            None => Err(Error::new(format!("missing field `{key}`"))),
+            None => Err(missing(key)),
         }
     }
 
@@ -549,7 +551,7 @@ impl<'a> Fields<'a> {
         match self.0.get(key) {
             Some(Value::Null) => Ok(null_is),
             Some(v) => f64::from_json(v).map_err(|e| e.in_field(key)),
-            None => Err(Error::new(format!("missing field `{key}`"))),
+            None => Err(missing(key)),
         }
     }
 
@@ -561,7 +563,7 @@ impl<'a> Fields<'a> {
         match self.0.get(key) {
             Some(Value::String(s)) => Ok(s),
             Some(other) => Err(Error::expected("a string", other).in_field(key)),
-            None => Err(Error::new(format!("missing field `{key}`"))),
+            None => Err(missing(key)),
         }
     }
 }
@@ -575,6 +577,21 @@ pub fn tagged(tag_key: &str, name: &str, fields: Value) -> Value {
         object.0.extend(inner);
     }
     Value::Object(object)
+}
+
+/// `result`, its error placed under the field `key` (one small generic
+/// step; the error's work is not repeated per type).
+#[inline(always)]
+fn in_field<T>(result: Result<T, Error>, key: &str) -> Result<T, Error> {
+    match result {
+        Ok(v) => Ok(v),
+        Err(e) => Err(e.in_field(key)),
+    }
+}
+
+/// The error of a missing field.
+fn missing(key: &str) -> Error {
+    Error::new(format!("missing field `{key}`"))
 }
 
 /// `value` as compact JSON text.
@@ -603,6 +620,7 @@ impl ToJson for Value {
 }
 
 impl FromJson for Value {
+    #[inline]
     fn from_json(value: &Value) -> Result<Value, Error> {
         Ok(value.clone())
     }
@@ -621,6 +639,7 @@ impl ToJson for bool {
 }
 
 impl FromJson for bool {
+    #[inline]
     fn from_json(value: &Value) -> Result<bool, Error> {
         value
             .as_bool()
@@ -636,6 +655,7 @@ impl ToJson for f64 {
 
 impl FromJson for f64 {
     /// A number, or `null` as NaN (a non-finite value was written).
+    #[inline]
     fn from_json(value: &Value) -> Result<f64, Error> {
         match value {
             Value::Number(n) => Ok(n.as_f64()),
@@ -654,6 +674,7 @@ macro_rules! integer_json {
         }
 
         impl FromJson for $ty {
+            #[inline]
             fn from_json(value: &Value) -> Result<$ty, Error> {
                 let fits = match value {
                     Value::Number(Number::U64(u)) => <$ty>::try_from(*u).ok(),
@@ -675,6 +696,7 @@ impl ToJson for u64 {
 }
 
 impl FromJson for u64 {
+    #[inline]
     fn from_json(value: &Value) -> Result<u64, Error> {
         value
             .as_u64()
@@ -695,6 +717,7 @@ impl ToJson for String {
 }
 
 impl FromJson for String {
+    #[inline]
     fn from_json(value: &Value) -> Result<String, Error> {
         value
             .as_str()
@@ -716,6 +739,7 @@ impl<T: ToJson> ToJson for Option<T> {
 }
 
 impl<T: FromJson> FromJson for Option<T> {
+    #[inline]
     fn from_json(value: &Value) -> Result<Option<T>, Error> {
         match value {
             Value::Null => Ok(None),
@@ -741,6 +765,7 @@ impl<T: ToJson> ToJson for Vec<T> {
 }
 
 impl<T: FromJson> FromJson for Vec<T> {
+    #[inline]
     fn from_json(value: &Value) -> Result<Vec<T>, Error> {
         let items = value
             .as_array()
@@ -762,6 +787,7 @@ impl<T: ToJson> ToJson for BTreeMap<String, T> {
 }
 
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
+    #[inline]
     fn from_json(value: &Value) -> Result<BTreeMap<String, T>, Error> {
         let object = value
             .as_object()
@@ -780,6 +806,7 @@ impl<A: ToJson, B: ToJson> ToJson for (A, B) {
 }
 
 impl<A: FromJson, B: FromJson> FromJson for (A, B) {
+    #[inline]
     fn from_json(value: &Value) -> Result<(A, B), Error> {
         match value.as_array().map(Vec::as_slice) {
             Some([a, b]) => Ok((
@@ -805,6 +832,7 @@ macro_rules! unit_enum_json {
         }
 
         impl $crate::json::FromJson for $ty {
+            #[inline]
             fn from_json(value: &$crate::json::Value) -> Result<Self, $crate::json::Error> {
                 match value.as_str() {
                     $(Some($name) => Ok(Self::$variant),)*

@@ -85,6 +85,7 @@ impl ToJson for BudgetLook {
 }
 
 impl FromJson for BudgetLook {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(BudgetLook {

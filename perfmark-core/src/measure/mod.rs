@@ -133,6 +133,7 @@ impl ToJson for Measurement {
 
 impl FromJson for Measurement {
     /// `budget_look` may be missing (written before it existed): `None`.
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Measurement {

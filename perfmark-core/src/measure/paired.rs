@@ -248,6 +248,7 @@ impl ToJson for SlicePair {
 
 impl FromJson for SlicePair {
     /// The observations may be missing (not reported): `None`.
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(SlicePair {
@@ -345,6 +346,7 @@ impl ToJson for PairedMeasurement {
 }
 
 impl FromJson for PairedMeasurement {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(PairedMeasurement {

@@ -38,6 +38,7 @@ impl ToJson for ThreadObservation {
 }
 
 impl FromJson for ThreadObservation {
+    #[inline]
     fn from_json(value: &Value) -> Result<ThreadObservation, Error> {
         let f = value.fields()?;
         let d = ThreadObservation::default();
@@ -124,6 +125,7 @@ impl ToJson for CpuShare {
 }
 
 impl FromJson for CpuShare {
+    #[inline]
     fn from_json(value: &Value) -> Result<CpuShare, Error> {
         let f = value.fields()?;
         Ok(CpuShare {
@@ -257,6 +259,7 @@ impl ToJson for Interference {
 }
 
 impl FromJson for Interference {
+    #[inline]
     fn from_json(value: &Value) -> Result<Interference, Error> {
         let f = value.fields()?;
         Ok(Interference {
@@ -473,6 +476,7 @@ impl ToJson for SlicePairObservation {
 }
 
 impl FromJson for SlicePairObservation {
+    #[inline]
     fn from_json(value: &Value) -> Result<SlicePairObservation, Error> {
         let f = value.fields()?;
         Ok(SlicePairObservation {
@@ -519,6 +523,7 @@ impl ToJson for SideInterference {
 }
 
 impl FromJson for SideInterference {
+    #[inline]
     fn from_json(value: &Value) -> Result<SideInterference, Error> {
         let f = value.fields()?;
         Ok(SideInterference {
@@ -573,6 +578,7 @@ impl ToJson for PairedInterference {
 }
 
 impl FromJson for PairedInterference {
+    #[inline]
     fn from_json(value: &Value) -> Result<PairedInterference, Error> {
         let f = value.fields()?;
         Ok(PairedInterference {

@@ -167,6 +167,7 @@ impl crate::json::ToJson for Coverage {
 }
 
 impl crate::json::FromJson for Coverage {
+    #[inline]
     fn from_json(value: &crate::json::Value) -> Result<Coverage, crate::json::Error> {
         let f = value.fields()?;
         Ok(Coverage {

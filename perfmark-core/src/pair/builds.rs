@@ -56,6 +56,7 @@ struct ArtifactProfile {
 }
 
 impl FromJson for Artifact {
+    #[inline]
     fn from_json(value: &Value) -> Result<Artifact, Error> {
         let f = value.fields()?;
         Ok(Artifact {
@@ -70,6 +71,7 @@ impl FromJson for Artifact {
 }
 
 impl FromJson for ArtifactTarget {
+    #[inline]
     fn from_json(value: &Value) -> Result<ArtifactTarget, Error> {
         let f = value.fields()?;
         Ok(ArtifactTarget {
@@ -80,6 +82,7 @@ impl FromJson for ArtifactTarget {
 }
 
 impl FromJson for ArtifactProfile {
+    #[inline]
     fn from_json(value: &Value) -> Result<ArtifactProfile, Error> {
         let f = value.fields()?;
         Ok(ArtifactProfile {

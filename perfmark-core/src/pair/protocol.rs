@@ -130,6 +130,7 @@ impl ToJson for Request {
 }
 
 impl FromJson for Request {
+    #[inline]
     fn from_json(value: &Value) -> Result<Request, Error> {
         let f = value.fields()?;
         match f.tag("op")? {
@@ -192,6 +193,7 @@ impl ToJson for Reply {
 }
 
 impl FromJson for Reply {
+    #[inline]
     fn from_json(value: &Value) -> Result<Reply, Error> {
         let f = value.fields()?;
         match f.tag("reply")? {

@@ -30,6 +30,11 @@ pub fn to_string(report: &Report) -> String {
 /// When `text` is not JSON (the error names the line and column), or lacks
 /// a field of this version or has one of the wrong type (the error names
 /// the field's path, `tests[0].estimate.ci_low`).
+// `#[inline]`, here, on `read` and on every `FromJson::from_json`: only
+// tools read reports back (the xtask), so the reading is compiled in the
+// crates that call it, not in perfmark-core for every user (the runner
+// reads only baselines and worker lines).
+#[inline]
 pub fn from_str(text: &str) -> Result<Report, json::Error> {
     Report::from_json(&json::parse(text)?)
 }
@@ -38,6 +43,7 @@ pub fn from_str(text: &str) -> Result<Report, json::Error> {
 ///
 /// # Errors
 /// When the file cannot be read or is not a report; the message names it.
+#[inline]
 pub fn read(path: &Path) -> Result<Report, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let not_a_report = |why: String| format!("{} is not a perfmark report: {why}", path.display());

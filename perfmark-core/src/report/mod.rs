@@ -371,6 +371,7 @@ impl ToJson for Report {
 }
 
 impl FromJson for Report {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(Report {
@@ -401,6 +402,7 @@ impl ToJson for MachineLockRecord {
 }
 
 impl FromJson for MachineLockRecord {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(MachineLockRecord {
@@ -421,6 +423,7 @@ impl ToJson for Startup {
 }
 
 impl FromJson for Startup {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(Startup {
@@ -441,6 +444,7 @@ impl ToJson for FamilyWise {
 }
 
 impl FromJson for FamilyWise {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(FamilyWise {
@@ -485,6 +489,7 @@ impl ToJson for TestReport {
 }
 
 impl FromJson for TestReport {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(TestReport {
@@ -532,6 +537,7 @@ impl ToJson for Remeasured {
 }
 
 impl FromJson for Remeasured {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(Remeasured {
@@ -565,6 +571,7 @@ impl ToJson for Diagnostics {
 }
 
 impl FromJson for Diagnostics {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(Diagnostics {
@@ -598,6 +605,7 @@ impl ToJson for EstimateRecord {
 }
 
 impl FromJson for EstimateRecord {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, JsonError> {
         let f = value.fields()?;
         Ok(EstimateRecord {

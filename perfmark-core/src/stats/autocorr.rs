@@ -193,6 +193,7 @@ impl ToJson for SerialCorrelation {
 }
 
 impl FromJson for SerialCorrelation {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(SerialCorrelation {

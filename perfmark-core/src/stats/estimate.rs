@@ -106,6 +106,7 @@ impl ToJson for Estimate {
 }
 
 impl FromJson for Estimate {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Estimate {

@@ -83,6 +83,7 @@ impl ToJson for Interval {
 
 impl FromJson for Interval {
     /// A `null` bound reads as −∞ (`low`) or +∞ (`high`).
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Interval {

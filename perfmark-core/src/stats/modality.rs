@@ -52,6 +52,7 @@ impl ToJson for Mode {
 }
 
 impl FromJson for Mode {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Mode {
@@ -72,6 +73,7 @@ impl ToJson for Modality {
 }
 
 impl FromJson for Modality {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Modality {

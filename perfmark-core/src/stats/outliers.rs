@@ -63,6 +63,7 @@ impl ToJson for Outliers {
 }
 
 impl FromJson for Outliers {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Outliers {

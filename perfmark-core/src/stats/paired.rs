@@ -151,6 +151,7 @@ impl ToJson for PairedEstimate {
 }
 
 impl FromJson for PairedEstimate {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(PairedEstimate {
@@ -412,6 +413,7 @@ impl ToJson for PairedVerdict {
 }
 
 impl FromJson for PairedVerdict {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(PairedVerdict {

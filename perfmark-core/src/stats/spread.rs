@@ -115,6 +115,7 @@ impl ToJson for NoiseDiagnosis {
 }
 
 impl FromJson for NoiseDiagnosis {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(NoiseDiagnosis {

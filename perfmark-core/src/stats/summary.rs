@@ -53,6 +53,7 @@ impl ToJson for Summary {
 }
 
 impl FromJson for Summary {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Summary {

@@ -101,6 +101,7 @@ impl ToJson for Comparison {
 impl FromJson for Comparison {
     /// A report written before `min_detectable_slowdown` existed reads it
     /// as NaN (not recorded).
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         Ok(Comparison {

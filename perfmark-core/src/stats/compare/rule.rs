@@ -138,6 +138,7 @@ impl ToJson for SpreadSource {
 }
 
 impl FromJson for SpreadSource {
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, json::Error> {
         let f = value.fields()?;
         match f.tag("kind")? {
