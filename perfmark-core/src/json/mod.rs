@@ -666,10 +666,11 @@ impl FromJson for f64 {
 }
 
 macro_rules! integer_json {
-    ($($ty:ty)*) => {$(
+    ($($ty:ty as $wide:ty),*) => {$(
         impl ToJson for $ty {
             fn to_json(&self) -> Value {
-                Value::from(*self as i64)
+                // Widened without loss: unsigned to u64, signed to i64.
+                Value::from(*self as $wide)
             }
         }
 
@@ -687,7 +688,22 @@ macro_rules! integer_json {
     )*};
 }
 
-integer_json!(u8 u16 u32 usize i32 i64);
+integer_json!(u8 as u64, u16 as u64, u32 as u64, usize as u64, i32 as i64);
+
+impl ToJson for i64 {
+    fn to_json(&self) -> Value {
+        Value::from(*self)
+    }
+}
+
+impl FromJson for i64 {
+    #[inline]
+    fn from_json(value: &Value) -> Result<i64, Error> {
+        value
+            .as_i64()
+            .ok_or_else(|| Error::expected("an integer that fits i64", value))
+    }
+}
 
 impl ToJson for u64 {
     fn to_json(&self) -> Value {
@@ -844,3 +860,50 @@ macro_rules! unit_enum_json {
     };
 }
 pub(crate) use unit_enum_json;
+
+#[cfg(test)]
+mod tests {
+    use super::testing::round_trips;
+    use super::*;
+
+    #[test]
+    fn integers_keep_every_value_of_their_type() {
+        round_trips(&usize::MAX);
+        round_trips(&u64::MAX);
+        round_trips(&u32::MAX);
+        round_trips(&i64::MIN);
+        round_trips(&i64::MAX);
+        round_trips(&i32::MIN);
+        round_trips(&0u8);
+        assert_eq!(to_string(&usize::MAX), usize::MAX.to_string());
+        assert!(from_str::<u32>("4294967296").is_err());
+        assert!(from_str::<u64>("-1").is_err());
+        assert!(from_str::<u64>("1.0").is_err());
+        assert_eq!(from_str::<i64>("-5"), Ok(-5));
+    }
+
+    #[test]
+    fn a_missing_field_is_none_for_an_option_and_an_error_else() {
+        let v = parse(r#"{"a": 1}"#).unwrap();
+        let f = v.fields().unwrap();
+        assert_eq!(f.get::<Option<u64>>("b"), Ok(None));
+        assert_eq!(f.get::<Option<u64>>("a"), Ok(Some(1)));
+        assert_eq!(
+            f.get::<u64>("b").unwrap_err().to_string(),
+            "missing field `b`"
+        );
+        assert_eq!(f.get_or_default::<u64>("b"), Ok(0));
+        let e = f.get::<String>("a").unwrap_err().to_string();
+        assert_eq!(e, "a: expected a string, found integer `1`");
+    }
+
+    #[test]
+    fn errors_name_the_path_of_the_value() {
+        let e = from_str::<BTreeMap<String, Vec<f64>>>(r#"{"xs": [1, 2, "3"]}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "xs[2]: expected a number, found string \"3\""
+        );
+        assert_eq!((e.line(), e.column(), e.is_eof()), (0, 0, false));
+    }
+}
