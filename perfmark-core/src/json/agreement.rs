@@ -1,6 +1,7 @@
 //! The JSON module held to serde_json (a dev-dependency) on generated
 //! values: what one writes the other reads back equal, both ways, and a
-//! text one refuses the other refuses too.
+//! text one refuses the other refuses too. Cases: `PROPTEST_CASES`
+//! (256 by default; docs/robustness.md gives the command for 100k).
 
 use proptest::prelude::*;
 
@@ -51,8 +52,6 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
-
     #[test]
     fn serde_json_reads_what_we_write(v in value()) {
         for text in [write_compact(&v), write_pretty(&v)] {
