@@ -52,6 +52,9 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
+    // The suite's configuration: a fixed seed, no failure files (`tests/common/props.rs`).
+    #![proptest_config(crate::props::config())]
+
     #[test]
     fn serde_json_reads_what_we_write(v in value()) {
         for text in [write_compact(&v), write_pretty(&v)] {
