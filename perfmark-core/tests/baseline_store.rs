@@ -1179,3 +1179,24 @@ fn entries_record_their_clock_and_old_files_read_as_wall() {
     let error = merge_runs(&[run(100.0, 1), run(100.0, 2).with_clock(Clock::Cpu)]).unwrap_err();
     assert!(error.to_string().contains("the cpu clock"), "{error}");
 }
+
+#[test]
+fn a_file_saved_again_with_nothing_new_keeps_every_byte() {
+    // perfmark-kernels' committed baseline file: 1.2 MB, written by serde_json
+    // before perfmark had its own JSON. A save that changes no entry must not
+    // change its text either (numbers included), or every save would churn
+    // the whole file in review.
+    let committed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../perfmark-kernels/perf-baselines/perf.json"
+    );
+    let before = std::fs::read(committed).unwrap();
+    let dir = std::env::temp_dir().join(format!("perfmark-resave-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("perf.json"), &before).unwrap();
+    BaselineStore::new(&dir).save("perf", &[]).unwrap();
+    let after = std::fs::read(dir.join("perf.json")).unwrap();
+    assert!(before == after, "the text changed");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,7 +12,8 @@
 //! why", `cargo xtask weight`), and perfmark needs a small part of them. The
 //! formats are unchanged: `src/json/agreement.rs` holds this module to
 //! serde_json (a dev-dependency) on generated values and texts, and the
-//! layout of a pretty file is serde_json's byte for byte.
+//! layout of a pretty file is serde_json's byte for byte (numbers
+//! included, but for the last digit of one with two shortest forms).
 //!
 //! The conventions of the files, which serde's derive gave before:
 //! - a struct is an object with its fields in declaration order;

