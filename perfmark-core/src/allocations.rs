@@ -22,8 +22,6 @@ use std::ops::{Add, Sub};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use crate::json::{self, FromJson, Object, ToJson, Value};
-
 /// Whether a counting pass is on.
 static COUNTING: AtomicBool = AtomicBool::new(false);
 /// Allocation calls counted so far (`alloc`, `alloc_zeroed`, `realloc`).
@@ -193,7 +191,7 @@ pub fn installed() -> bool {
 
 /// What a test's counting pass found (`report.json`'s per-test
 /// `allocations`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Allocations {
     /// Heap allocations per iteration: calls of `alloc`, `alloc_zeroed` and
     /// `realloc` over the counted iterations, divided by their number.
@@ -204,30 +202,6 @@ pub struct Allocations {
     pub iterations: u64,
     /// The test's `allocs` limit, when it has one.
     pub limit: Option<u64>,
-}
-
-impl ToJson for Allocations {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("allocs_per_iter", &self.allocs_per_iter)
-            .with("bytes_per_iter", &self.bytes_per_iter)
-            .with("iterations", &self.iterations)
-            .with("limit", &self.limit)
-            .into()
-    }
-}
-
-impl FromJson for Allocations {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Allocations {
-            allocs_per_iter: f.get("allocs_per_iter")?,
-            bytes_per_iter: f.get("bytes_per_iter")?,
-            iterations: f.get("iterations")?,
-            limit: f.get("limit")?,
-        })
-    }
 }
 
 impl Allocations {
@@ -246,7 +220,6 @@ impl Allocations {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn counts_are_differences_of_snapshots() {
@@ -301,20 +274,5 @@ mod tests {
         // SAFETY: `ptr` is the live block of 40 bytes realloc returned.
         unsafe { alloc.dealloc(ptr, Layout::from_size_align(40, 8).unwrap()) };
         assert!(during.allocs >= 2 && during.bytes >= 64, "{during:?}");
-    }
-
-    #[test]
-    fn json_round_trips() {
-        let count = AllocCount {
-            allocs: 3,
-            bytes: 96,
-        };
-        let a = Allocations::per_iteration(count, 2, Some(1));
-        testing::round_trips(&a);
-        testing::round_trips(&Allocations::per_iteration(count, 4, None));
-        assert_eq!(
-            testing::text(&a),
-            r#"{"allocs_per_iter":1.5,"bytes_per_iter":48.0,"iterations":2,"limit":1}"#
-        );
     }
 }

@@ -30,7 +30,6 @@ use std::time::Duration;
 
 use crate::allocations::{AllocCount, Counting};
 use crate::clock::{self, Clock};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::measure::driver::{
     batched_block, batched_ref_block, loop_block, metered_batched, metered_batched_ref,
     metered_loop, CpuBlock, CpuClock, HeapCounter, Meter,
@@ -44,7 +43,8 @@ use crate::stats;
 
 /// Work done by one iteration, declared so that rates are reported beside
 /// the time (Boyer's `numberActions`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "unit", content = "per_iter")]
 pub enum Work {
     /// Items (elements, actions, operations) per iteration: reported as items/s.
     Items(u64),
@@ -52,37 +52,6 @@ pub enum Work {
     Bytes(u64),
     /// Floating-point operations per iteration: reported as MFLOP/s.
     Flops(u64),
-}
-
-impl ToJson for Work {
-    /// Adjacently tagged: `{"unit": "bytes", "per_iter": 4096}`.
-    fn to_json(&self) -> Value {
-        let (unit, per_iter) = match self {
-            Work::Items(n) => ("items", n),
-            Work::Bytes(n) => ("bytes", n),
-            Work::Flops(n) => ("flops", n),
-        };
-        Object::new()
-            .with("unit", unit)
-            .with("per_iter", per_iter)
-            .into()
-    }
-}
-
-impl FromJson for Work {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        match f.tag("unit")? {
-            "items" => Ok(Work::Items(f.get("per_iter")?)),
-            "bytes" => Ok(Work::Bytes(f.get("per_iter")?)),
-            "flops" => Ok(Work::Flops(f.get("per_iter")?)),
-            other => Err(json::Error::unknown_variant(
-                other,
-                &["items", "bytes", "flops"],
-            )),
-        }
-    }
 }
 
 /// Seed of the random waits of [`Bencher::iter_per_call`]: any fixed
@@ -526,7 +495,6 @@ pub fn record_size(bencher: &mut Bencher, size: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
     use crate::measure::Plan;
 
     /// A per-call measurement with `clock` of a routine that sleeps 50 µs
@@ -560,24 +528,5 @@ mod tests {
         let wall = kept.expect("wall time kept beside the CPU time");
         assert!(wall >= 50_000.0, "{wall}");
         assert!(cpu_point < wall, "{cpu_point} {wall}");
-    }
-
-    #[test]
-    fn work_json_round_trips() {
-        for work in [Work::Items(3), Work::Bytes(4096), Work::Flops(0)] {
-            testing::round_trips(&work);
-        }
-        assert_eq!(
-            testing::text(&Work::Bytes(4096)),
-            r#"{"unit":"bytes","per_iter":4096}"#
-        );
-        assert_eq!(
-            testing::read::<Work>(r#"{"per_iter":7,"unit":"flops"}"#),
-            Work::Flops(7)
-        );
-        assert_eq!(
-            testing::error::<Work>(r#"{"unit":"bytes"}"#),
-            "missing field `per_iter`"
-        );
     }
 }

@@ -18,11 +18,10 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats;
 
 /// The calibrated clock, measured once per process.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClockInfo {
     /// Smallest non-zero difference between two consecutive reads, in ns.
     pub resolution_ns: f64,
@@ -43,29 +42,12 @@ impl ClockInfo {
     }
 }
 
-impl ToJson for ClockInfo {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("resolution_ns", &self.resolution_ns)
-            .with("overhead_ns", &self.overhead_ns)
-            .into()
-    }
-}
-
-impl FromJson for ClockInfo {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(ClockInfo {
-            resolution_ns: f.get("resolution_ns")?,
-            overhead_ns: f.get("overhead_ns")?,
-        })
-    }
-}
-
 /// Which clock a test is timed with (`measure = "wall"` or `"cpu"`), as
 /// `report.json` and the baseline files spell it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Clock {
     /// Wall-clock (monotonic) time: `Instant`.
     #[default]
@@ -73,11 +55,6 @@ pub enum Clock {
     /// The CPU time of the thread that runs the routine.
     Cpu,
 }
-
-crate::json::unit_enum_json!(Clock {
-    Wall = "wall",
-    Cpu = "cpu",
-});
 
 impl Clock {
     /// `wall` or `cpu`.
@@ -237,7 +214,6 @@ fn overhead_ns<T>(now: impl Fn() -> T, reads: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn calibration_is_plausible() {
@@ -273,7 +249,7 @@ mod tests {
     fn clocks_by_name() {
         assert_eq!(Clock::default(), Clock::Wall);
         assert_eq!(Clock::Cpu.as_str(), "cpu");
-        assert_eq!(testing::text(&Clock::Cpu), "\"cpu\"");
+        assert_eq!(serde_json::to_string(&Clock::Cpu).unwrap(), "\"cpu\"");
         assert_eq!(Clock::from(perfmark_options::Measure::Cpu), Clock::Cpu);
     }
 
@@ -289,24 +265,5 @@ mod tests {
             overhead_ns: 20.0,
         };
         assert_eq!(coarse.min_block(), Duration::from_nanos(15_600_000_000));
-    }
-
-    #[test]
-    fn json_round_trips() {
-        testing::round_trips(&Clock::Wall);
-        testing::round_trips(&Clock::Cpu);
-        let c = ClockInfo {
-            resolution_ns: 1.0,
-            overhead_ns: 20.5,
-        };
-        testing::round_trips(&c);
-        assert_eq!(
-            testing::text(&c),
-            r#"{"resolution_ns":1.0,"overhead_ns":20.5}"#
-        );
-        assert_eq!(
-            testing::error::<Clock>(r#""tsc""#),
-            "unknown variant `tsc`, expected one of `wall`, `cpu`"
-        );
     }
 }

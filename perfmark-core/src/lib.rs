@@ -18,7 +18,6 @@ pub mod bencher;
 pub mod checks;
 pub mod clock;
 pub(crate) mod fs;
-pub mod json;
 pub mod measure;
 pub mod observe;
 pub mod pair;

@@ -6,10 +6,9 @@ use std::fs;
 
 use crate::baseline::cpu_model_from_cpuinfo;
 use crate::clock::ClockInfo;
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// What the header names, and what `report.json` records.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Platform {
     /// `linux`, `macos`, … (`std::env::consts::OS`).
     pub os: String,
@@ -31,44 +30,8 @@ pub struct Platform {
     pub clock: ClockInfo,
     /// The calibrated thread CPU clock, when a test of the run is timed
     /// with it (`measure = "cpu"`).
+    #[serde(default)]
     pub cpu_clock: Option<ClockInfo>,
-}
-
-impl ToJson for Platform {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("os", &self.os)
-            .with("kernel", &self.kernel)
-            .with("arch", &self.arch)
-            .with("cpu_model", &self.cpu_model)
-            .with("cores", &self.cores)
-            .with("rustc", &self.rustc)
-            .with("profile", &self.profile)
-            .with("perfmark_version", &self.perfmark_version)
-            .with("clock", &self.clock)
-            .with("cpu_clock", &self.cpu_clock)
-            .into()
-    }
-}
-
-impl FromJson for Platform {
-    /// `cpu_clock` may be missing (written before it existed): `None`.
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Platform {
-            os: f.get("os")?,
-            kernel: f.get("kernel")?,
-            arch: f.get("arch")?,
-            cpu_model: f.get("cpu_model")?,
-            cores: f.get("cores")?,
-            rustc: f.get("rustc")?,
-            profile: f.get("profile")?,
-            perfmark_version: f.get("perfmark_version")?,
-            clock: f.get("clock")?,
-            cpu_clock: f.get_or_default("cpu_clock")?,
-        })
-    }
 }
 
 impl Platform {
@@ -155,50 +118,4 @@ fn is_virtual_machine() -> bool {
             .filter(|l| l.starts_with("flags"))
             .any(|l| l.split_whitespace().any(|flag| flag == "hypervisor"))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::json::testing;
-
-    fn platform() -> Platform {
-        Platform {
-            os: "linux".to_owned(),
-            kernel: Some("6.1.0".to_owned()),
-            arch: "x86_64".to_owned(),
-            cpu_model: "Test CPU @ 2.00GHz".to_owned(),
-            cores: 2,
-            rustc: "rustc 1.80.0".to_owned(),
-            profile: "release".to_owned(),
-            perfmark_version: "0.1.0".to_owned(),
-            clock: ClockInfo {
-                resolution_ns: 1.0,
-                overhead_ns: 20.0,
-            },
-            cpu_clock: None,
-        }
-    }
-
-    #[test]
-    fn json_round_trips() {
-        let p = platform();
-        testing::round_trips(&p);
-        testing::round_trips(&Platform {
-            kernel: None,
-            cpu_clock: Some(ClockInfo {
-                resolution_ns: 1.0,
-                overhead_ns: 150.5,
-            }),
-            ..p.clone()
-        });
-        let text = testing::text(&p);
-        assert_eq!(
-            text,
-            r#"{"os":"linux","kernel":"6.1.0","arch":"x86_64","cpu_model":"Test CPU @ 2.00GHz","cores":2,"rustc":"rustc 1.80.0","profile":"release","perfmark_version":"0.1.0","clock":{"resolution_ns":1.0,"overhead_ns":20.0},"cpu_clock":null}"#
-        );
-        // written before cpu_clock existed
-        let old: Platform = testing::read(&text.replace(r#","cpu_clock":null"#, ""));
-        assert_eq!(old, p);
-    }
 }

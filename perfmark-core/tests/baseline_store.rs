@@ -1132,7 +1132,7 @@ fn an_unusable_machine_spread_is_refused() {
     let mut text: serde_json::Value = serde_json::from_slice(&valid_text("bad_spread")).unwrap();
     text["between_run_spread"] = serde_json::json!({
         "df": 4.0, "estimator": "smyth2004_moments",
-        "fingerprint": serde_json::from_str::<serde_json::Value>(&perfmark_core::json::to_string(&fingerprint())).unwrap(),
+        "fingerprint": fingerprint(),
         "runs": 5, "sd_log": -0.02, "tests": 3
     });
     let message = assert_refused(

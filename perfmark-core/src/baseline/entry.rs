@@ -1,6 +1,6 @@
 //! One test's stored baseline, and the merge of several runs into one.
 
-use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
+use serde::{Deserialize, Serialize};
 
 use super::{BaselineError, Fingerprint};
 use crate::clock::Clock;
@@ -14,11 +14,13 @@ use crate::stats::Interval;
 /// it: the statistic is kept as a string, so a file naming a statistic this
 /// build does not know is still read, and the regression check can say
 /// which statistic it records instead of rejecting the whole file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredEstimate {
     /// Upper end of the confidence interval, ns per iteration.
+    #[serde(rename = "ci_high")]
     pub ci_high_ns: f64,
     /// Lower end of the confidence interval, ns per iteration.
+    #[serde(rename = "ci_low")]
     pub ci_low_ns: f64,
     /// Level of the interval, in (0, 1): `0.95`.
     pub confidence: f64,
@@ -66,7 +68,7 @@ impl StoredEstimate {
 /// DESIGN §1 "Regression"), and it is multiplicative, so it is measured on
 /// a log scale, as the lecture (seed 004) compares performance by ratios
 /// and geometric means.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BetweenRuns {
     /// Each run's estimate, ns per iteration, in the order the runs were
     /// given to [`merge_runs`].
@@ -275,11 +277,13 @@ impl Entry {
 /// `samples_ns` on purpose: it makes a file cut short inside the samples
 /// array detectable even if someone repairs the brackets by hand, and gives
 /// a reader the count without counting lines.
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub(super) struct EntryRepr {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     between_runs: Option<BetweenRuns>,
     /// `wall` or `cpu`; files written before the field have wall-clock
     /// entries, so an absent field reads as `wall`.
+    #[serde(default)]
     clock: Clock,
     estimate: StoredEstimate,
     fingerprint: Fingerprint,
@@ -380,82 +384,4 @@ pub fn merge_runs(runs: &[Entry]) -> Result<Entry, BaselineError> {
         sd_log,
     });
     Ok(merged)
-}
-
-impl ToJson for StoredEstimate {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("ci_high", &self.ci_high_ns)
-            .with("ci_low", &self.ci_low_ns)
-            .with("confidence", &self.confidence)
-            .with("ns_per_iter", &self.ns_per_iter)
-            .with("statistic", &self.statistic)
-            .into()
-    }
-}
-
-impl FromJson for StoredEstimate {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(StoredEstimate {
-            ci_high_ns: f.get("ci_high")?,
-            ci_low_ns: f.get("ci_low")?,
-            confidence: f.get("confidence")?,
-            ns_per_iter: f.get("ns_per_iter")?,
-            statistic: f.get("statistic")?,
-        })
-    }
-}
-
-impl ToJson for BetweenRuns {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("run_estimates_ns", &self.run_estimates_ns)
-            .with("runs", &self.runs)
-            .with("sd_log", &self.sd_log)
-            .into()
-    }
-}
-
-impl FromJson for BetweenRuns {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(BetweenRuns {
-            run_estimates_ns: f.get("run_estimates_ns")?,
-            runs: f.get("runs")?,
-            sd_log: f.get("sd_log")?,
-        })
-    }
-}
-
-impl ToJson for EntryRepr {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with_some("between_runs", &self.between_runs)
-            .with("clock", &self.clock)
-            .with("estimate", &self.estimate)
-            .with("fingerprint", &self.fingerprint)
-            .with("iters_per_sample", &self.iters_per_sample)
-            .with("sample_count", &self.sample_count)
-            .with("samples_ns", &self.samples_ns)
-            .into()
-    }
-}
-
-impl FromJson for EntryRepr {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(EntryRepr {
-            between_runs: f.get("between_runs")?,
-            clock: f.get_or_default("clock")?,
-            estimate: f.get("estimate")?,
-            fingerprint: f.get("fingerprint")?,
-            iters_per_sample: f.get("iters_per_sample")?,
-            sample_count: f.get("sample_count")?,
-            samples_ns: f.get("samples_ns")?,
-        })
-    }
 }

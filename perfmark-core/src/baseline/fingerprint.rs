@@ -9,14 +9,14 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
+use serde::{Deserialize, Serialize};
 
 /// The environment of one measurement (fields in alphabetical order, as they
 /// appear in the JSON).
 ///
 /// [`Fingerprint::compare`] decides which fields make two fingerprints the
 /// "same machine": CPU model, cores, OS, kernel, arch and build profile.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// `std::env::consts::ARCH`: `x86_64`, `aarch64`, …
     pub arch: String,
@@ -265,40 +265,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     // Both are in range by construction: day in [1, 31], month in [1, 12].
     (year, month as u32, day as u32)
-}
-
-impl ToJson for Fingerprint {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("arch", &self.arch)
-            .with("cores", &self.cores)
-            .with("cpu_model", &self.cpu_model)
-            .with("date", &self.date)
-            .with("kernel", &self.kernel)
-            .with("os", &self.os)
-            .with("perfmark_version", &self.perfmark_version)
-            .with("profile", &self.profile)
-            .with("rustc", &self.rustc)
-            .into()
-    }
-}
-
-impl FromJson for Fingerprint {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(Fingerprint {
-            arch: f.get("arch")?,
-            cores: f.get("cores")?,
-            cpu_model: f.get("cpu_model")?,
-            date: f.get("date")?,
-            kernel: f.get("kernel")?,
-            os: f.get("os")?,
-            perfmark_version: f.get("perfmark_version")?,
-            profile: f.get("profile")?,
-            rustc: f.get("rustc")?,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -51,10 +51,10 @@
 //! field existed has none and reads as `wall`. A run is never compared with an
 //! entry of the other clock: the regression check says so and asks to
 //! re-record. Numbers are written in the shortest form that reads
-//! back to the same `f64`, and read back exactly (perfmark's own JSON,
-//! [`crate::json`], reads numbers with the correctly rounded `str::parse`;
-//! a reader that rounds less carefully brings one sample in seven back one
-//! ulp off, and every save would rewrite the entries it was meant to keep). Unknown fields are ignored on reading and kept when
+//! back to the same `f64`, and read back exactly: perfmark-core turns on
+//! serde_json's `float_roundtrip` feature, without which one sample in
+//! seven came back one ulp off and every save would rewrite the entries it
+//! was meant to keep. Unknown fields are ignored on reading and kept when
 //! another test's entry is saved, so a newer perfmark may add optional
 //! fields without a new `schema`; any change an older reader must not
 //! ignore increments [`SCHEMA_VERSION`].
@@ -77,6 +77,7 @@ mod error;
 mod fingerprint;
 mod spread;
 mod store;
+mod unique_keys;
 
 pub use entry::{merge_runs, BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;

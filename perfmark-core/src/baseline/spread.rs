@@ -1,7 +1,7 @@
 //! The machine's between-run spread, as a recording over several processes
 //! measured it, stored once per baseline file beside the entries.
 
-use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
+use serde::{Deserialize, Serialize};
 
 use super::{Entry, Fingerprint};
 use crate::stats::compare::{moderated_prior, Spread};
@@ -20,7 +20,7 @@ pub const SMYTH_MOMENTS: &str = "smyth2004_moments";
 /// `d₀`. A test recorded over several processes pools its own spread with
 /// it; a test saved by one process (`--save-baseline`) on the same machine
 /// uses it alone. It is used only on the machine its `fingerprint` names.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordedSpread {
     /// The prior's weight `d₀`, in pseudo-degrees of freedom (capped at the
     /// degrees of freedom of all but one of the tests it pools).
@@ -96,34 +96,6 @@ impl RecordedSpread {
             ));
         }
         None
-    }
-}
-
-impl ToJson for RecordedSpread {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("df", &self.df)
-            .with("estimator", &self.estimator)
-            .with("fingerprint", &self.fingerprint)
-            .with("runs", &self.runs)
-            .with("sd_log", &self.sd_log)
-            .with("tests", &self.tests)
-            .into()
-    }
-}
-
-impl FromJson for RecordedSpread {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(RecordedSpread {
-            df: f.get("df")?,
-            estimator: f.get("estimator")?,
-            fingerprint: f.get("fingerprint")?,
-            runs: f.get("runs")?,
-            sd_log: f.get("sd_log")?,
-            tests: f.get("tests")?,
-        })
     }
 }
 

@@ -6,10 +6,11 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::json::{self, FromJson, Object, ToJson, Value};
+use serde_json::{Map, Value};
 
 use super::atomic::{self, LockGuard, DIR_ADVICE};
 use super::entry::EntryRepr;
+use super::unique_keys::UniqueKeys;
 use super::{BaselineError, Entry, RecordedSpread, DEFAULT_DIR, SCHEMA_VERSION};
 
 /// The top-level key of the machine's recorded between-run spread.
@@ -186,18 +187,22 @@ impl BaselineStore {
 
         let (mut top, mut tests, mut merged, mut kept_spread) = match stored {
             Some(stored) => (stored.top, stored.tests, stored.entries, stored.spread),
-            None => (Object::new(), Object::new(), BTreeMap::new(), None),
+            None => (Map::new(), Map::new(), BTreeMap::new(), None),
         };
         if let Some(spread) = spread {
-            top.insert(SPREAD_KEY, spread.to_json());
+            let value = serde_json::to_value(spread)
+                .expect("a spread of numbers and strings always serializes");
+            top.insert(SPREAD_KEY.to_owned(), value);
             kept_spread = Some(spread.clone());
         }
         for entry in entries {
-            tests.insert(entry.name(), entry.to_repr().to_json());
+            let value = serde_json::to_value(entry.to_repr())
+                .expect("an entry of numbers and strings always serializes");
+            tests.insert(entry.name().to_owned(), value);
             merged.insert(entry.name().to_owned(), entry.clone());
         }
-        top.insert("schema", Value::from(SCHEMA_VERSION));
-        top.insert("tests", Value::Object(tests));
+        top.insert("schema".to_owned(), Value::from(SCHEMA_VERSION));
+        top.insert("tests".to_owned(), Value::Object(tests));
         let text = to_sorted_pretty(Value::Object(top));
 
         crate::fs::replace_file(&self.dir, &path, text.as_bytes()).map_err(|e| {
@@ -323,8 +328,8 @@ fn list_error(dir: &Path, e: io::Error) -> BaselineError {
 /// JSON (so a save rewrites the entries it does not replace exactly as
 /// they were), and the entries checked and decoded.
 struct Stored {
-    top: Object,
-    tests: Object,
+    top: Map<String, Value>,
+    tests: Map<String, Value>,
     entries: BTreeMap<String, Entry>,
     spread: Option<RecordedSpread>,
 }
@@ -357,25 +362,21 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(BaselineError::truncated(path, "the file is empty"));
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        BaselineError::corrupt(
-            path,
-            format!("invalid JSON: the file is not UTF-8 text ({e})"),
-        )
-    })?;
-    // No key twice in one object: a duplicate is refused (`json::parse`).
-    let value: Value = json::parse(text).map_err(|e| {
-        if e.is_eof() {
-            let at = format!(
-                "the JSON ends early, at line {} column {}",
-                e.line(),
-                e.column()
-            );
-            BaselineError::truncated(path, at)
-        } else {
-            BaselineError::corrupt(path, format!("invalid JSON: {e}"))
-        }
-    })?;
+    // No key twice in one object (see `unique_keys.rs`).
+    let value: Value = serde_json::from_slice::<UniqueKeys>(bytes)
+        .map(|u| u.0)
+        .map_err(|e| {
+            if e.is_eof() {
+                let at = format!(
+                    "the JSON ends early, at line {} column {}",
+                    e.line(),
+                    e.column()
+                );
+                BaselineError::truncated(path, at)
+            } else {
+                BaselineError::corrupt(path, format!("invalid JSON: {e}"))
+            }
+        })?;
     let Value::Object(mut top) = value else {
         return Err(BaselineError::corrupt(
             path,
@@ -401,8 +402,8 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
         None => return Err(BaselineError::corrupt(path, "it has no `tests` object")),
     };
     let mut entries = BTreeMap::new();
-    for (name, value) in tests.iter() {
-        let entry = EntryRepr::from_json(value)
+    for (name, value) in &tests {
+        let entry = serde_json::from_value::<EntryRepr>(value.clone())
             .map_err(|e| e.to_string())
             .and_then(|repr| Entry::from_repr(name, repr))
             .map_err(|problem| BaselineError::corrupt(path, format!("test `{name}`: {problem}")))?;
@@ -411,7 +412,7 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
     let spread = match top.get(SPREAD_KEY) {
         None => None,
         Some(value) => {
-            let spread = RecordedSpread::from_json(value)
+            let spread = serde_json::from_value::<RecordedSpread>(value.clone())
                 .map_err(|e| e.to_string())
                 .and_then(|s| match s.problem() {
                     Some(problem) => Err(problem),
@@ -432,10 +433,24 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
 }
 
 /// `value` as pretty JSON with the keys of every object sorted, ending with
-/// a newline.
+/// a newline. serde_json's map is sorted already unless some crate in the
+/// build turns on its `preserve_order` feature; sorting again makes the
+/// file's layout independent of that.
 fn to_sorted_pretty(mut value: Value) -> String {
-    value.sort_keys_deep();
-    let mut text = json::write_pretty(&value);
+    sort_keys(&mut value);
+    let mut text =
+        serde_json::to_string_pretty(&value).expect("a serde_json::Value always serializes");
     text.push('\n');
     text
+}
+
+fn sort_keys(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.sort_keys();
+            map.values_mut().for_each(sort_keys);
+        }
+        Value::Array(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
 }

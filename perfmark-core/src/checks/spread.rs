@@ -21,14 +21,16 @@
 //! whose few runs happened to agree never gets a spread below the
 //! machine's. Every other test uses the prior.
 
+use serde::{Deserialize, Serialize};
+
 use crate::baseline::{BaselineFile, Entry, Fingerprint, RecordedSpread};
-use crate::json::{tagged, Error, FromJson, Object, ToJson, Value};
 use crate::stats::compare::{RegressionRule, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR_DF};
 
 use super::regression::baseline_estimate;
 
 /// Where the run's prior between-run spread came from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum PriorSource {
     /// [`DEFAULT_BETWEEN_RUN_SD`]: nothing was measured or set.
     Default,
@@ -42,13 +44,14 @@ pub enum PriorSource {
         runs: usize,
         /// The sd the recording measured; the prior is this or the
         /// default, whichever is larger.
+        #[serde(default)]
         recorded_sd: f64,
     },
 }
 
 /// The run's prior between-run spread: `σ₀` with its weight `ν₀`, and its
 /// source (`report.json`'s top-level `between_run_prior`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MachinePrior {
     /// `σ₀`, the sd of log estimates between processes (0.075 ≈ 7.5%).
     pub sd: f64,
@@ -56,70 +59,6 @@ pub struct MachinePrior {
     pub df: f64,
     /// Where it came from.
     pub source: PriorSource,
-}
-
-impl ToJson for PriorSource {
-    fn to_json(&self) -> Value {
-        match self {
-            PriorSource::Default => tagged("kind", "default", Value::Null),
-            PriorSource::Setting => tagged("kind", "setting", Value::Null),
-            PriorSource::Recorded {
-                tests,
-                runs,
-                recorded_sd,
-            } => tagged(
-                "kind",
-                "recorded",
-                Object::new()
-                    .with("tests", tests)
-                    .with("runs", runs)
-                    .with("recorded_sd", recorded_sd)
-                    .into(),
-            ),
-        }
-    }
-}
-
-impl FromJson for PriorSource {
-    #[inline]
-    fn from_json(value: &Value) -> Result<PriorSource, Error> {
-        let f = value.fields()?;
-        match f.tag("kind")? {
-            "default" => Ok(PriorSource::Default),
-            "setting" => Ok(PriorSource::Setting),
-            "recorded" => Ok(PriorSource::Recorded {
-                tests: f.get("tests")?,
-                runs: f.get("runs")?,
-                recorded_sd: f.get_or_default("recorded_sd")?,
-            }),
-            other => Err(Error::unknown_variant(
-                other,
-                &["default", "setting", "recorded"],
-            )),
-        }
-    }
-}
-
-impl ToJson for MachinePrior {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("sd", &self.sd)
-            .with("df", &self.df)
-            .with("source", &self.source)
-            .into()
-    }
-}
-
-impl FromJson for MachinePrior {
-    #[inline]
-    fn from_json(value: &Value) -> Result<MachinePrior, Error> {
-        let f = value.fields()?;
-        Ok(MachinePrior {
-            sd: f.get("sd")?,
-            df: f.get("df")?,
-            source: f.get("source")?,
-        })
-    }
 }
 
 impl MachinePrior {
@@ -369,54 +308,5 @@ mod tests {
         assert!(BetweenRun::new(other, Some(&file), &elsewhere)
             .usable_entry("a")
             .is_none());
-    }
-
-    #[test]
-    fn the_prior_is_written_as_before() {
-        use crate::json::testing;
-        for source in [
-            PriorSource::Default,
-            PriorSource::Setting,
-            PriorSource::Recorded {
-                tests: 3,
-                runs: 5,
-                recorded_sd: 0.08,
-            },
-        ] {
-            testing::round_trips(&source);
-            testing::round_trips(&MachinePrior {
-                sd: 0.05,
-                df: 10.0,
-                source,
-            });
-        }
-        let recorded = MachinePrior {
-            sd: 0.08,
-            df: 12.0,
-            source: PriorSource::Recorded {
-                tests: 3,
-                runs: 5,
-                recorded_sd: 0.08,
-            },
-        };
-        assert_eq!(
-            testing::text(&recorded),
-            r#"{"sd":0.08,"df":12.0,"source":{"kind":"recorded","tests":3,"runs":5,"recorded_sd":0.08}}"#
-        );
-        assert_eq!(
-            testing::text(&PriorSource::Default),
-            r#"{"kind":"default"}"#
-        );
-        // A recording written before `recorded_sd` reads it as 0.
-        assert_eq!(
-            testing::read::<PriorSource>(r#"{"kind":"recorded","tests":2,"runs":4}"#),
-            PriorSource::Recorded {
-                tests: 2,
-                runs: 4,
-                recorded_sd: 0.0
-            }
-        );
-        assert!(testing::error::<PriorSource>(r#"{"kind":"guess"}"#)
-            .contains("unknown variant `guess`"));
     }
 }

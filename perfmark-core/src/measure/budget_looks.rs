@@ -30,7 +30,8 @@
 //! test's confidence. The paired comparison splits its `α` the same way
 //! ([`crate::stats::paired::LookSchedule`]).
 
-use crate::json::{self, FromJson, Object, ToJson, Value};
+use serde::{Deserialize, Serialize};
+
 use crate::stats::{self, Interval, Statistic};
 
 /// Looks before the last one (the one at `max_time`): with [`LOOK_GROWTH`]
@@ -51,7 +52,7 @@ pub const LOOK_GROWTH: usize = 2;
 
 /// The look at the budget a test was decided on: which look, and the CI it
 /// decided with.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct BudgetLook {
     /// Which look: 1 for the first.
     pub look: usize,
@@ -70,30 +71,6 @@ impl BudgetLook {
     /// Whether the look decided the budget: its CI does not straddle it.
     pub fn clears(&self, budget_ns: f64) -> bool {
         !self.ci.straddles(budget_ns)
-    }
-}
-
-impl ToJson for BudgetLook {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("look", &self.look)
-            .with("max_looks", &self.max_looks)
-            .with("last", &self.last)
-            .with("ci", &self.ci)
-            .into()
-    }
-}
-
-impl FromJson for BudgetLook {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(BudgetLook {
-            look: f.get("look")?,
-            max_looks: f.get("max_looks")?,
-            last: f.get("last")?,
-            ci: f.get("ci")?,
-        })
     }
 }
 
@@ -155,7 +132,6 @@ impl BudgetLooks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn shares_add_up_to_alpha_whatever_the_looks() {
@@ -180,35 +156,5 @@ mod tests {
         let mut looks = BudgetLooks::new(0.95, Statistic::default());
         let first = looks.look(&samples, 0.0, false).ci;
         assert!(first.low <= plain.low && first.high >= plain.high);
-    }
-
-    #[test]
-    fn json_round_trips() {
-        let look = BudgetLook {
-            look: 6,
-            max_looks: 6,
-            last: true,
-            ci: Interval {
-                low: 95.5,
-                high: f64::INFINITY,
-                confidence: 0.9578125,
-            },
-        };
-        let text = testing::text(&look);
-        assert_eq!(
-            text,
-            r#"{"look":6,"max_looks":6,"last":true,"ci":{"low":95.5,"high":null,"confidence":0.9578125}}"#
-        );
-        assert_eq!(testing::read::<BudgetLook>(&text), look);
-        testing::round_trips(&BudgetLook {
-            look: 1,
-            last: false,
-            ci: Interval {
-                low: 95.5,
-                high: 104.0,
-                confidence: 0.996875,
-            },
-            ..look
-        });
     }
 }

@@ -22,11 +22,11 @@ pub use paired::{
 pub use sampler::{Adaptive, Plan};
 
 use crate::clock::ClockInfo;
-use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats::Statistic;
 
 /// How the samples were taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SampleKind {
     /// `iter`: the routine in a loop.
     Loop,
@@ -54,7 +54,8 @@ impl SampleKind {
 }
 
 /// Why sampling stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The CI reached the target precision (and is clear of the budget).
     Precision,
@@ -67,7 +68,7 @@ pub enum StopReason {
 }
 
 /// What the sampler measured for one test.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Measurement {
     /// How the samples were taken.
     pub kind: SampleKind,
@@ -95,62 +96,8 @@ pub struct Measurement {
     /// With a budget, the look at it the sampler stopped on: the CI the
     /// budget is decided with (see [`budget_looks`]). `None` without a
     /// budget, and for measurements that took no looks (paired slices).
+    #[serde(default)]
     pub budget_look: Option<BudgetLook>,
-}
-
-crate::json::unit_enum_json!(SampleKind {
-    Loop = "loop",
-    Batched = "batched",
-    Custom = "custom",
-    PerCall = "per_call",
-});
-
-crate::json::unit_enum_json!(StopReason {
-    Precision = "precision",
-    MaxTime = "max_time",
-    SampleCap = "sample_cap",
-    Smoke = "smoke",
-});
-
-impl ToJson for Measurement {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("kind", &self.kind)
-            .with("samples_ns", &self.samples_ns)
-            .with("iters_per_sample", &self.iters_per_sample)
-            .with("first_call_ns", &self.first_call_ns)
-            .with("loop_overhead_ns", &self.loop_overhead_ns)
-            .with("warmup_ns", &self.warmup_ns)
-            .with("warmup_blocks", &self.warmup_blocks)
-            .with("warmup_settled", &self.warmup_settled)
-            .with("sampling_ns", &self.sampling_ns)
-            .with("stop", &self.stop)
-            .with("planned_samples", &self.planned_samples)
-            .with("budget_look", &self.budget_look)
-            .into()
-    }
-}
-
-impl FromJson for Measurement {
-    /// `budget_look` may be missing (written before it existed): `None`.
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Measurement {
-            kind: f.get("kind")?,
-            samples_ns: f.get("samples_ns")?,
-            iters_per_sample: f.get("iters_per_sample")?,
-            first_call_ns: f.get("first_call_ns")?,
-            loop_overhead_ns: f.get("loop_overhead_ns")?,
-            warmup_ns: f.get("warmup_ns")?,
-            warmup_blocks: f.get("warmup_blocks")?,
-            warmup_settled: f.get("warmup_settled")?,
-            sampling_ns: f.get("sampling_ns")?,
-            stop: f.get("stop")?,
-            planned_samples: f.get("planned_samples")?,
-            budget_look: f.get_or_default("budget_look")?,
-        })
-    }
 }
 
 impl Measurement {
@@ -173,73 +120,4 @@ pub fn resolution_per_iter_ns(kind: SampleKind, clock: &ClockInfo, iters: u64) -
         SampleKind::Loop | SampleKind::Batched | SampleKind::PerCall => clock.resolution_ns,
     };
     tick_ns / iters.max(1) as f64
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::json::testing;
-    use crate::stats::Interval;
-
-    fn measurement() -> Measurement {
-        Measurement {
-            kind: SampleKind::Loop,
-            samples_ns: vec![10.5, 11.0, 10.25],
-            iters_per_sample: 1000,
-            first_call_ns: 250.0,
-            loop_overhead_ns: 0.5,
-            warmup_ns: 1e6,
-            warmup_blocks: 12,
-            warmup_settled: true,
-            sampling_ns: 3e9,
-            stop: StopReason::Precision,
-            planned_samples: 100,
-            budget_look: None,
-        }
-    }
-
-    #[test]
-    fn json_round_trips() {
-        for kind in [
-            SampleKind::Loop,
-            SampleKind::Batched,
-            SampleKind::Custom,
-            SampleKind::PerCall,
-        ] {
-            testing::round_trips(&kind);
-        }
-        for stop in [
-            StopReason::Precision,
-            StopReason::MaxTime,
-            StopReason::SampleCap,
-            StopReason::Smoke,
-        ] {
-            testing::round_trips(&stop);
-        }
-        let m = measurement();
-        testing::round_trips(&m);
-        testing::round_trips(&Measurement {
-            kind: SampleKind::PerCall,
-            stop: StopReason::MaxTime,
-            budget_look: Some(BudgetLook {
-                look: 2,
-                max_looks: 6,
-                last: false,
-                ci: Interval {
-                    low: 9.5,
-                    high: 11.5,
-                    confidence: 0.99,
-                },
-            }),
-            ..m.clone()
-        });
-        let text = testing::text(&m);
-        assert_eq!(
-            text,
-            r#"{"kind":"loop","samples_ns":[10.5,11.0,10.25],"iters_per_sample":1000,"first_call_ns":250.0,"loop_overhead_ns":0.5,"warmup_ns":1000000.0,"warmup_blocks":12,"warmup_settled":true,"sampling_ns":3000000000.0,"stop":"precision","planned_samples":100,"budget_look":null}"#
-        );
-        // written before budget_look existed
-        let old: Measurement = testing::read(&text.replace(r#","budget_look":null"#, ""));
-        assert_eq!(old, m);
-    }
 }

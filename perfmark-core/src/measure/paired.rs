@@ -38,8 +38,9 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use super::sampler::{grow, MAX_ITERS_PER_SAMPLE};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::observe::ThreadObservation;
 use crate::stats::paired::{
     decide, paired_estimate_with, summary_line, summary_line_without_estimate, LookSchedule,
@@ -47,18 +48,14 @@ use crate::stats::paired::{
 };
 
 /// One of the two builds compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Side {
     /// The build compared against (e.g. the merge base of a pull request).
     Base,
     /// The build under test.
     Head,
 }
-
-crate::json::unit_enum_json!(Side {
-    Base = "base",
-    Head = "head",
-});
 
 impl Side {
     fn index(self) -> usize {
@@ -195,7 +192,8 @@ impl PairedPlan {
 }
 
 /// Why a paired comparison stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PairedStop {
     /// The interval was clear of the tolerance: a regression, or an upper
     /// bound below `1 + tolerance`.
@@ -210,7 +208,7 @@ pub enum PairedStop {
 
 /// One base slice and the head slice next to it, as times per iteration
 /// with the loop overhead subtracted.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SlicePair {
     /// Index of the process pair it ran in (0-based).
     pub pair: usize,
@@ -221,45 +219,11 @@ pub struct SlicePair {
     /// Head time per iteration, ns.
     pub head_ns: f64,
     /// The base worker's measuring thread over its slice, when reported.
+    #[serde(default)]
     pub base_observed: Option<ThreadObservation>,
     /// The head worker's measuring thread over its slice, when reported.
+    #[serde(default)]
     pub head_observed: Option<ThreadObservation>,
-}
-
-crate::json::unit_enum_json!(PairedStop {
-    Clear = "clear",
-    Precision = "precision",
-    MaxTime = "max_time",
-    MaxPairs = "max_pairs",
-});
-
-impl ToJson for SlicePair {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("pair", &self.pair)
-            .with("head_first", &self.head_first)
-            .with("base_ns", &self.base_ns)
-            .with("head_ns", &self.head_ns)
-            .with("base_observed", &self.base_observed)
-            .with("head_observed", &self.head_observed)
-            .into()
-    }
-}
-
-impl FromJson for SlicePair {
-    /// The observations may be missing (not reported): `None`.
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(SlicePair {
-            pair: f.get("pair")?,
-            head_first: f.get("head_first")?,
-            base_ns: f.get("base_ns")?,
-            head_ns: f.get("head_ns")?,
-            base_observed: f.get_or_default("base_observed")?,
-            head_observed: f.get_or_default("head_observed")?,
-        })
-    }
 }
 
 impl SlicePair {
@@ -270,7 +234,7 @@ impl SlicePair {
 }
 
 /// What a paired comparison measured and decided.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairedMeasurement {
     /// Iterations in every timed slice, both sides.
     pub iters_per_slice: u64,
@@ -317,60 +281,6 @@ pub struct PairedMeasurement {
     pub p_slower: f64,
     /// The measured order effect ([`PairedEstimate::order_effect`]).
     pub order_effect: Option<f64>,
-}
-
-impl ToJson for PairedMeasurement {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("iters_per_slice", &self.iters_per_slice)
-            .with("slices_per_pair", &self.slices_per_pair)
-            .with("slice_pairs", &self.slice_pairs)
-            .with("loop_overhead_ns", &self.loop_overhead_ns)
-            .with("pairs_opened", &self.pairs_opened)
-            .with("search_slices", &self.search_slices)
-            .with("discarded_slices", &self.discarded_slices)
-            .with("first_slice_warm_iters", &self.first_slice_warm_iters)
-            .with("switch_warm_iters", &self.switch_warm_iters)
-            .with("stop", &self.stop)
-            .with("elapsed_ns", &self.elapsed_ns)
-            .with("confidence", &self.confidence)
-            .with("tolerance", &self.tolerance)
-            .with("looks", &self.looks)
-            .with("final_confidence", &self.final_confidence)
-            .with("estimate", &self.estimate)
-            .with("verdict", &self.verdict)
-            .with("p_slower", &self.p_slower)
-            .with("order_effect", &self.order_effect)
-            .into()
-    }
-}
-
-impl FromJson for PairedMeasurement {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(PairedMeasurement {
-            iters_per_slice: f.get("iters_per_slice")?,
-            slices_per_pair: f.get("slices_per_pair")?,
-            slice_pairs: f.get("slice_pairs")?,
-            loop_overhead_ns: f.get("loop_overhead_ns")?,
-            pairs_opened: f.get("pairs_opened")?,
-            search_slices: f.get("search_slices")?,
-            discarded_slices: f.get("discarded_slices")?,
-            first_slice_warm_iters: f.get("first_slice_warm_iters")?,
-            switch_warm_iters: f.get("switch_warm_iters")?,
-            stop: f.get("stop")?,
-            elapsed_ns: f.get("elapsed_ns")?,
-            confidence: f.get("confidence")?,
-            tolerance: f.get("tolerance")?,
-            looks: f.get("looks")?,
-            final_confidence: f.get("final_confidence")?,
-            estimate: f.get("estimate")?,
-            verdict: f.get("verdict")?,
-            p_slower: f.get("p_slower")?,
-            order_effect: f.get("order_effect")?,
-        })
-    }
 }
 
 impl PairedMeasurement {
@@ -643,7 +553,6 @@ fn analyze(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     /// A quiet machine: every iteration of the base costs `base_ns`, of the
     /// head `head_ns`, plus `overhead_ns` of harness; opening a pair costs
@@ -859,106 +768,11 @@ mod tests {
             &PairedPlan::new(0.95, 0.05, Duration::from_secs(3)),
         )
         .unwrap();
-        let json = crate::json::to_string(&m);
-        let back: PairedMeasurement = crate::json::from_str(&json).unwrap();
+        let json = serde_json::to_string(&m).unwrap();
+        let back: PairedMeasurement = serde_json::from_str(&json).unwrap();
         assert_eq!(back.slice_pairs, m.slice_pairs);
         assert_eq!(back.verdict, m.verdict);
         assert_eq!(m.head_samples_ns().len(), m.slice_pairs.len());
         assert!(m.summary_line(&m.verdict).contains("vs base (paired: "));
-    }
-
-    fn slice_pair(pair: usize, head_first: bool) -> SlicePair {
-        SlicePair {
-            pair,
-            head_first,
-            base_ns: 10.0,
-            head_ns: 10.5,
-            base_observed: None,
-            head_observed: None,
-        }
-    }
-
-    #[test]
-    fn json_round_trips() {
-        testing::round_trips(&Side::Base);
-        testing::round_trips(&Side::Head);
-        for stop in [
-            PairedStop::Clear,
-            PairedStop::Precision,
-            PairedStop::MaxTime,
-            PairedStop::MaxPairs,
-        ] {
-            testing::round_trips(&stop);
-        }
-        let plain = slice_pair(0, true);
-        assert_eq!(
-            testing::text(&plain),
-            r#"{"pair":0,"head_first":true,"base_ns":10.0,"head_ns":10.5,"base_observed":null,"head_observed":null}"#
-        );
-        testing::round_trips(&plain);
-        // written by a worker that reported no observations
-        let old: SlicePair =
-            testing::read(r#"{"pair":0,"head_first":true,"base_ns":10.0,"head_ns":10.5}"#);
-        assert_eq!(old, plain);
-        let observed = SlicePair {
-            base_observed: Some(ThreadObservation {
-                wall_ns: 1e6,
-                run_ns: Some(9.5e5),
-                involuntary_switches: Some(2),
-                ..ThreadObservation::default()
-            }),
-            head_observed: Some(ThreadObservation::default()),
-            ..slice_pair(1, false)
-        };
-        testing::round_trips(&observed);
-        let estimate = PairedEstimate {
-            ratio: 1.05,
-            interval: crate::stats::Interval {
-                low: 1.0,
-                high: 1.1,
-                confidence: 0.9,
-            },
-            lower_one_sided: 1.0,
-            upper_one_sided: 1.1,
-            p_slower: 0.04,
-            slices: 8,
-            process_pairs: 2,
-            df: 1.0,
-            between_pair_sd: 0.01,
-            within_pair_sd: 0.02,
-            order_effect: 0.001,
-            confidence: 0.95,
-            log_ratio: 0.0488,
-            log_se: 0.007,
-        };
-        let m = PairedMeasurement {
-            iters_per_slice: 1000,
-            slices_per_pair: 4,
-            slice_pairs: vec![plain, observed],
-            loop_overhead_ns: Some(0.5),
-            pairs_opened: 2,
-            search_slices: 3,
-            discarded_slices: 1,
-            first_slice_warm_iters: 100,
-            switch_warm_iters: 10,
-            stop: PairedStop::MaxPairs,
-            elapsed_ns: 2.5e9,
-            confidence: 0.95,
-            tolerance: 0.05,
-            looks: 1,
-            final_confidence: 0.95,
-            estimate: Some(estimate),
-            verdict: decide(&estimate, 0.95, 0.05),
-            p_slower: 0.04,
-            order_effect: Some(0.001),
-        };
-        testing::round_trips(&m);
-        testing::round_trips(&PairedMeasurement {
-            loop_overhead_ns: None,
-            estimate: None,
-            order_effect: None,
-            p_slower: 1.0,
-            ..m.clone()
-        });
     }
 }

@@ -2,13 +2,15 @@
 //! keeps them; the rule that calls a span disturbed (see the module
 //! documentation of [`super`]); and the warnings in words.
 
+use serde::{Deserialize, Serialize};
+
 use super::procfs::CpuTicks;
 use super::{Reading, LOST_SHARE_THRESHOLD, MIN_LOST};
-use crate::json::{Error, FromJson, Object, ToJson, Value};
 
 /// The measuring thread over one span: a test's body, or one slice of a
 /// paired comparison (with its warm run).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ThreadObservation {
     /// Wall time of the span, ns.
     pub wall_ns: f64,
@@ -22,36 +24,6 @@ pub struct ThreadObservation {
     pub voluntary_switches: Option<u64>,
     /// Times it moved to another CPU.
     pub migrations: Option<u64>,
-}
-
-impl ToJson for ThreadObservation {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("wall_ns", &self.wall_ns)
-            .with("run_ns", &self.run_ns)
-            .with("wait_ns", &self.wait_ns)
-            .with("involuntary_switches", &self.involuntary_switches)
-            .with("voluntary_switches", &self.voluntary_switches)
-            .with("migrations", &self.migrations)
-            .into()
-    }
-}
-
-impl FromJson for ThreadObservation {
-    #[inline]
-    fn from_json(value: &Value) -> Result<ThreadObservation, Error> {
-        let f = value.fields()?;
-        let d = ThreadObservation::default();
-        Ok(ThreadObservation {
-            wall_ns: f.get_or_else("wall_ns", || d.wall_ns)?,
-            run_ns: f.get_or_else("run_ns", || d.run_ns)?,
-            wait_ns: f.get_or_else("wait_ns", || d.wait_ns)?,
-            involuntary_switches: f
-                .get_or_else("involuntary_switches", || d.involuntary_switches)?,
-            voluntary_switches: f.get_or_else("voluntary_switches", || d.voluntary_switches)?,
-            migrations: f.get_or_else("migrations", || d.migrations)?,
-        })
-    }
 }
 
 impl ThreadObservation {
@@ -107,32 +79,12 @@ impl ThreadObservation {
 }
 
 /// One CPU over a span (`/proc/stat`'s `cpuN` line).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CpuShare {
     /// Share of the span the CPU was busy (any process, this one included).
     pub busy: f64,
     /// Share of the span the hypervisor stole from it.
     pub steal: f64,
-}
-
-impl ToJson for CpuShare {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("busy", &self.busy)
-            .with("steal", &self.steal)
-            .into()
-    }
-}
-
-impl FromJson for CpuShare {
-    #[inline]
-    fn from_json(value: &Value) -> Result<CpuShare, Error> {
-        let f = value.fields()?;
-        Ok(CpuShare {
-            busy: f.get("busy")?,
-            steal: f.get("steal")?,
-        })
-    }
 }
 
 /// The machine over a span.
@@ -191,7 +143,7 @@ fn machine_between(before: &Reading, after: &Reading) -> MachineSpan {
 /// measurement, and the time other work took from it (`report.json`'s
 /// per-test `interference`). The derivation is in [`super`]'s
 /// documentation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Interference {
     /// When the span began, s since the Unix epoch.
     pub started_unix_s: f64,
@@ -230,59 +182,8 @@ pub struct Interference {
     /// ([`LOST_SHARE_THRESHOLD`], [`MIN_LOST`]).
     pub disturbed: bool,
     /// In compare mode, the figures per side and per slice pair.
+    #[serde(default)]
     pub paired: Option<PairedInterference>,
-}
-
-impl ToJson for Interference {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("started_unix_s", &self.started_unix_s)
-            .with("wall_s", &self.wall_s)
-            .with("run_s", &self.run_s)
-            .with("wait_s", &self.wait_s)
-            .with("involuntary_switches", &self.involuntary_switches)
-            .with("voluntary_switches", &self.voluntary_switches)
-            .with("migrations", &self.migrations)
-            .with("steal", &self.steal)
-            .with("other_cpu_s", &self.other_cpu_s)
-            .with("cpus", &self.cpus)
-            .with("load_before", &self.load_before)
-            .with("load_after", &self.load_after)
-            .with("waited_s", &self.waited_s)
-            .with("stolen_s", &self.stolen_s)
-            .with("lost_s", &self.lost_s)
-            .with("lost_share", &self.lost_share)
-            .with("disturbed", &self.disturbed)
-            .with("paired", &self.paired)
-            .into()
-    }
-}
-
-impl FromJson for Interference {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Interference, Error> {
-        let f = value.fields()?;
-        Ok(Interference {
-            started_unix_s: f.get("started_unix_s")?,
-            wall_s: f.get("wall_s")?,
-            run_s: f.get("run_s")?,
-            wait_s: f.get("wait_s")?,
-            involuntary_switches: f.get("involuntary_switches")?,
-            voluntary_switches: f.get("voluntary_switches")?,
-            migrations: f.get("migrations")?,
-            steal: f.get("steal")?,
-            other_cpu_s: f.get("other_cpu_s")?,
-            cpus: f.get("cpus")?,
-            load_before: f.get("load_before")?,
-            load_after: f.get("load_after")?,
-            waited_s: f.get("waited_s")?,
-            stolen_s: f.get("stolen_s")?,
-            lost_s: f.get("lost_s")?,
-            lost_share: f.get("lost_share")?,
-            disturbed: f.get("disturbed")?,
-            paired: f.get_or_default("paired")?,
-        })
-    }
 }
 
 impl Interference {
@@ -452,7 +353,7 @@ fn seconds(s: f64) -> String {
 
 /// One slice pair of a paired comparison: each side's measuring thread
 /// over its slice (and the slice's warm run).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SlicePairObservation {
     /// The process pair it ran in (0-based).
     pub pair: usize,
@@ -464,32 +365,8 @@ pub struct SlicePairObservation {
     pub head: Option<ThreadObservation>,
 }
 
-impl ToJson for SlicePairObservation {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("pair", &self.pair)
-            .with("head_first", &self.head_first)
-            .with("base", &self.base)
-            .with("head", &self.head)
-            .into()
-    }
-}
-
-impl FromJson for SlicePairObservation {
-    #[inline]
-    fn from_json(value: &Value) -> Result<SlicePairObservation, Error> {
-        let f = value.fields()?;
-        Ok(SlicePairObservation {
-            pair: f.get("pair")?,
-            head_first: f.get("head_first")?,
-            base: f.get("base")?,
-            head: f.get("head")?,
-        })
-    }
-}
-
 /// One side of a paired comparison over all its slices.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SideInterference {
     /// Slices with figures.
     pub slices: usize,
@@ -506,36 +383,6 @@ pub struct SideInterference {
     pub lost_share: Option<f64>,
     /// Slices whose own wait share passed [`LOST_SHARE_THRESHOLD`].
     pub disturbed_slices: usize,
-}
-
-impl ToJson for SideInterference {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("slices", &self.slices)
-            .with("wall_s", &self.wall_s)
-            .with("wait_s", &self.wait_s)
-            .with("involuntary_switches", &self.involuntary_switches)
-            .with("migrations", &self.migrations)
-            .with("lost_share", &self.lost_share)
-            .with("disturbed_slices", &self.disturbed_slices)
-            .into()
-    }
-}
-
-impl FromJson for SideInterference {
-    #[inline]
-    fn from_json(value: &Value) -> Result<SideInterference, Error> {
-        let f = value.fields()?;
-        Ok(SideInterference {
-            slices: f.get("slices")?,
-            wall_s: f.get("wall_s")?,
-            wait_s: f.get("wait_s")?,
-            involuntary_switches: f.get("involuntary_switches")?,
-            migrations: f.get("migrations")?,
-            lost_share: f.get("lost_share")?,
-            disturbed_slices: f.get("disturbed_slices")?,
-        })
-    }
 }
 
 impl SideInterference {
@@ -557,7 +404,7 @@ impl SideInterference {
 
 /// A paired comparison's interference: per side, and per slice pair so
 /// that interference hitting one side more than the other is visible.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairedInterference {
     /// The base's slices together.
     pub base: SideInterference,
@@ -565,28 +412,6 @@ pub struct PairedInterference {
     pub head: SideInterference,
     /// Every slice pair, in the order taken.
     pub slice_pairs: Vec<SlicePairObservation>,
-}
-
-impl ToJson for PairedInterference {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("base", &self.base)
-            .with("head", &self.head)
-            .with("slice_pairs", &self.slice_pairs)
-            .into()
-    }
-}
-
-impl FromJson for PairedInterference {
-    #[inline]
-    fn from_json(value: &Value) -> Result<PairedInterference, Error> {
-        let f = value.fields()?;
-        Ok(PairedInterference {
-            base: f.get("base")?,
-            head: f.get("head")?,
-            slice_pairs: f.get("slice_pairs")?,
-        })
-    }
 }
 
 impl PairedInterference {
@@ -864,84 +689,12 @@ mod tests {
         let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
         let b = reading(1000.0, 667, 333, 310, [100, 100], [0, 0], [0, 0], 667);
         let i = Interference::between(&a, &b);
-        let text = crate::json::to_string(&i);
-        let back: Interference = crate::json::from_str(&text).unwrap();
+        let text = serde_json::to_string(&i).unwrap();
+        let back: Interference = serde_json::from_str(&text).unwrap();
         assert_eq!(back, i);
         // A slice's figures from a worker that knows fewer fields read.
-        let s: ThreadObservation = crate::json::from_str(r#"{"wall_ns": 5.0}"#).unwrap();
+        let s: ThreadObservation = serde_json::from_str(r#"{"wall_ns": 5.0}"#).unwrap();
         assert_eq!(s.wall_ns, 5.0);
         assert_eq!(s.wait_ns, None);
-        // Every field defaults, `wall_ns` too.
-        let s: ThreadObservation = crate::json::from_str("{}").unwrap();
-        assert_eq!(s, ThreadObservation::default());
-    }
-
-    #[test]
-    fn every_type_is_written_as_before() {
-        use crate::json::testing;
-        let full = slice(10.0, 0.5);
-        let bare = ThreadObservation {
-            wall_ns: 1.5,
-            ..ThreadObservation::default()
-        };
-        testing::round_trips(&full);
-        testing::round_trips(&bare);
-        assert_eq!(
-            testing::text(&full),
-            r#"{"wall_ns":10000000.0,"run_ns":9500000.0,"wait_ns":500000.0,"involuntary_switches":2,"voluntary_switches":0,"migrations":0}"#
-        );
-        assert_eq!(
-            testing::text(&bare),
-            r#"{"wall_ns":1.5,"run_ns":null,"wait_ns":null,"involuntary_switches":null,"voluntary_switches":null,"migrations":null}"#
-        );
-        let cpu = CpuShare {
-            busy: 0.5,
-            steal: 0.25,
-        };
-        testing::round_trips(&cpu);
-        assert_eq!(testing::text(&cpu), r#"{"busy":0.5,"steal":0.25}"#);
-        let pairs = vec![
-            SlicePairObservation {
-                pair: 0,
-                head_first: true,
-                base: Some(full),
-                head: Some(bare),
-            },
-            SlicePairObservation {
-                pair: 1,
-                head_first: false,
-                base: None,
-                head: None,
-            },
-        ];
-        for p in &pairs {
-            testing::round_trips(p);
-        }
-        let paired = PairedInterference::new(pairs);
-        testing::round_trips(&paired.base);
-        testing::round_trips(&SideInterference {
-            slices: 0,
-            wall_s: 0.0,
-            wait_s: None,
-            involuntary_switches: None,
-            migrations: None,
-            lost_share: None,
-            disturbed_slices: 0,
-        });
-        testing::round_trips(&paired);
-        let a = reading(0.0, 0, 0, 0, [0, 0], [0, 0], [0, 0], 0);
-        let b = reading(1000.0, 500, 250, 310, [100, 100], [0, 0], [0, 0], 500);
-        let plain = Interference::between(&a, &b);
-        testing::round_trips(&plain);
-        let empty = Interference::between(&Reading::default(), &Reading::default());
-        testing::round_trips(&empty);
-        testing::round_trips(&Interference {
-            paired: Some(paired),
-            ..plain.clone()
-        });
-        // A report written before `paired` reads it as absent.
-        let mut value = crate::json::parse(&testing::text(&plain)).unwrap();
-        value.as_object_mut().unwrap().remove("paired");
-        assert_eq!(Interference::from_json(&value).unwrap(), plain);
     }
 }

@@ -139,7 +139,7 @@ pub fn read_thread() -> Reading {
 
 /// Which sources this machine has, as `report.json` records it once per
 /// run (`interference` at the top level).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Coverage {
     /// Whether interference is observed at all (the measuring thread's
     /// schedstat can be read).
@@ -152,32 +152,6 @@ pub struct Coverage {
     pub lost_share_threshold: f64,
     /// [`MIN_LOST`], s.
     pub min_lost_s: f64,
-}
-
-impl crate::json::ToJson for Coverage {
-    fn to_json(&self) -> crate::json::Value {
-        crate::json::Object::new()
-            .with("observed", &self.observed)
-            .with("sources", &self.sources)
-            .with("missing", &self.missing)
-            .with("lost_share_threshold", &self.lost_share_threshold)
-            .with("min_lost_s", &self.min_lost_s)
-            .into()
-    }
-}
-
-impl crate::json::FromJson for Coverage {
-    #[inline]
-    fn from_json(value: &crate::json::Value) -> Result<Coverage, crate::json::Error> {
-        let f = value.fields()?;
-        Ok(Coverage {
-            observed: f.get("observed")?,
-            sources: f.get("sources")?,
-            missing: f.get("missing")?,
-            lost_share_threshold: f.get("lost_share_threshold")?,
-            min_lost_s: f.get("min_lost_s")?,
-        })
-    }
 }
 
 impl Coverage {
@@ -371,28 +345,5 @@ mod tests {
         let b = read_thread();
         let _ = observer.between(&a, &b);
         let _ = observer.coverage().header_warning();
-    }
-
-    #[test]
-    fn coverage_is_written_as_before() {
-        use crate::json::testing;
-        let coverage = Coverage {
-            observed: true,
-            sources: vec!["/proc/thread-self/schedstat".to_owned()],
-            missing: vec!["/proc/loadavg (the load average)".to_owned()],
-            lost_share_threshold: 0.05,
-            min_lost_s: 0.001,
-        };
-        testing::round_trips(&coverage);
-        testing::round_trips(&Coverage {
-            observed: false,
-            sources: Vec::new(),
-            missing: Vec::new(),
-            ..coverage.clone()
-        });
-        assert_eq!(
-            testing::text(&coverage),
-            r#"{"observed":true,"sources":["/proc/thread-self/schedstat"],"missing":["/proc/loadavg (the load average)"],"lost_share_threshold":0.05,"min_lost_s":0.001}"#
-        );
     }
 }

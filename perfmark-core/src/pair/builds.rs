@@ -16,8 +16,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use serde::Deserialize;
+
 use super::process::probe;
-use crate::json::{Error, FromJson, Value};
 use crate::measure::paired::Side;
 
 /// One perf test binary that cargo built.
@@ -34,61 +35,27 @@ pub struct TestBinary {
 }
 
 /// The part of cargo's `compiler-artifact` message we read.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
 struct Artifact {
     reason: String,
+    #[serde(default)]
     package_id: String,
+    #[serde(default)]
     manifest_path: PathBuf,
     target: Option<ArtifactTarget>,
     profile: Option<ArtifactProfile>,
     executable: Option<PathBuf>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
 struct ArtifactTarget {
     name: String,
     kind: Vec<String>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
 struct ArtifactProfile {
     test: bool,
-}
-
-impl FromJson for Artifact {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Artifact, Error> {
-        let f = value.fields()?;
-        Ok(Artifact {
-            reason: f.get("reason")?,
-            package_id: f.get_or_default("package_id")?,
-            manifest_path: PathBuf::from(f.get_or_default::<String>("manifest_path")?),
-            target: f.get("target")?,
-            profile: f.get("profile")?,
-            executable: f.get::<Option<String>>("executable")?.map(PathBuf::from),
-        })
-    }
-}
-
-impl FromJson for ArtifactTarget {
-    #[inline]
-    fn from_json(value: &Value) -> Result<ArtifactTarget, Error> {
-        let f = value.fields()?;
-        Ok(ArtifactTarget {
-            name: f.get("name")?,
-            kind: f.get("kind")?,
-        })
-    }
-}
-
-impl FromJson for ArtifactProfile {
-    #[inline]
-    fn from_json(value: &Value) -> Result<ArtifactProfile, Error> {
-        let f = value.fields()?;
-        Ok(ArtifactProfile {
-            test: f.get("test")?,
-        })
-    }
 }
 
 /// The test binaries in cargo's JSON messages (`--message-format=json`):
@@ -96,7 +63,7 @@ impl FromJson for ArtifactProfile {
 pub fn test_binaries_in(messages: &str) -> Vec<TestBinary> {
     let mut found = Vec::new();
     for line in messages.lines() {
-        let Ok(artifact) = crate::json::from_str::<Artifact>(line) else {
+        let Ok(artifact) = serde_json::from_str::<Artifact>(line) else {
             continue;
         };
         if artifact.reason != "compiler-artifact" {
@@ -357,29 +324,6 @@ not json"#;
                 package_dir: "/w/kernels".into(),
             }]
         );
-    }
-
-    #[test]
-    fn artifacts_read_as_cargo_writes_them() {
-        use crate::json::testing;
-        let a: Artifact = testing::read(
-            r#"{"reason":"compiler-artifact","package_id":"p","manifest_path":"/w/Cargo.toml","target":{"kind":["test","bench"],"name":"perf","edition":"2021"},"profile":{"test":true,"opt_level":"3"},"executable":"/w/perf","fresh":true}"#,
-        );
-        assert_eq!(
-            format!("{a:?}"),
-            r#"Artifact { reason: "compiler-artifact", package_id: "p", manifest_path: "/w/Cargo.toml", target: Some(ArtifactTarget { name: "perf", kind: ["test", "bench"] }), profile: Some(ArtifactProfile { test: true }), executable: Some("/w/perf") }"#
-        );
-        // Other messages lack most fields.
-        let b: Artifact = testing::read(r#"{"reason":"build-script-executed","target":null}"#);
-        assert_eq!(
-            format!("{b:?}"),
-            r#"Artifact { reason: "build-script-executed", package_id: "", manifest_path: "", target: None, profile: None, executable: None }"#
-        );
-        assert!(
-            testing::error::<Artifact>(r#"{"package_id":"p"}"#).contains("missing field `reason`")
-        );
-        let e = testing::error::<Artifact>(r#"{"reason":"x","profile":{"test":"yes"}}"#);
-        assert!(e.starts_with("profile.test: expected a boolean"), "{e}");
     }
 
     #[test]

@@ -193,7 +193,7 @@ impl WorkerProcess {
 
     /// Sends `request` and waits for the answer.
     pub fn ask(&mut self, request: &Request, timeout: Duration) -> Result<Reply, WorkerError> {
-        let line = crate::json::to_string(request);
+        let line = serde_json::to_string(request).expect("a request always serializes");
         let sent = match self.stdin.as_mut() {
             Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
             None => Err(std::io::Error::other("stdin closed")),

@@ -15,10 +15,11 @@
 //!
 //! Fields added to a message without a version bump are optional both ways:
 //! a reader ignores fields it does not know, and a field a writer leaves out
-//! reads as absent. [`Reply::Slice`]'s `observed` is
+//! reads as absent (`#[serde(default)]`). [`Reply::Slice`]'s `observed` is
 //! one: an older worker does not send it, an older coordinator skips it.
 
-use crate::json::{tagged, Error, FromJson, Object, ToJson, Value};
+use serde::{Deserialize, Serialize};
+
 use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
 
@@ -33,7 +34,8 @@ pub const WORKER_FLAG: &str = "--perfmark-worker";
 pub const LINE_PREFIX: &str = "@perfmark-worker ";
 
 /// What the coordinator asks of a worker.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "op")]
 pub enum Request {
     /// Run `warm_iters` iterations untimed, then `iters` timed: one slice.
     Slice {
@@ -54,7 +56,8 @@ pub enum Request {
 }
 
 /// What a worker says.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "reply")]
 pub enum Reply {
     /// The first line: who this is.
     Hello {
@@ -81,6 +84,7 @@ pub enum Reply {
         /// What the OS knew about the worker's measuring thread over the
         /// slice and its warm run (run and wait times, switches,
         /// migrations); absent from workers that do not observe it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         observed: Option<ThreadObservation>,
     },
     /// The harness's cost per iteration, in ns (0 for `iter_custom`).
@@ -98,137 +102,9 @@ pub enum Reply {
     },
 }
 
-/// A number of a message, strictly: `null` is refused, not read as NaN.
-/// JSON cannot carry a time that is not finite, so a worker that measured
-/// one is refused at its line rather than misread.
-fn number(value: &Value) -> Result<f64, Error> {
-    match value {
-        Value::Number(n) => Ok(n.as_f64()),
-        other => Err(Error::expected("a number", other)),
-    }
-}
-
-impl ToJson for Request {
-    fn to_json(&self) -> Value {
-        match self {
-            Request::Slice { iters, warm_iters } => tagged(
-                "op",
-                "slice",
-                Object::new()
-                    .with("iters", iters)
-                    .with("warm_iters", warm_iters)
-                    .into(),
-            ),
-            Request::Overhead { min_block_ns } => tagged(
-                "op",
-                "overhead",
-                Object::new().with("min_block_ns", min_block_ns).into(),
-            ),
-            Request::Done => tagged("op", "done", Value::Null),
-        }
-    }
-}
-
-impl FromJson for Request {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Request, Error> {
-        let f = value.fields()?;
-        match f.tag("op")? {
-            "slice" => Ok(Request::Slice {
-                iters: f.get("iters")?,
-                warm_iters: f.get("warm_iters")?,
-            }),
-            "overhead" => Ok(Request::Overhead {
-                min_block_ns: f.get_with("min_block_ns", number)?,
-            }),
-            "done" => Ok(Request::Done),
-            other => Err(Error::unknown_variant(
-                other,
-                &["slice", "overhead", "done"],
-            )),
-        }
-    }
-}
-
-impl ToJson for Reply {
-    fn to_json(&self) -> Value {
-        let (name, fields) = match self {
-            Reply::Hello {
-                protocol,
-                perfmark,
-                test,
-                tests,
-            } => (
-                "hello",
-                Object::new()
-                    .with("protocol", protocol)
-                    .with("perfmark", perfmark)
-                    .with("test", test)
-                    .with("tests", tests)
-                    .into(),
-            ),
-            Reply::Ready {
-                kind,
-                first_call_ns,
-            } => (
-                "ready",
-                Object::new()
-                    .with("kind", kind)
-                    .with("first_call_ns", first_call_ns)
-                    .into(),
-            ),
-            Reply::Slice { ns, observed } => (
-                "slice",
-                Object::new()
-                    .with("ns", ns)
-                    .with_some("observed", observed)
-                    .into(),
-            ),
-            Reply::Overhead { ns } => ("overhead", Object::new().with("ns", ns).into()),
-            Reply::Finished => ("finished", Value::Null),
-            Reply::Failed { message } => ("failed", Object::new().with("message", message).into()),
-        };
-        tagged("reply", name, fields)
-    }
-}
-
-impl FromJson for Reply {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Reply, Error> {
-        let f = value.fields()?;
-        match f.tag("reply")? {
-            "hello" => Ok(Reply::Hello {
-                protocol: f.get("protocol")?,
-                perfmark: f.get("perfmark")?,
-                test: f.get("test")?,
-                tests: f.get("tests")?,
-            }),
-            "ready" => Ok(Reply::Ready {
-                kind: f.get("kind")?,
-                first_call_ns: f.get_with("first_call_ns", number)?,
-            }),
-            "slice" => Ok(Reply::Slice {
-                ns: f.get_with("ns", number)?,
-                observed: f.get_or_default("observed")?,
-            }),
-            "overhead" => Ok(Reply::Overhead {
-                ns: f.get_with("ns", number)?,
-            }),
-            "finished" => Ok(Reply::Finished),
-            "failed" => Ok(Reply::Failed {
-                message: f.get("message")?,
-            }),
-            other => Err(Error::unknown_variant(
-                other,
-                &["hello", "ready", "slice", "overhead", "finished", "failed"],
-            )),
-        }
-    }
-}
-
 /// The protocol line of `reply`, newline included.
 pub fn encode(reply: &Reply) -> String {
-    let json = crate::json::to_string(reply);
+    let json = serde_json::to_string(reply).expect("a reply always serializes");
     format!("{LINE_PREFIX}{json}\n")
 }
 
@@ -238,7 +114,7 @@ pub fn encode(reply: &Reply) -> String {
 pub fn decode(line: &str) -> Option<Result<Reply, String>> {
     let at = line.find(LINE_PREFIX)?;
     let json = line[at + LINE_PREFIX.len()..].trim_end_matches(['\r', '\n']);
-    Some(crate::json::from_str(json).map_err(|e| format!("unreadable worker line {json:?}: {e}")))
+    Some(serde_json::from_str(json).map_err(|e| format!("unreadable worker line {json:?}: {e}")))
 }
 
 /// [`decode`] for a line as [`LineReader`](super::lines::LineReader)
@@ -296,7 +172,6 @@ mod tests {
             },
         ];
         for reply in replies {
-            crate::json::testing::round_trips(&reply);
             let line = encode(&reply);
             assert_eq!(line.matches('\n').count(), 1, "one line: {line:?}");
             assert_eq!(decode(&line), Some(Ok(reply)));
@@ -344,69 +219,12 @@ mod tests {
             iters: 1000,
             warm_iters: 100,
         };
-        let text = crate::json::to_string(&request);
+        let text = serde_json::to_string(&request).unwrap();
         assert_eq!(text, r#"{"op":"slice","iters":1000,"warm_iters":100}"#);
-        assert_eq!(crate::json::from_str::<Request>(&text).unwrap(), request);
+        assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), request);
         assert_eq!(
-            crate::json::from_str::<Request>(r#"{"op":"done"}"#).unwrap(),
+            serde_json::from_str::<Request>(r#"{"op":"done"}"#).unwrap(),
             Request::Done
         );
-        for request in [
-            request,
-            Request::Overhead { min_block_ns: 1e6 },
-            Request::Done,
-        ] {
-            crate::json::testing::round_trips(&request);
-        }
-        assert_eq!(
-            crate::json::to_string(&Request::Overhead { min_block_ns: 1e6 }),
-            r#"{"op":"overhead","min_block_ns":1000000.0}"#
-        );
-    }
-
-    #[test]
-    fn replies_are_written_as_before() {
-        use crate::json::testing;
-        assert_eq!(
-            testing::text(&Reply::Hello {
-                protocol: 1,
-                perfmark: "0.1.0".into(),
-                test: None,
-                tests: vec!["a".into(), "b".into()],
-            }),
-            r#"{"reply":"hello","protocol":1,"perfmark":"0.1.0","test":null,"tests":["a","b"]}"#
-        );
-        assert_eq!(
-            testing::text(&Reply::Ready {
-                kind: SampleKind::Batched,
-                first_call_ns: 812.0,
-            }),
-            r#"{"reply":"ready","kind":"batched","first_call_ns":812.0}"#
-        );
-        assert_eq!(testing::text(&Reply::Finished), r#"{"reply":"finished"}"#);
-        // A hello without `tests` is refused, as before; an unknown reply too.
-        let e = testing::error::<Reply>(r#"{"reply":"hello","protocol":1,"perfmark":"0.1.0"}"#);
-        assert!(e.contains("missing field `tests`"), "{e}");
-        let e = testing::error::<Reply>(r#"{"reply":"bye"}"#);
-        assert!(e.contains("unknown variant `bye`"), "{e}");
-        // A number that is not finite was written as null: refused.
-        for line in [
-            r#"{"reply":"slice","ns":null}"#,
-            r#"{"reply":"overhead","ns":null}"#,
-            r#"{"reply":"ready","kind":"loop","first_call_ns":null}"#,
-        ] {
-            let e = testing::error::<Reply>(line);
-            assert!(e.ends_with("expected a number, found null"), "{e}");
-        }
-        let e = testing::error::<Request>(r#"{"op":"overhead","min_block_ns":null}"#);
-        assert_eq!(e, "min_block_ns: expected a number, found null");
-        // The error keeps its words.
-        match decode("@perfmark-worker {\"reply\":1}") {
-            Some(Err(e)) => assert!(
-                e.starts_with(r#"unreadable worker line "{\"reply\":1}": "#),
-                "{e}"
-            ),
-            other => panic!("{other:?}"),
-        }
     }
 }

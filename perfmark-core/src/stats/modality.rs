@@ -8,9 +8,10 @@
 //! finds the modes of a kernel density estimate instead, so that each comes
 //! with a centre and a weight.
 
+use serde::{Deserialize, Serialize};
+
 use super::dist::{quantile_sorted, sorted_copy};
 use super::summary::{mean, sd_about};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// A mode may merge into its neighbour unless the density between them dips
 /// to at most this fraction of the lower of the two peaks.
@@ -22,7 +23,7 @@ pub const MIN_MODE_WEIGHT: f64 = 0.05;
 pub const MIN_MODE_SAMPLES: usize = 5;
 
 /// One mode of the samples' distribution.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Mode {
     /// Where the estimated density peaks, in the input's unit.
     pub centre: f64,
@@ -32,7 +33,7 @@ pub struct Mode {
 }
 
 /// The modes found in a sample set.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Modality {
     /// The modes, by ascending centre; empty only for an empty input.
     pub modes: Vec<Mode>,
@@ -40,48 +41,6 @@ pub struct Modality {
     pub bandwidth: f64,
     /// Whether more than one mode was found.
     pub multimodal: bool,
-}
-
-impl ToJson for Mode {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("centre", &self.centre)
-            .with("weight", &self.weight)
-            .into()
-    }
-}
-
-impl FromJson for Mode {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Mode {
-            centre: f.get("centre")?,
-            weight: f.get("weight")?,
-        })
-    }
-}
-
-impl ToJson for Modality {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("modes", &self.modes)
-            .with("bandwidth", &self.bandwidth)
-            .with("multimodal", &self.multimodal)
-            .into()
-    }
-}
-
-impl FromJson for Modality {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Modality {
-            modes: f.get("modes")?,
-            bandwidth: f.get("bandwidth")?,
-            multimodal: f.get("multimodal")?,
-        })
-    }
 }
 
 /// Finds the modes of `xs` (any order).
@@ -282,7 +241,6 @@ fn binned_kde(sorted: &[f64], bandwidth: f64) -> (Vec<f64>, Vec<f64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     /// Deterministic, roughly bell-shaped values around `centre`.
     fn bell(centre: f64, count: usize) -> Vec<f64> {
@@ -327,31 +285,5 @@ mod tests {
         );
         assert_eq!(modes(&[4.0; 20]).modes.len(), 1);
         assert_eq!(modes(&[1.0, 9.0]).modes.len(), 1);
-    }
-
-    #[test]
-    fn json_round_trips() {
-        let mode = Mode {
-            centre: 10.5,
-            weight: 0.25,
-        };
-        testing::round_trips(&mode);
-        let two = Modality {
-            modes: vec![
-                mode,
-                Mode {
-                    centre: 20.0,
-                    weight: 0.75,
-                },
-            ],
-            bandwidth: 1.0,
-            multimodal: true,
-        };
-        testing::round_trips(&two);
-        testing::round_trips(&modes(&[]));
-        assert_eq!(
-            testing::text(&two),
-            r#"{"modes":[{"centre":10.5,"weight":0.25},{"centre":20.0,"weight":0.75}],"bandwidth":1.0,"multimodal":true}"#
-        );
     }
 }

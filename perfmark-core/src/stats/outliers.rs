@@ -5,8 +5,9 @@
 //! verdict statistic is chosen to be robust to them instead (see
 //! [`crate::stats::Statistic`]).
 
+use serde::{Deserialize, Serialize};
+
 use super::dist::{quantile_sorted, sorted_copy};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// Multiple of the interquartile range beyond the quartiles at which a sample
 /// is a mild outlier.
@@ -22,7 +23,7 @@ pub const SEVERE_IQR: f64 = 3.0;
 /// low severe when `x < q1 - 3·iqr`, low mild when
 /// `q1 - 3·iqr <= x < q1 - 1.5·iqr`, high mild when
 /// `q3 + 1.5·iqr < x <= q3 + 3·iqr`, high severe when `x > q3 + 3·iqr`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Outliers {
     /// Samples below the low severe fence.
     pub low_severe: usize,
@@ -47,44 +48,6 @@ impl Outliers {
     pub fn high(&self) -> usize {
         self.high_mild + self.high_severe
     }
-}
-
-impl ToJson for Outliers {
-    /// The fences are an array of four numbers (`null` for NaN).
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("low_severe", &self.low_severe)
-            .with("low_mild", &self.low_mild)
-            .with("high_mild", &self.high_mild)
-            .with("high_severe", &self.high_severe)
-            .with("fences", self.fences.as_slice())
-            .into()
-    }
-}
-
-impl FromJson for Outliers {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Outliers {
-            low_severe: f.get("low_severe")?,
-            low_mild: f.get("low_mild")?,
-            high_mild: f.get("high_mild")?,
-            high_severe: f.get("high_severe")?,
-            fences: f.get_with("fences", fences_from_json)?,
-        })
-    }
-}
-
-/// Reads the four fences: an array of exactly four numbers.
-fn fences_from_json(value: &Value) -> Result<[f64; 4], json::Error> {
-    let fences: Vec<f64> = FromJson::from_json(value)?;
-    <[f64; 4]>::try_from(fences).map_err(|fences| {
-        json::Error::new(format!(
-            "invalid length {}, expected an array of length 4",
-            fences.len()
-        ))
-    })
 }
 
 /// Counts Tukey outliers of `xs` (any order; quartiles are type-7, as in
@@ -134,7 +97,6 @@ pub(crate) fn fences_sorted(sorted: &[f64]) -> [f64; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn classifies_each_side_and_severity() {
@@ -170,29 +132,5 @@ mod tests {
         assert_eq!(tukey(&[]).total(), 0);
         assert_eq!(tukey(&[1.0]).total(), 0);
         assert_eq!(tukey(&[1.0, 1e9]).total(), 0);
-    }
-
-    #[test]
-    fn json_round_trips() {
-        let o = Outliers {
-            low_severe: 1,
-            low_mild: 0,
-            high_mild: 2,
-            high_severe: 3,
-            fences: [-2.0, 0.5, 10.0, 12.5],
-        };
-        testing::round_trips(&o);
-        assert_eq!(
-            testing::text(&o),
-            r#"{"low_severe":1,"low_mild":0,"high_mild":2,"high_severe":3,"fences":[-2.0,0.5,10.0,12.5]}"#
-        );
-        let empty: Outliers = testing::read(&testing::text(&tukey(&[])));
-        assert!(empty.fences.iter().all(|f| f.is_nan()));
-        assert_eq!(
-            testing::error::<Outliers>(
-                r#"{"low_severe":0,"low_mild":0,"high_mild":0,"high_severe":0,"fences":[1,2,3]}"#
-            ),
-            "fences: invalid length 3, expected an array of length 4"
-        );
     }
 }

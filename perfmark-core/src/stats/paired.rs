@@ -61,15 +61,17 @@
 //! stays valid under the looks ([`LookSchedule::adjusted_p`]), which is what
 //! [`holm`] takes across the tests of a run.
 
+use serde::{Deserialize, Serialize};
+
 use super::compare::words::{plain_percent, signed_percent};
 use super::dist::{quantile_sorted, sorted_copy};
 use super::dist::{t_quantile, t_upper_tail};
 use super::summary::{mean, sd_about};
 use super::Interval;
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// How one process pair's log ratios are reduced to the pair's center.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PairCenter {
     /// The median of the pair's quad means (the mean of slice pairs `2j` and
     /// `2j + 1`, one of each order); a trailing unmatched slice pair counts
@@ -82,7 +84,7 @@ pub enum PairCenter {
 }
 
 /// The paired estimate of `head / base` time per iteration.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PairedEstimate {
     /// `head / base`, the geometric mean over process pairs of each pair's
     /// center (`exp` of the mean center on the log scale); above 1 is slower.
@@ -122,55 +124,6 @@ pub struct PairedEstimate {
     pub log_ratio: f64,
     /// Standard error of `log_ratio`: `between_pair_sd / √process_pairs`.
     pub log_se: f64,
-}
-
-crate::json::unit_enum_json!(PairCenter {
-    QuadMedian = "quad_median",
-    Mean = "mean",
-});
-
-impl ToJson for PairedEstimate {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("ratio", &self.ratio)
-            .with("interval", &self.interval)
-            .with("lower_one_sided", &self.lower_one_sided)
-            .with("upper_one_sided", &self.upper_one_sided)
-            .with("p_slower", &self.p_slower)
-            .with("slices", &self.slices)
-            .with("process_pairs", &self.process_pairs)
-            .with("df", &self.df)
-            .with("between_pair_sd", &self.between_pair_sd)
-            .with("within_pair_sd", &self.within_pair_sd)
-            .with("order_effect", &self.order_effect)
-            .with("confidence", &self.confidence)
-            .with("log_ratio", &self.log_ratio)
-            .with("log_se", &self.log_se)
-            .into()
-    }
-}
-
-impl FromJson for PairedEstimate {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(PairedEstimate {
-            ratio: f.get("ratio")?,
-            interval: f.get("interval")?,
-            lower_one_sided: f.get("lower_one_sided")?,
-            upper_one_sided: f.get("upper_one_sided")?,
-            p_slower: f.get("p_slower")?,
-            slices: f.get("slices")?,
-            process_pairs: f.get("process_pairs")?,
-            df: f.get("df")?,
-            between_pair_sd: f.get("between_pair_sd")?,
-            within_pair_sd: f.get("within_pair_sd")?,
-            order_effect: f.get("order_effect")?,
-            confidence: f.get("confidence")?,
-            log_ratio: f.get("log_ratio")?,
-            log_se: f.get("log_se")?,
-        })
-    }
 }
 
 impl PairedEstimate {
@@ -328,7 +281,8 @@ fn order_effect(pairs: &[Vec<f64>]) -> f64 {
 }
 
 /// The outcome of a paired comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PairedChange {
     /// Significantly slower and the point above `1 + tolerance`: fails.
     Regressed,
@@ -356,7 +310,7 @@ impl PairedChange {
 }
 
 /// The decision of a paired comparison, with what the summary line needs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PairedVerdict {
     /// The outcome.
     pub change: PairedChange,
@@ -389,41 +343,6 @@ impl PairedVerdict {
         } else {
             self
         }
-    }
-}
-
-crate::json::unit_enum_json!(PairedChange {
-    Regressed = "regressed",
-    Improved = "improved",
-    Unchanged = "unchanged",
-    Inconclusive = "inconclusive",
-});
-
-impl ToJson for PairedVerdict {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("change", &self.change)
-            .with("fails", &self.fails)
-            .with("confidence", &self.confidence)
-            .with("tolerance", &self.tolerance)
-            .with("significantly_slower", &self.significantly_slower)
-            .with("demoted_by_holm", &self.demoted_by_holm)
-            .into()
-    }
-}
-
-impl FromJson for PairedVerdict {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(PairedVerdict {
-            change: f.get("change")?,
-            fails: f.get("fails")?,
-            confidence: f.get("confidence")?,
-            tolerance: f.get("tolerance")?,
-            significantly_slower: f.get("significantly_slower")?,
-            demoted_by_holm: f.get("demoted_by_holm")?,
-        })
     }
 }
 
@@ -669,7 +588,6 @@ impl LookSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
@@ -855,43 +773,10 @@ mod tests {
     }
 
     #[test]
-    fn json_names_are_snake_case() {
-        assert_eq!(
-            testing::text(&PairedChange::Inconclusive),
-            "\"inconclusive\""
-        );
-        assert_eq!(testing::text(&PairCenter::QuadMedian), "\"quad_median\"");
-    }
-
-    #[test]
-    fn json_round_trips() {
-        testing::round_trips(&PairCenter::QuadMedian);
-        testing::round_trips(&PairCenter::Mean);
-        for change in [
-            PairedChange::Regressed,
-            PairedChange::Improved,
-            PairedChange::Unchanged,
-            PairedChange::Inconclusive,
-        ] {
-            testing::round_trips(&change);
-        }
-        let pairs = vec![vec![0.1, 0.12, 0.09, 0.11], vec![0.08, 0.1, 0.11, 0.1]];
-        let est = paired_estimate(&pairs, 0.95).unwrap();
-        testing::round_trips(&est);
-        let verdict = decide(&est, 0.95, 0.05);
-        testing::round_trips(&verdict);
-        testing::round_trips(&verdict.after_holm(false));
-        let pinned = PairedVerdict {
-            change: PairedChange::Regressed,
-            fails: true,
-            confidence: 0.95,
-            tolerance: 0.05,
-            significantly_slower: true,
-            demoted_by_holm: false,
-        };
-        assert_eq!(
-            testing::text(&pinned),
-            r#"{"change":"regressed","fails":true,"confidence":0.95,"tolerance":0.05,"significantly_slower":true,"demoted_by_holm":false}"#
-        );
+    fn serde_names_are_snake_case() {
+        let json = serde_json::to_string(&PairedChange::Inconclusive).unwrap();
+        assert_eq!(json, "\"inconclusive\"");
+        let json = serde_json::to_string(&PairCenter::QuadMedian).unwrap();
+        assert_eq!(json, "\"quad_median\"");
     }
 }

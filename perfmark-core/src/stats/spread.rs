@@ -3,10 +3,11 @@
 //! gating error, and whether the spread is the machine's rather than the
 //! code's.
 
+use serde::{Deserialize, Serialize};
+
 use super::dist::chi_squared_quantile;
 use super::interval::Interval;
 use super::summary::{mean, sd_about, Summary};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// Confidence interval of the standard deviation of `xs`, from the χ²
 /// distribution of `(n−1)s²/σ²`:
@@ -85,7 +86,7 @@ pub fn robust_spread(summary: &Summary) -> f64 {
 pub const MACHINE_VARIANCE_SHARE: f64 = 0.5;
 
 /// Whose spread a test's samples show: its own, or the machine's.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NoiseDiagnosis {
     /// The test's relative spread (COV) given.
     pub test_cov: f64,
@@ -100,32 +101,6 @@ pub struct NoiseDiagnosis {
     /// Whether the spread is mostly the machine's
     /// (`machine_share >= MACHINE_VARIANCE_SHARE`).
     pub machine_dominated: bool,
-}
-
-impl ToJson for NoiseDiagnosis {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("test_cov", &self.test_cov)
-            .with("floor_cov", &self.floor_cov)
-            .with("machine_share", &self.machine_share)
-            .with("intrinsic_cov", &self.intrinsic_cov)
-            .with("machine_dominated", &self.machine_dominated)
-            .into()
-    }
-}
-
-impl FromJson for NoiseDiagnosis {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(NoiseDiagnosis {
-            test_cov: f.get("test_cov")?,
-            floor_cov: f.get("floor_cov")?,
-            machine_share: f.get("machine_share")?,
-            intrinsic_cov: f.get("intrinsic_cov")?,
-            machine_dominated: f.get("machine_dominated")?,
-        })
-    }
 }
 
 /// Boyer's `diagnoseSd` (seed 002): given a test's relative spread and the
@@ -157,7 +132,6 @@ pub fn diagnose_noise(test_cov: f64, floor_cov: f64) -> NoiseDiagnosis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn sd_interval_matches_chi_square_tables() {
@@ -205,22 +179,5 @@ mod tests {
         assert!((own.intrinsic_cov - (0.0025f64 - 0.0001).sqrt()).abs() < 1e-12);
         assert!(diagnose_noise(0.0, 0.01).machine_dominated);
         assert!(!diagnose_noise(0.0, 0.0).machine_dominated);
-    }
-
-    #[test]
-    fn json_round_trips() {
-        testing::round_trips(&diagnose_noise(0.02, 0.015));
-        testing::round_trips(&diagnose_noise(0.0, 0.01));
-        let d = NoiseDiagnosis {
-            test_cov: 0.04,
-            floor_cov: 0.03,
-            machine_share: 0.5625,
-            intrinsic_cov: 0.026,
-            machine_dominated: true,
-        };
-        assert_eq!(
-            testing::text(&d),
-            r#"{"test_cov":0.04,"floor_cov":0.03,"machine_share":0.5625,"intrinsic_cov":0.026,"machine_dominated":true}"#
-        );
     }
 }

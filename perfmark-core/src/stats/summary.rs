@@ -4,8 +4,9 @@
 //! NumPy's default), so `q1`, `median` and `q3` of the same data agree with
 //! what a user gets from a spreadsheet.
 
+use serde::{Deserialize, Serialize};
+
 use super::dist::{quantile_sorted, sorted_copy};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 
 /// Mean, median, spread and range of a sample set, in the unit of the input
 /// (nanoseconds per iteration when the runtime calls it).
@@ -13,7 +14,7 @@ use crate::json::{self, FromJson, Object, ToJson, Value};
 /// For an empty input every field except `n` is NaN. For `n = 1`, `sd` and
 /// `cov` are 0 (no spread was observed; see [`crate::stats::sd_interval`] for
 /// how uncertain that is).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Summary {
     /// Number of samples.
     pub n: usize,
@@ -33,41 +34,6 @@ pub struct Summary {
     pub q1: f64,
     /// Third quartile (type-7 quantile at 0.75).
     pub q3: f64,
-}
-
-impl ToJson for Summary {
-    /// The NaN fields of an empty input are written as `null`.
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("n", &self.n)
-            .with("mean", &self.mean)
-            .with("median", &self.median)
-            .with("sd", &self.sd)
-            .with("min", &self.min)
-            .with("max", &self.max)
-            .with("cov", &self.cov)
-            .with("q1", &self.q1)
-            .with("q3", &self.q3)
-            .into()
-    }
-}
-
-impl FromJson for Summary {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        Ok(Summary {
-            n: f.get("n")?,
-            mean: f.get("mean")?,
-            median: f.get("median")?,
-            sd: f.get("sd")?,
-            min: f.get("min")?,
-            max: f.get("max")?,
-            cov: f.get("cov")?,
-            q1: f.get("q1")?,
-            q3: f.get("q3")?,
-        })
-    }
 }
 
 /// Summarizes `xs` (any order). O(n log n): it sorts a copy.
@@ -141,7 +107,6 @@ pub(crate) fn sd_about(xs: &[f64], mean: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     #[test]
     fn summary_of_known_values() {
@@ -187,24 +152,5 @@ mod tests {
         let empty = summarize(&[]);
         assert_eq!(empty.n, 0);
         assert!(empty.mean.is_nan());
-    }
-
-    #[test]
-    fn json_round_trips() {
-        let s = summarize(&[4.0, 1.0, 3.0, 2.0, 5.0]);
-        testing::round_trips(&s);
-        assert_eq!(
-            testing::text(&summarize(&[1.0, 3.0, 2.0])),
-            r#"{"n":3,"mean":2.0,"median":2.0,"sd":1.0,"min":1.0,"max":3.0,"cov":0.5,"q1":1.5,"q3":2.5}"#
-        );
-        // an empty input's NaNs are written as null and read back as NaN
-        let empty = testing::text(&summarize(&[]));
-        assert_eq!(
-            empty,
-            r#"{"n":0,"mean":null,"median":null,"sd":null,"min":null,"max":null,"cov":null,"q1":null,"q3":null}"#
-        );
-        let back: Summary = testing::read(&empty);
-        assert_eq!(back.n, 0);
-        assert!(back.mean.is_nan() && back.q3.is_nan());
     }
 }

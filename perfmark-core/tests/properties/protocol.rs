@@ -5,7 +5,6 @@
 
 use std::io::BufReader;
 
-use perfmark_core::json;
 use perfmark_core::measure::SampleKind;
 use perfmark_core::observe::ThreadObservation;
 use perfmark_core::pair::lines::{LineReader, MAX_LINE_BYTES};
@@ -126,9 +125,9 @@ fn every_reply_is_one_line_that_reads_back_equal() {
 #[test]
 fn every_request_is_one_line_that_reads_back_equal() {
     check("protocol: requests round trip", request(), |request| {
-        let line = json::to_string(&request);
+        let line = serde_json::to_string(&request).expect("a request serializes");
         prop_assert!(!line.contains('\n'));
-        prop_assert_eq!(json::from_str::<Request>(&line).ok(), Some(request));
+        prop_assert_eq!(serde_json::from_str::<Request>(&line).ok(), Some(request));
         Ok(())
     });
 }
@@ -175,14 +174,14 @@ fn any_line_is_skipped_read_or_refused() {
             }
         }
         // A worker reads requests with the same parser.
-        let _ = json::from_str::<Request>(line.trim_end());
+        let _ = serde_json::from_str::<Request>(line.trim_end());
         Ok(())
     });
 }
 
 #[test]
 fn a_number_no_reply_can_carry_is_refused_not_misread() {
-    // JSON has no NaN or infinity: perfmark writes them as `null`, which
+    // JSON has no NaN or infinity: serde_json writes them as `null`, which
     // no reply's number accepts, so a worker that measured one is refused
     // by the coordinator (which also checks that times are finite).
     for ns in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {

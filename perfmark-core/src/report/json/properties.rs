@@ -127,24 +127,6 @@ fn texts() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-/// Whether a reading error says where: the line and column of a syntax
-/// error, the path of a value that does not fit (`tests[2].estimate:
-/// missing field `ns_per_iter``), the missing top-level field, or that the
-/// whole text is not an object or not UTF-8.
-fn names_the_place(why: &str) -> bool {
-    let path = why.split_once(": ").is_some_and(|(path, _)| {
-        !path.is_empty()
-            && path
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_.[]".contains(&b))
-    });
-    why.contains(" line ")
-        || why.contains("not UTF-8")
-        || path
-        || why.starts_with("missing field `")
-        || why.starts_with("expected an object, found ")
-}
-
 #[test]
 fn any_text_is_a_report_or_an_error_naming_the_file_and_the_place() {
     let dir = scratch();
@@ -161,8 +143,11 @@ fn any_text_is_a_report_or_an_error_naming_the_file_and_the_place() {
             Err(message) => {
                 let name = format!("{} is not a perfmark report: ", path.display());
                 prop_assert!(message.starts_with(&name), "{}", message);
-                let why = &message[name.len()..];
-                prop_assert!(names_the_place(why), "{}", message);
+                prop_assert!(
+                    message.contains(" line ") || message.contains("not UTF-8"),
+                    "{}",
+                    message
+                );
             }
         }
         prop_assert_eq!(

@@ -1,8 +1,9 @@
 //! What the regression rule compares: one run's estimate, and the baseline
 //! that one or more recorded runs reduce to.
 
+use serde::Serialize;
+
 use super::{check_time, CompareError};
-use crate::json::{Object, ToJson, Value};
 use crate::stats::dist::{normal_quantile, upper_tail_probability};
 use crate::stats::summary::{geometric_mean, mean, sd_about};
 use crate::stats::Interval;
@@ -12,7 +13,7 @@ use crate::stats::Interval;
 /// for the log scale (a positive time, an ordered interval). Made from the
 /// current run's [`crate::stats::Estimate`] or from a stored baseline's
 /// estimate.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RunEstimate {
     /// The point estimate, in nanoseconds per iteration; must be positive and
     /// finite for any comparison.
@@ -86,7 +87,7 @@ impl RunEstimate {
 
 /// The spread of a test's estimate across processes (or, from
 /// [`super::moderated_prior`], of a machine's tests).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Spread {
     /// Standard deviation of the log per-process estimates (`ln(ns/iter)`),
     /// i.e. approximately the relative spread (0.02 ≈ 2%). It includes the
@@ -135,7 +136,7 @@ pub fn between_run_spread(points_ns: &[f64]) -> Result<Option<Spread>, CompareEr
 /// Build it with [`BaselineEstimate::from_runs`] from the per-process
 /// estimates; a store that keeps only the aggregate can fill the fields
 /// directly, keeping their contracts.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct BaselineEstimate {
     /// The baseline point: the geometric mean of the per-process points, in
     /// ns/iter (for one run, its point).
@@ -203,35 +204,6 @@ impl BaselineEstimate {
     }
 }
 
-impl ToJson for RunEstimate {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("point_ns", &self.point_ns)
-            .with("ci", &self.ci)
-            .into()
-    }
-}
-
-impl ToJson for Spread {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("sd", &self.sd)
-            .with("df", &self.df)
-            .into()
-    }
-}
-
-impl ToJson for BaselineEstimate {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("point_ns", &self.point_ns)
-            .with("runs", &self.runs)
-            .with("within_log_se", &self.within_log_se)
-            .with("spread", &self.spread)
-            .into()
-    }
-}
-
 /// A run estimate at 95% for the tests of `compare/`.
 #[cfg(test)]
 pub(crate) fn test_run(point_ns: f64, low: f64, high: f64) -> RunEstimate {
@@ -249,7 +221,6 @@ pub(crate) fn test_run(point_ns: f64, low: f64, high: f64) -> RunEstimate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
 
     use super::test_run as run;
 
@@ -306,33 +277,5 @@ mod tests {
         .unwrap_err();
         assert!(err.to_string().contains("ordered"), "{err}");
         assert!(BaselineEstimate::from_runs(&[]).is_err());
-    }
-
-    #[test]
-    fn json_text() {
-        let one = test_run(100.0, 98.0, 102.5);
-        assert_eq!(
-            testing::text(&one),
-            r#"{"point_ns":100.0,"ci":{"low":98.0,"high":102.5,"confidence":0.95}}"#
-        );
-        let single = BaselineEstimate {
-            point_ns: 100.0,
-            runs: 1,
-            within_log_se: 0.01,
-            spread: None,
-        };
-        assert_eq!(
-            testing::text(&single),
-            r#"{"point_ns":100.0,"runs":1,"within_log_se":0.01,"spread":null}"#
-        );
-        let pooled = BaselineEstimate {
-            runs: 3,
-            spread: Some(Spread { sd: 0.02, df: 2.0 }),
-            ..single
-        };
-        assert_eq!(
-            testing::text(&pooled),
-            r#"{"point_ns":100.0,"runs":3,"within_log_se":0.01,"spread":{"sd":0.02,"df":2.0}}"#
-        );
     }
 }

@@ -58,8 +58,9 @@
 //! Why each of these choices, with the simulated rates that decided them:
 //! `docs/regression-rule.md`.
 
+use serde::Serialize;
+
 use super::{check_confidence, BaselineEstimate, Change, CompareError, Comparison, RunEstimate};
-use crate::json::{self, FromJson, Object, ToJson, Value};
 use crate::stats::dist::{normal_quantile, t_quantile};
 use crate::stats::Interval;
 
@@ -113,7 +114,8 @@ pub const DEFAULT_TOLERANCE: f64 = 0.05;
 pub const DETECTION_POWER: f64 = 0.9;
 
 /// Where the between-run spread used by a comparison came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum SpreadSource {
     /// The prior alone: the baseline was recorded in one process (or the
     /// rule's prior has infinite weight).
@@ -125,34 +127,8 @@ pub enum SpreadSource {
     },
 }
 
-impl ToJson for SpreadSource {
-    /// `{"kind": "prior"}` or `{"kind": "pooled", "runs": R}`.
-    fn to_json(&self) -> Value {
-        match self {
-            SpreadSource::Prior => json::tagged("kind", "prior", Value::Null),
-            SpreadSource::Pooled { runs } => {
-                json::tagged("kind", "pooled", Object::new().with("runs", runs).into())
-            }
-        }
-    }
-}
-
-impl FromJson for SpreadSource {
-    #[inline]
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let f = value.fields()?;
-        match f.tag("kind")? {
-            "prior" => Ok(SpreadSource::Prior),
-            "pooled" => Ok(SpreadSource::Pooled {
-                runs: f.get("runs")?,
-            }),
-            other => Err(json::Error::unknown_variant(other, &["prior", "pooled"])),
-        }
-    }
-}
-
 /// The between-run spread a comparison used, and its provenance.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct EffectiveSpread {
     /// Standard deviation of log estimates between processes, `σ_b`.
     pub sd: f64,
@@ -163,7 +139,7 @@ pub struct EffectiveSpread {
 }
 
 /// The parameters of the regression rule for one test.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RegressionRule {
     /// The test's confidence `c`, in (0.5, 1): the decision is one-sided at
     /// `c`, so unchanged code fails at most `1 − c` of the time when the
@@ -185,28 +161,6 @@ pub struct RegressionRule {
     /// 5 of 18 unchanged test-runs (`docs/regression-rule.md`, "Calibrating
     /// the prior on a machine").
     pub prior_is_floor: bool,
-}
-
-impl ToJson for EffectiveSpread {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("sd", &self.sd)
-            .with("df", &self.df)
-            .with("source", &self.source)
-            .into()
-    }
-}
-
-impl ToJson for RegressionRule {
-    fn to_json(&self) -> Value {
-        Object::new()
-            .with("confidence", &self.confidence)
-            .with("tolerance", &self.tolerance)
-            .with("prior_sd", &self.prior_sd)
-            .with("prior_df", &self.prior_df)
-            .with("prior_is_floor", &self.prior_is_floor)
-            .into()
-    }
 }
 
 impl RegressionRule {
@@ -411,7 +365,6 @@ fn log_interval(center: f64, half: f64, confidence: f64) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::testing;
     use crate::stats::compare::Spread;
 
     use crate::stats::compare::inputs::test_run as run;
@@ -563,34 +516,5 @@ mod tests {
         };
         let err = compare(&base, &run(1.0, 0.9, 1.1), &rule).unwrap_err();
         assert!(err.to_string().contains("at least 1"), "{err}");
-    }
-
-    #[test]
-    fn json_of_the_rule_and_its_spread() {
-        testing::round_trips(&SpreadSource::Prior);
-        testing::round_trips(&SpreadSource::Pooled { runs: 5 });
-        assert_eq!(testing::text(&SpreadSource::Prior), r#"{"kind":"prior"}"#);
-        assert_eq!(
-            testing::read::<SpreadSource>(r#"{"runs":3,"kind":"pooled","extra":1}"#),
-            SpreadSource::Pooled { runs: 3 }
-        );
-        assert_eq!(
-            testing::error::<SpreadSource>(r#"{"kind":"pooled"}"#),
-            "missing field `runs`"
-        );
-        let rule = RegressionRule::new(0.95, 0.05).unwrap();
-        assert_eq!(
-            testing::text(&rule),
-            r#"{"confidence":0.95,"tolerance":0.05,"prior_sd":0.075,"prior_df":4.0,"prior_is_floor":true}"#
-        );
-        let spread = EffectiveSpread {
-            sd: 0.02,
-            df: f64::INFINITY,
-            source: SpreadSource::Pooled { runs: 5 },
-        };
-        assert_eq!(
-            testing::text(&spread),
-            r#"{"sd":0.02,"df":null,"source":{"kind":"pooled","runs":5}}"#
-        );
     }
 }
