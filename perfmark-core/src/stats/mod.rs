@@ -44,13 +44,8 @@ mod interval;
 mod modality;
 mod outliers;
 pub mod paired;
-#[cfg(test)]
-mod reference_values;
 mod resolution;
-mod special;
 mod spread;
-#[cfg(test)]
-mod statrs_agreement;
 mod summary;
 
 pub use autocorr::{

@@ -32,7 +32,7 @@
 
 use super::Spread;
 use crate::stats::dist::quantile;
-use crate::stats::special::digamma;
+use statrs::function::gamma::digamma;
 
 /// Below this many degrees of freedom of the other tests, no prior is
 /// estimated: the variance of `ln sᵢ²` needs at least two tests, and the
