@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use perfmark_core::baseline::BaselineStore;
-use perfmark_core::report::json;
+use cargo_perfmark::report as json;
 
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};

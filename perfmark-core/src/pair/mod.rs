@@ -10,7 +10,6 @@
 //! candidate the same way, and duet benchmarking (Bulej et al., ICPE 2020)
 //! runs the two side by side for the same reason.
 
-pub mod builds;
 pub mod lines;
 pub mod process;
 pub mod protocol;
