@@ -306,12 +306,18 @@ mod tests {
 
     /// One run of `sort_1k` whose estimate is `ns`, its samples about it.
     fn run(ns: f64, seed: u64) -> Entry {
-        entry("sort_1k", StoredEstimate::new("median", ns, (ns * 0.99, ns * 1.01), 0.95), seed)
+        entry(
+            "sort_1k",
+            StoredEstimate::new("median", ns, (ns * 0.99, ns * 1.01), 0.95),
+            seed,
+        )
     }
 
     fn entry(name: &str, estimate: StoredEstimate, seed: u64) -> Entry {
         let ns = estimate.ns_per_iter;
-        let samples = (0..30).map(|i| ns + ((i * 7 + seed) % 5) as f64 * 0.01).collect();
+        let samples = (0..30)
+            .map(|i| ns + ((i * 7 + seed) % 5) as f64 * 0.01)
+            .collect();
         let fingerprint = Fingerprint::current("rustc 1.95.0", "release", "0.1.0");
         Entry::new(name, estimate, samples, 64, fingerprint)
     }
@@ -328,7 +334,11 @@ mod tests {
         let merged = merge_runs(&runs).expect("merge");
         let spread = merged.between_runs().expect("spread");
         assert_eq!(spread.runs, 3);
-        assert!((spread.sd_log - 0.1).abs() < 1e-12, "sd_log {}", spread.sd_log);
+        assert!(
+            (spread.sd_log - 0.1).abs() < 1e-12,
+            "sd_log {}",
+            spread.sd_log
+        );
         let estimates: Vec<f64> = runs.iter().map(|r| r.estimate().ns_per_iter).collect();
         assert_eq!(spread.run_estimates_ns, estimates);
         assert_eq!(merged.estimate(), runs[2].estimate());
@@ -344,7 +354,11 @@ mod tests {
         let merged = merge_runs(&runs).unwrap();
         let expected_sd = 0.05 * (10.0f64 / 4.0).sqrt();
         assert!((merged.between_runs().unwrap().sd_log - expected_sd).abs() < 1e-12);
-        assert_eq!(merged.samples_ns(), runs[2].samples_ns(), "the median run is the third");
+        assert_eq!(
+            merged.samples_ns(),
+            runs[2].samples_ns(),
+            "the median run is the third"
+        );
 
         // Even count: the lower middle run. Identical runs: no spread.
         let merged =
@@ -352,7 +366,11 @@ mod tests {
         assert_eq!(merged.estimate().ns_per_iter, 200.0);
         let merged = merge_runs(&[run(80.0, 1), run(80.0, 2)]).unwrap();
         assert_eq!(merged.between_runs().unwrap().sd_log, 0.0);
-        assert_eq!(merged.samples_ns(), run(80.0, 1).samples_ns(), "ties keep the earlier run");
+        assert_eq!(
+            merged.samples_ns(),
+            run(80.0, 1).samples_ns(),
+            "ties keep the earlier run"
+        );
 
         // A zero estimate (an empty routine after overhead subtraction) keeps
         // the spread finite.
@@ -369,12 +387,25 @@ mod tests {
         let other_test = entry("other", run(100.0, 1).estimate().clone(), 1);
         let error = merge_runs(&[run(100.0, 1), other_test]).unwrap_err();
         assert!(error.is_invalid());
-        assert!(error.to_string().contains("run 2 has test `other`"), "{error}");
-        let mean = entry("sort_1k", StoredEstimate::new("mean", 1.0, (1.0, 1.0), 0.95), 1);
+        assert!(
+            error.to_string().contains("run 2 has test `other`"),
+            "{error}"
+        );
+        let mean = entry(
+            "sort_1k",
+            StoredEstimate::new("mean", 1.0, (1.0, 1.0), 0.95),
+            1,
+        );
         let error = merge_runs(&[run(100.0, 1), mean]).unwrap_err();
         assert!(error.to_string().contains("statistic mean"), "{error}");
-        let level = entry("sort_1k", StoredEstimate::new("median", 1.0, (1.0, 1.0), 0.99), 1);
-        assert!(merge_runs(&[run(100.0, 1), level]).unwrap_err().is_invalid());
+        let level = entry(
+            "sort_1k",
+            StoredEstimate::new("median", 1.0, (1.0, 1.0), 0.99),
+            1,
+        );
+        assert!(merge_runs(&[run(100.0, 1), level])
+            .unwrap_err()
+            .is_invalid());
         let error = merge_runs(&[run(100.0, 1), run(100.0, 2).with_clock(Clock::Cpu)]).unwrap_err();
         assert!(error.to_string().contains("the cpu clock"), "{error}");
     }

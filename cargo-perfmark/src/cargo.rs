@@ -232,7 +232,10 @@ pub fn build_perf_binaries(
                 );
                 perf.push(b);
             }
-            Err(_) => eprintln!("perfmark: {}/{}: not a perfmark binary", b.package, b.target),
+            Err(_) => eprintln!(
+                "perfmark: {}/{}: not a perfmark binary",
+                b.package, b.target
+            ),
         }
     }
     Ok(perf)

@@ -76,9 +76,10 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
             _ => (arg.clone(), None),
         };
         let mut value = |what: &str| -> Result<String, Error> {
-            inline.clone().or_else(|| ours.next()).ok_or_else(|| {
-                Error::usage(format!("{name} needs {what}\n\n{USAGE}"))
-            })
+            inline
+                .clone()
+                .or_else(|| ours.next())
+                .ok_or_else(|| Error::usage(format!("{name} needs {what}\n\n{USAGE}")))
         };
         match name.as_str() {
             "-h" | "--help" => return Ok(Invocation::Help),
@@ -216,8 +217,7 @@ mod tests {
             Invocation::Baseline(Recording::default())
         );
         let Invocation::Baseline(r) =
-            parse_str("baseline --runs 3 --pause=0s -p a --package=b --test perf -- sort")
-                .unwrap()
+            parse_str("baseline --runs 3 --pause=0s -p a --package=b --test perf -- sort").unwrap()
         else {
             panic!("a baseline");
         };

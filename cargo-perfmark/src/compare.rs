@@ -63,17 +63,24 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, Error> {
 /// [`Error::is_git`] when `repo` is not in a git repository, `rev` is not
 /// one of its revisions, or the worktree cannot be made.
 pub fn worktree(repo: &Path, rev: &str, dir: &Path) -> Result<String, Error> {
-    let commit = git(repo, &["rev-parse", "--verify", &format!("{rev}^{{commit}}")]).map_err(
-        |e| {
-            Error::git(format!(
-                "{rev:?} is not a revision of the repository at {}: {e}",
-                repo.display()
-            ))
-        },
-    )?;
+    let commit = git(
+        repo,
+        &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+    )
+    .map_err(|e| {
+        Error::git(format!(
+            "{rev:?} is not a revision of the repository at {}: {e}",
+            repo.display()
+        ))
+    })?;
     let path = dir.to_string_lossy().into_owned();
     if dir.join(".git").is_file() {
-        if git(dir, &["checkout", "--quiet", "--detach", "--force", &commit]).is_ok() {
+        if git(
+            dir,
+            &["checkout", "--quiet", "--detach", "--force", &commit],
+        )
+        .is_ok()
+        {
             return Ok(commit);
         }
         let _ = git(repo, &["worktree", "remove", "--force", &path]);
@@ -82,7 +89,9 @@ pub fn worktree(repo: &Path, rev: &str, dir: &Path) -> Result<String, Error> {
     let _ = git(repo, &["worktree", "prune"]);
     git(
         repo,
-        &["worktree", "add", "--quiet", "--detach", "--force", &path, &commit],
+        &[
+            "worktree", "add", "--quiet", "--detach", "--force", &path, &commit,
+        ],
     )?;
     Ok(commit)
 }

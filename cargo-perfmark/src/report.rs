@@ -30,8 +30,12 @@ pub fn from_str(text: &str) -> Result<Report, serde_json::Error> {
 pub fn read(path: &Path) -> Result<Report, Error> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::report(format!("cannot read {}: {e}", path.display())))?;
-    let not_a_report =
-        |why: String| Error::report(format!("{} is not a perfmark report: {why}", path.display()));
+    let not_a_report = |why: String| {
+        Error::report(format!(
+            "{} is not a perfmark report: {why}",
+            path.display()
+        ))
+    };
     // A file that reads but is not text is not a report, rather than "cannot be read".
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| not_a_report(format!("it is not UTF-8 text ({e})")))?;
@@ -49,6 +53,9 @@ mod tests {
         assert!(from_str(text).is_err());
         assert!(from_str("[]").is_err());
         let e = read(Path::new("/nonexistent/report.json")).unwrap_err();
-        assert!(e.is_report() && e.to_string().contains("/nonexistent/report.json"), "{e}");
+        assert!(
+            e.is_report() && e.to_string().contains("/nonexistent/report.json"),
+            "{e}"
+        );
     }
 }

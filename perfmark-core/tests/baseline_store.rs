@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use perfmark_core::baseline::{
-    BaselineError, BetweenRuns, BaselineStore, Entry, Fingerprint, RecordedSpread, StoredEstimate,
+    BaselineError, BaselineStore, BetweenRuns, Entry, Fingerprint, RecordedSpread, StoredEstimate,
     SCHEMA_VERSION,
 };
 use perfmark_core::clock::Clock;

@@ -79,9 +79,9 @@ mod spread;
 mod store;
 mod unique_keys;
 
-pub use entry::{BetweenRuns, Entry, StoredEstimate};
 #[cfg(test)]
 pub(crate) use entry::recorded_for_test;
+pub use entry::{BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;
 pub use fingerprint::{cpu_model_from_cpuinfo, rfc3339_utc, Fingerprint, MachineMatch};
 pub use spread::{RecordedSpread, SMYTH_MOMENTS};

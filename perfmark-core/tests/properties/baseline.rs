@@ -13,9 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use perfmark_core::baseline::{
-    BaselineStore, BetweenRuns, Entry, Fingerprint, StoredEstimate,
-};
+use perfmark_core::baseline::{BaselineStore, BetweenRuns, Entry, Fingerprint, StoredEstimate};
 use perfmark_core::checks::{BetweenRun, Check, MachinePrior, Regression, Subject};
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};
 use perfmark_core::stats;
