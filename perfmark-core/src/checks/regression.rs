@@ -137,7 +137,7 @@ impl Check for Regression<'_> {
 /// then assumes the prior spread, never zero).
 ///
 /// The within-run error is the stored interval's, which for a merged entry
-/// is the median run's (`baseline::merge_runs` keeps no other run's
+/// is the median run's (`cargo perfmark baseline` keeps no other run's
 /// interval): it stands in for the root mean square over the runs that
 /// [`BaselineEstimate::from_runs`] would compute (docs/regression-rule.md).
 pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
