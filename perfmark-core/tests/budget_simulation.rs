@@ -42,7 +42,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::Rng;
-use perfmark_core::checks::{Budget, BudgetCheck, BudgetOutcome, Check, Record, Subject};
+use perfmark_core::checks::{Budget, BudgetOutcome, BudgetRecord, Check, Record, Subject};
 use perfmark_core::measure::{
     Adaptive, LocalDriver, Measurement, Plan, Policy, SampleKind, StopReason,
 };
@@ -143,7 +143,7 @@ fn measure(plan: &Plan, routine: impl FnMut(u64) -> Duration) -> Measurement {
 
 /// The runner's reading of a measurement: the estimate at the test's
 /// confidence read at the measurement's resolution, and the budget check.
-fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetCheck>) {
+fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetRecord>) {
     let raw = stats::estimate(&m.samples_ns, plan.confidence);
     let resolution_ns = m.resolution_ns(&plan.clock);
     let estimate = stats::at_resolution(&raw, resolution_ns).estimate;
@@ -156,7 +156,7 @@ fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetCheck>) {
         resolution_ns,
         allocations: None,
     };
-    let budget = match Budget.check(&subject).and_then(|f| f.record) {
+    let budget = match Budget::default().check(&subject).and_then(|f| f.record) {
         Some(Record::Budget(check)) => Some(check),
         _ => None,
     };
@@ -524,7 +524,7 @@ mod old_rule {
             }
         };
         let e = stats::estimate(&samples, CONFIDENCE);
-        tally.add(BudgetCheck::decide(&e, BUDGET_NS).outcome);
+        tally.add(BudgetRecord::decide(&e, BUDGET_NS).outcome);
         tally.covered += usize::from(e.ci.contains(case.truth_ns()));
         tally.budget_ci_covered += usize::from(e.ci.contains(case.truth_ns()));
         tally.at_max_time += usize::from(at_max_time);
