@@ -138,7 +138,8 @@ impl Range {
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 /// Default tolerance beyond the stored baseline, as a fraction: a slowdown
 /// must be both significant and larger than this to fail
-/// (docs/regression-rule.md).
+/// (docs/regression-rule.md). The one definition: the runtime, the
+/// regression rule's callers and its simulations read it from here.
 pub const DEFAULT_REGRESSION: f64 = 0.05;
 /// Default target relative half-width of the CI, as a fraction: the `e` of
 /// the sample-size rule n = (z·s / (e·x̄))² ("Performance measurement", a

@@ -303,7 +303,7 @@ mod tests {
             BudgetRecord::decide(&read, 1.0).outcome,
             BudgetOutcome::Under
         );
-        // Before the reading, the negative CI passed any budget outright.
+        // Read raw, the negative CI would pass any budget outright.
         assert_eq!(
             BudgetRecord::decide(&raw, 0.1).outcome,
             BudgetOutcome::Under
