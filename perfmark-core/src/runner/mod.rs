@@ -1,7 +1,6 @@
 //! The test binary's main: libtest's command line, one test at a time,
 //! libtest's output lines and exit status, and the reports.
 
-pub(crate) mod capture;
 mod cli;
 mod complexity;
 mod family;
@@ -20,8 +19,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use self::capture::panic_headline;
-use self::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use self::cli::{EnvVars, Options};
 use self::complexity::ComplexityCase;
 use self::family::Family;
@@ -38,7 +35,10 @@ use crate::checks::{
     allocs, Allocs, BetweenRun, Check, MachinePrior, NearLine, Regression, RunComparison, Verdict,
 };
 use crate::clock::{self, Clock};
-use crate::measure::{noise_floor, Adaptive, Measurement, Plan, StopReason};
+use crate::measure::capture::{
+    install_panic_capture, panic_headline, panic_payload_text, take_panic_message,
+};
+use crate::measure::{clock_of, noise_floor, Adaptive, Measurement, Plan, StopReason};
 use crate::observe::Observer;
 use crate::pair;
 use crate::platform::Platform;
@@ -215,7 +215,7 @@ impl Runner {
         // The thread CPU clock is calibrated only when a test will use it.
         let cpu_clock = selected
             .iter()
-            .any(|c| self.runs(c.test()) && measure_of(c.test()) == Clock::Cpu)
+            .any(|c| self.runs(c.test()) && clock_of(c.test()) == Clock::Cpu)
             .then(clock::cpu_info)
             .flatten();
         let clock_calibration_s = calibration_started.elapsed().as_secs_f64();
@@ -661,7 +661,7 @@ impl Runner {
         plan.budget_ns = o.budget_ns;
         plan.smoke = !self.measuring();
         plan.allocs = o.allocs;
-        plan.measure = measure_of(t);
+        plan.measure = clock_of(t);
         // Without a thread CPU clock the test fails before it is measured
         // (see `measure_one`); the wall clock's figures stand in meanwhile.
         if let Some(info) = plan.measure.info() {
@@ -905,12 +905,6 @@ fn save_baselines(
         entries.len(),
         file.len()
     ))
-}
-
-/// The clock `t` is timed with: its `measure`, wall by default.
-#[doc(hidden)]
-pub fn measure_of(t: &PerfTest) -> Clock {
-    t.options.measure.map(Clock::from).unwrap_or_default()
 }
 
 fn ignored_report(t: &PerfTest, name: String) -> TestReport {
