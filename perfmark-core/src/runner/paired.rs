@@ -11,7 +11,8 @@ use std::panic::{self, AssertUnwindSafe};
 
 use super::family::Family;
 use super::judge::judge;
-use super::{keep_measurement, Outcome, Runner};
+use super::one_test::{keep_measurement, Outcome};
+use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Allocs, BetweenRun, Check, NearLine, Paired, Verdict};
@@ -59,15 +60,6 @@ impl Comparing {
     /// Whether the base has `name`.
     pub fn has(&self, name: &str) -> bool {
         self.base_tests.contains(name)
-    }
-
-    /// The header line, with the run's family-wise correction in words.
-    pub fn header(&self, family: &Family) -> String {
-        format!(
-            "comparing with base {} (paired, slice by slice; {}; stored baselines not read)",
-            self.base.display(),
-            family.words()
-        )
     }
 }
 
