@@ -1,5 +1,5 @@
 //! The slice policy of a paired comparison: what to time next, when to
-//! stop, and the verdict (DESIGN §1, "Paired comparison of two builds").
+//! stop, and the verdict of `--compare-with`.
 //!
 //! The policy runs over a [`PairDriver`], which the coordinator implements
 //! over two worker processes (one of each build) and the simulation over a
@@ -10,11 +10,13 @@
 //! One comparison, step by step:
 //!
 //! 1. Open the first process pair and read the harness's loop overhead
-//!    (one figure for both sides, subtracted from both: seed 004's
-//!    `T'e = Tt/n − h`, so that k times the work reads k times the time even
-//!    for bodies of a nanosecond).
+//!    (one figure for both sides, subtracted from both: `T'e = Tt/n − h`,
+//!    as the university lecture "Performance measurement" writes it), so
+//!    that k times the work reads k times the time even for bodies of a
+//!    nanosecond.
 //! 2. Find the iterations per slice on the head: grow `n` (at least
-//!    doubling, Sestoft's Mark5, seed 003) until a slice lasts
+//!    doubling, as Peter Sestoft's Mark5 in "Microbenchmarks in Java and
+//!    C#" (2016)) until a slice lasts
 //!    [`PairedPlan::slice_target`]. Both sides and all later pairs use that
 //!    `n`, so every slice pair compares equal work.
 //! 3. In each process pair, run [`PairedPlan::slices_per_pair`] slice pairs
@@ -301,7 +303,7 @@ impl PairedMeasurement {
         log_ratios_by_pair(&self.slice_pairs, self.pairs_opened)
     }
 
-    /// The summary line (DESIGN §1), with `verdict` (this measurement's, or
+    /// The summary line (`… vs base (paired: …)`), with `verdict` (this measurement's, or
     /// the one Holm's correction left).
     pub fn summary_line(&self, verdict: &PairedVerdict) -> String {
         match &self.estimate {
