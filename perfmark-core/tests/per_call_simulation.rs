@@ -1,4 +1,5 @@
-//! Proof by simulation of Falco's per-call sampling (seed 000;
+//! Proof by simulation of per-call sampling (Mark Falco, "Measuring
+//! performance via probability", 2009;
 //! `Bencher::iter_per_call`, `perfmark_core::measure::per_call`).
 //!
 //! A synthetic coarse clock over virtual time: it reads `floor(t / R) · R`,

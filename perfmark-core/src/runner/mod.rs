@@ -37,7 +37,7 @@ use self::one_test::{ignored_report, Outcome};
 use self::setup::Setup;
 use self::summary::Ran;
 
-use crate::checks::{Allocs, BetweenRun, Check, NearLine, Regression, Verdict};
+use crate::checks::{Allocs, Budget, Check, Regression, RunSpreads, Verdict};
 use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
 use crate::pair;
@@ -115,7 +115,7 @@ struct Runner {
 /// spread and family-wise levels they read.
 struct Judging<'a> {
     checks: &'a [&'a dyn Check],
-    spreads: &'a BetweenRun<'a>,
+    spreads: &'a RunSpreads<'a>,
     family: &'a Family,
 }
 
@@ -155,12 +155,12 @@ impl Runner {
                 return 101;
             }
         };
-        let spreads = BetweenRun::new(setup.prior, setup.baselines.as_ref(), &setup.fingerprint);
+        let spreads = RunSpreads::new(setup.prior, setup.baselines.as_ref(), &setup.fingerprint);
         let regression = setup
             .baselines
             .as_ref()
             .map(|file| Regression::new(file, &setup.fingerprint, &spreads));
-        let budget = NearLine::new(&spreads);
+        let budget = Budget::new(&spreads);
         let mut checks: Vec<&dyn Check> = vec![&budget];
         if let Some(regression) = &regression {
             checks.push(regression);
@@ -180,7 +180,7 @@ impl Runner {
     /// Every verdict the run will decide, for its family-wise correction:
     /// a budget, and a regression against a stored baseline from this
     /// machine or the base build.
-    fn family(&self, selected: &[&Case], setup: &Setup, spreads: &BetweenRun<'_>) -> Family {
+    fn family(&self, selected: &[&Case], setup: &Setup, spreads: &RunSpreads<'_>) -> Family {
         let measured = self.measured(selected);
         let comparing = setup.comparing.as_ref();
         Family::new(

@@ -12,7 +12,7 @@ use super::paired::Comparing;
 use super::Runner;
 use crate::allocations;
 use crate::baseline::{BaselineFile, BaselineStore, Fingerprint};
-use crate::checks::{allocs, MachinePrior};
+use crate::checks::{allocs, Prior};
 use crate::clock::{self, Clock};
 use crate::measure::{clock_of, noise_floor};
 use crate::platform::Platform;
@@ -44,7 +44,7 @@ pub(super) struct Setup {
     /// What the start-up cost, when the run measures.
     pub(super) startup: Option<Startup>,
     /// How much estimates move between processes here.
-    pub(super) prior: MachinePrior,
+    pub(super) prior: Prior,
     pub(super) report_dir: PathBuf,
 }
 
@@ -117,7 +117,7 @@ impl Runner {
         environment_warnings.extend(lock_warning);
         // How much estimates move between processes here: the source both
         // the regression rule and the budget's near-the-line note read.
-        let prior = MachinePrior::resolve(
+        let prior = Prior::resolve(
             self.options.between_run_sd,
             baselines.as_ref(),
             &fingerprint,
