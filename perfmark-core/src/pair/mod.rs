@@ -16,5 +16,5 @@ pub mod protocol;
 pub mod serve;
 pub mod worker;
 
-pub use process::{probe, ProcessPair, WorkerError, WorkerProcess};
+pub use process::{probe, ProcessPair, WorkerProcess};
 pub use protocol::{PROTOCOL_VERSION, WORKER_FLAG};
