@@ -72,9 +72,5 @@ macro_rules! main {
 /// Used by the code `#[perf_test]` and `main!` generate. Not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use perfmark_core::bencher::record_size;
-    pub use perfmark_core::inventory;
-    pub use perfmark_core::registry::{Complexity, Ignore, Measure, PerfTest, TestOptions};
-    pub use perfmark_core::runner::{run_main, BuildInfo};
-    pub use perfmark_core::{Bencher, Size};
+    pub use perfmark_core::__private::*;
 }

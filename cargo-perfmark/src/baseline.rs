@@ -299,8 +299,8 @@ fn print_table(entries: &[Entry]) {
 
 #[cfg(test)]
 mod tests {
+    use perfmark_core::baseline::Clock;
     use perfmark_core::baseline::{Fingerprint, StoredEstimate};
-    use perfmark_core::clock::Clock;
 
     use super::*;
 

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use perfmark_core::measure::paired::Side;
-use perfmark_core::pair::probe;
+use perfmark_core::probe;
+use perfmark_core::Side;
 use serde::Deserialize;
 
 use crate::Error;

@@ -12,22 +12,39 @@
 //! [`allocations`] holds the counting global allocator `main!()` installs
 //! and what a test's untimed counting pass found.
 
-pub mod allocations;
+/// Declares modules that are the runtime's own: `pub(crate)`, or `pub`
+/// with the `internals` feature, which perfmark's own tests and workspace
+/// tasks enable to reach them (no API promise is made for them).
+macro_rules! internal_modules {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[cfg(feature = "internals")]
+            pub mod $name;
+            #[cfg(not(feature = "internals"))]
+            pub(crate) mod $name;
+        )*
+    };
+}
+
+internal_modules!(
+    allocations,
+    bencher,
+    checks,
+    clock,
+    measure,
+    observe,
+    pair,
+    platform,
+    registry,
+    runner,
+    size,
+    stats,
+);
+
 pub mod baseline;
-pub mod bencher;
-pub mod checks;
-pub mod clock;
-pub mod error;
+mod error;
 pub(crate) mod fs;
-pub mod measure;
-pub mod observe;
-pub mod pair;
-pub mod platform;
-pub mod registry;
 pub mod report;
-pub mod runner;
-pub mod size;
-pub mod stats;
 
 /// The property tests' runner, shared with `tests/properties/`.
 #[cfg(test)]
@@ -37,6 +54,17 @@ mod props;
 pub use allocations::CountingAlloc;
 pub use bencher::{Bencher, Work};
 pub use error::Error;
-#[doc(hidden)]
-pub use inventory;
+pub use measure::paired::Side;
+pub use pair::probe;
 pub use size::Size;
+
+/// What the `perfmark` facade's `main!` and the code `#[perf_test]`
+/// generates use. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::bencher::record_size;
+    pub use crate::registry::{Complexity, Ignore, Measure, PerfTest, TestOptions};
+    pub use crate::runner::{run_main, BuildInfo};
+    pub use crate::{Bencher, Size};
+    pub use inventory;
+}

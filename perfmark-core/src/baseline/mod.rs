@@ -79,6 +79,9 @@ mod spread;
 mod store;
 mod unique_keys;
 
+/// The clock an entry was measured with (an entry is compared only with
+/// entries of the same clock).
+pub use crate::clock::Clock;
 #[cfg(test)]
 pub(crate) use entry::recorded_for_test;
 pub use entry::{BetweenRuns, Entry, StoredEstimate};

@@ -30,7 +30,9 @@ pub use budget::{Budget, BudgetOutcome, BudgetRecord};
 pub use complexity::ComplexityRecord;
 pub use paired::{ComparisonRecord, Paired, RunComparison};
 pub use regression::{BaselineRecord, Regression};
-pub use spread::{Prior, PriorSource, RunSpreads};
+pub use spread::{Prior, RunSpreads};
+#[cfg(feature = "internals")]
+pub use spread::PriorSource;
 
 /// The outcome of a test, as `report.json` spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

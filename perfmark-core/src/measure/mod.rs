@@ -17,9 +17,9 @@ pub mod sampler;
 
 pub use budget_looks::BudgetLook;
 pub use driver::{Driver, LocalDriver, Policy};
-pub use paired::{
-    run_paired, PairDriver, PairedMeasurement, PairedPlan, PairedStop, Side, SlicePair,
-};
+pub use paired::{PairDriver, Side};
+#[cfg(feature = "internals")]
+pub use paired::{run_paired, PairedMeasurement, PairedPlan, PairedStop, SlicePair};
 pub use sampler::{Adaptive, Plan};
 
 use crate::clock::{Clock, ClockInfo};

@@ -291,11 +291,13 @@ impl PairedMeasurement {
         self.slice_pairs.iter().map(|s| s.head_ns).collect()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Time per iteration of every base slice, ns, in the order taken.
     pub fn base_samples_ns(&self) -> Vec<f64> {
         self.slice_pairs.iter().map(|s| s.base_ns).collect()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The log ratios grouped by process pair, in the order taken: the input
     /// of [`crate::stats::paired::paired_estimate`].
     pub fn log_ratios_by_pair(&self) -> Vec<Vec<f64>> {

@@ -62,6 +62,7 @@ pub enum Elapsed {
     /// takes is capped on what it reports).
     #[default]
     WallClock,
+    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // made by `Plan::simulated`
     /// Only the block times the driver reported: the sampler reads no clock,
     /// so a measurement of synthetic `iter_custom` timings is a pure
     /// function of them, whatever the machine's speed (for simulations).
@@ -85,6 +86,7 @@ impl Plan {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// A plan for simulations: the caps count only the reported times
     /// ([`Elapsed::Reported`]) and the clock is a fixed nominal one (1 ns
     /// resolution, 20 ns per read), so no clock is read or calibrated and a

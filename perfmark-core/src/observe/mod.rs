@@ -65,11 +65,14 @@ pub mod source;
 use std::time::Duration;
 
 pub use interference::{
-    CpuShare, Interference, PairedInterference, SideInterference, SlicePairObservation,
-    ThreadObservation,
+    Interference, PairedInterference, SideInterference, SlicePairObservation, ThreadObservation,
 };
+#[cfg(feature = "internals")]
+pub use interference::CpuShare;
 use procfs::{CpuTimes, SchedStat};
-pub use source::{Fixed, Live, ProcFile, Source, Switches};
+pub use source::{Live, ProcFile, Source, Switches};
+#[cfg(any(test, feature = "internals"))]
+pub use source::Fixed;
 
 /// A span is disturbed when other work took at least this share of its
 /// wall time (and at least [`MIN_LOST`]).

@@ -97,6 +97,7 @@ impl Source for Live {
 /// Fixed contents, for tests: each file's text or its absence, the
 /// counters, and the time.
 #[derive(Debug, Clone, Default)]
+#[cfg(any(test, feature = "internals"))]
 pub struct Fixed {
     /// `/proc/thread-self/schedstat`.
     pub schedstat: Option<String>,
@@ -116,6 +117,7 @@ pub struct Fixed {
     pub unix_s: f64,
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Source for Fixed {
     fn read(&self, file: ProcFile) -> Option<String> {
         match file {

@@ -16,5 +16,9 @@ pub mod protocol;
 pub mod serve;
 pub mod worker;
 
-pub use process::{probe, ProcessPair, WorkerProcess};
-pub use protocol::{PROTOCOL_VERSION, WORKER_FLAG};
+pub use process::{probe, ProcessPair};
+#[cfg(feature = "internals")]
+pub use process::WorkerProcess;
+pub use protocol::WORKER_FLAG;
+#[cfg(feature = "internals")]
+pub use protocol::PROTOCOL_VERSION;

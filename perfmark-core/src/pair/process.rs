@@ -321,6 +321,7 @@ impl ProcessPair {
         self.first_call_ns
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Process pairs started so far.
     pub fn pairs(&self) -> usize {
         self.pairs

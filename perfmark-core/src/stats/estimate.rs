@@ -89,6 +89,7 @@ pub struct Estimate {
     pub effective_n: f64,
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// [`estimate_with`] for the default statistic ([`Statistic::default`]).
 ///
 /// # Panics

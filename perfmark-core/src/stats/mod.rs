@@ -48,21 +48,37 @@ pub mod paired;
 mod resolution;
 mod summary;
 
-pub use autocorr::{
-    autocorrelation, effective_sample_size, serial_correlation, SerialCorrelation, LAG1_TEST_LEVEL,
-    MANY_LAG_TEST_LEVEL, MAX_LAG,
-};
+pub use autocorr::{serial_correlation, SerialCorrelation};
 pub use dispersion::{
     diagnose_noise, gating_error_bound, robust_spread, sd_interval, NoiseDiagnosis,
-    MACHINE_VARIANCE_SHARE,
 };
-pub use dist::{normal_quantile, quantile, t_quantile};
-pub use estimate::{estimate, estimate_with, Estimate, Statistic};
+pub use dist::quantile;
+pub use estimate::{estimate_with, Estimate, Statistic};
 pub use family::bonferroni_confidence;
-pub use histogram::{bin_counts, bulk, histogram, text_histogram, Bulk, Histogram};
+pub use histogram::{bulk, histogram, text_histogram};
 pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
-pub use modality::{modes, Modality, Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
-pub use outliers::{tukey, Outliers, MILD_IQR, SEVERE_IQR};
-pub use resolution::{at_resolution, is_below_resolution, AtResolution};
+pub use modality::{modes, Modality};
+pub use outliers::{tukey, Outliers};
+pub use resolution::{at_resolution, is_below_resolution};
+
+// What perfmark's own tests and workspace tasks reach besides.
+#[cfg(feature = "internals")]
+pub use autocorr::{
+    autocorrelation, effective_sample_size, LAG1_TEST_LEVEL, MANY_LAG_TEST_LEVEL, MAX_LAG,
+};
+#[cfg(feature = "internals")]
+pub use dispersion::MACHINE_VARIANCE_SHARE;
+#[cfg(feature = "internals")]
+pub use dist::{normal_quantile, t_quantile};
+#[cfg(any(test, feature = "internals"))]
+pub use estimate::estimate;
+#[cfg(feature = "internals")]
+pub use histogram::{bin_counts, Bulk, Histogram};
+#[cfg(feature = "internals")]
+pub use modality::{Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
+#[cfg(feature = "internals")]
+pub use outliers::{MILD_IQR, SEVERE_IQR};
+#[cfg(feature = "internals")]
+pub use resolution::AtResolution;
 pub use summary::{geometric_mean, summarize, Summary};

@@ -127,16 +127,19 @@ pub struct PairedEstimate {
 }
 
 impl PairedEstimate {
+    #[cfg(any(test, feature = "internals"))]
     /// The upper one-sided bound of the ratio at another one-sided level.
     pub fn upper_at(&self, confidence: f64) -> f64 {
         (self.log_ratio + self.half_width_log(confidence)).exp()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The lower one-sided bound of the ratio at another one-sided level.
     pub fn lower_at(&self, confidence: f64) -> f64 {
         (self.log_ratio - self.half_width_log(confidence)).exp()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     fn half_width_log(&self, confidence: f64) -> f64 {
         if self.log_se == 0.0 {
             0.0
@@ -146,6 +149,7 @@ impl PairedEstimate {
     }
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// [`paired_estimate_with`] with the default center, [`PairCenter::QuadMedian`].
 pub fn paired_estimate(log_ratios_by_pair: &[Vec<f64>], confidence: f64) -> Option<PairedEstimate> {
     paired_estimate_with(log_ratios_by_pair, confidence, PairCenter::default())
@@ -447,6 +451,7 @@ pub struct LookSchedule {
 }
 
 impl LookSchedule {
+    #[cfg(any(test, feature = "internals"))]
     /// Looks after `pairs[k]` process pairs with share `shares[k]` of `α`.
     ///
     /// # Panics
@@ -491,6 +496,7 @@ impl LookSchedule {
         &self.pairs
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Each look's share of `α`.
     pub fn shares(&self) -> &[f64] {
         &self.shares

@@ -36,13 +36,17 @@ mod prior;
 mod rule;
 pub(crate) mod words;
 
-pub use inputs::{between_run_spread, BaselineEstimate, RunEstimate, Spread};
+pub use inputs::{BaselineEstimate, RunEstimate, Spread};
+#[cfg(feature = "internals")]
+pub use inputs::between_run_spread;
 pub use outcome::{Change, Comparison};
 pub use prior::moderated_prior;
 pub use rule::{
-    compare, RegressionRule, TestSpread, TestSpreadSource, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR,
-    DEFAULT_PRIOR_DF, DETECTION_POWER,
+    compare, RegressionRule, TestSpreadSource, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR,
+    DETECTION_POWER,
 };
+#[cfg(feature = "internals")]
+pub use rule::{TestSpread, DEFAULT_PRIOR_DF};
 
 /// Why a comparison could not be made: one of its inputs lies outside the
 /// domain the function accepts (a non-positive or non-finite time, a

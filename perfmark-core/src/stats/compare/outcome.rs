@@ -8,6 +8,8 @@ use crate::stats::Interval;
 /// The outcome of comparing a run with its baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+// The variants are report.json's words (`no_significant_change`).
+#[allow(clippy::enum_variant_names)]
 pub enum Change {
     /// Significantly slower and the ratio above `1 + tolerance`: the test
     /// fails.
