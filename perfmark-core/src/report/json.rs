@@ -389,7 +389,7 @@ mod tests {
 
     /// The realistic fixture's report.json as committed: the format does
     /// not change under the writer.
-    const REALISTIC: &str = include_str!("json/realistic.json");
+    const REALISTIC: &str = include_str!("../../tests/data/realistic.json");
 
     #[test]
     fn the_format_is_the_committed_one() {
