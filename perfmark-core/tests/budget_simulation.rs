@@ -1,6 +1,6 @@
 //! Proof by simulation of the budget verdict through the adaptive sampler
-//! (DESIGN §1 "Budget", §4; issue 10 §3), and of the coverage of the CI the
-//! sampler stops on.
+//! (the README's "The verdict"; docs/budget-rule.md), and of the coverage of
+//! the CI the sampler stops on.
 //!
 //! Every run goes through the real sampler the way `Bencher::iter_custom`
 //! does: a [`LocalDriver`] of [`SampleKind::Custom`] whose routine reports
@@ -19,8 +19,8 @@
 //!   three standard errors; a test 2% over its budget is called "within
 //!   budget" no more often; the 2% cases are decided right at least 95% of
 //!   the time;
-//! - the rule before issue 10 (re-test the CI after every sample while it
-//!   straddles the budget), kept here as a copy, exceeds that bound on the
+//! - the naive rule (re-test the CI after every sample while it straddles
+//!   the budget), kept here as a copy of its loop, exceeds that bound on the
 //!   same kind of data: the simulation can see the failure it guards
 //!   against;
 //! - the printed 95% CI covers the truth 93–97% of the time through the
@@ -28,7 +28,8 @@
 //!   a budget near the truth, the CI the budget was decided on (the look's,
 //!   at its stricter level) covers it at least 93% of the time;
 //! - at the truth, sampling still runs to `max_time` and ends inconclusive
-//!   most of the time, decided on the point (DESIGN §1).
+//!   most of the time, decided on the point (as the README's "The verdict"
+//!   says).
 //!
 //! Fast by default (a few seconds in release). `PERFMARK_SIM_REPS=N` sets
 //! every case's replications to N (docs/budget-rule.md quotes N = 4,000) and
@@ -346,7 +347,7 @@ fn budget_verdicts_keep_their_error_rate_through_the_sampler() {
             failures.push(format!("{}: detected in only {right}", case.label()));
         }
         if case.truth_ratio == 1.0 {
-            // DESIGN §1: still straddling, sampling runs to max_time and the
+            // The contract: still straddling, sampling runs to max_time and the
             // point decides, called inconclusive.
             let inconclusive = t.rate(t.inconclusive_under + t.inconclusive_over);
             if t.rate(t.at_max_time) < 0.8 || inconclusive < 0.8 {
@@ -362,7 +363,7 @@ fn budget_verdicts_keep_their_error_rate_through_the_sampler() {
 }
 
 #[test]
-fn the_rule_before_issue_10_exceeds_that_rate() {
+fn the_naive_rule_exceeds_that_rate() {
     // Only the independent case in the fast run: the copy re-estimates after
     // every sample, which costs the square of the sample count.
     let reps = reps(OLD_RULE_REPS);
@@ -372,7 +373,7 @@ fn the_rule_before_issue_10_exceeds_that_rate() {
         &[Noise::Iid]
     };
     println!(
-        "\nthe rule before issue 10 against the current one, same data: {reps} runs per case, \
+        "\nthe naive rule (re-test after every sample) against the looks, same data: {reps} runs per case, \
          max_time {} ms",
         max_time(OLD_RULE_MAX_TIME_MS).as_millis()
     );
@@ -434,7 +435,7 @@ fn the_cis_cover_the_truth_through_the_adaptive_sampler() {
         }
         // With a budget at or near the truth, the looks decide when to
         // stop. The printed CI is the fixed-sample one at the test's
-        // confidence: DESIGN §4's band holds for it at the truth. Near the
+        // confidence: the 93–97% coverage band holds for it at the truth. Near the
         // truth, stopping when a look clears the budget favours samples
         // that lie far from it, and the CI that accounts for the looks is
         // the budget's (at each look's level): that one must cover.
@@ -463,8 +464,8 @@ fn the_cis_cover_the_truth_through_the_adaptive_sampler() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// A copy of the sampling loop before issue 10, kept only to show what the
-/// looks fixed: after the precision target is reached, the budget is tested
+/// The naive sampling loop, kept only to show what the looks guard
+/// against: after the precision target is reached, the budget is tested
 /// on the 95% CI at every check, and while the CI straddles it the check
 /// comes after every sample, until `max_time`. Warm-up is reduced to sizing
 /// the blocks (it draws from the same routine, so the data match the

@@ -1,5 +1,5 @@
 //! Proof by simulation of the comparison functions and the regression rule
-//! (`perfmark_core::stats::compare`), DESIGN §4.
+//! (`perfmark_core::stats::compare`); docs/regression-rule.md quotes it.
 //!
 //! Every case is seeded and deterministic, with `REPS` (2,000) replications.
 //! The world simulated is the one the rule is built for: each process's

@@ -1,4 +1,4 @@
-//! Many verdicts in one run (issue 10, section 6): the run-level
+//! Many verdicts in one run: the run-level
 //! false-failure rate, with each verdict at its test's own confidence and
 //! with the run's verdicts corrected together (`--family-wise`:
 //! `bonferroni_confidence`), for both verdict kinds.

@@ -1,8 +1,8 @@
-//! Proof by simulation of perfmark's statistics (DESIGN §4).
+//! Proof by simulation of perfmark's statistics (docs/statistics.md).
 //!
 //! Every case draws synthetic samples whose truth is known, with a seeded
 //! generator so each run sees the same numbers, and checks a rate over at
-//! least 1,000 replications against the bound DESIGN §4 sets:
+//! least 1,000 replications against its bound:
 //! - the 95% CI of each verdict candidate covers the statistic's population
 //!   value 93–97% of the time for iid normal, log-normal and 5%-spike samples
 //!   and for AR(1) φ = 0.5 samples (with the serial-correlation correction;
@@ -20,12 +20,13 @@ mod common;
 use perfmark_core::stats::{estimate_with, modes, serial_correlation, Statistic};
 use statrs::distribution::{Continuous, ContinuousCDF, Normal};
 
-/// Replications per case (DESIGN §4 asks for at least 1,000).
+/// Replications per case (at least 1,000, so that a rate's binomial
+/// standard error is under 1 point near 95%).
 const REPS: usize = 1000;
 /// Sample sizes as the runtime sees them.
 const SIZES: [usize; 3] = [30, 100, 300];
 const CONFIDENCE: f64 = 0.95;
-/// DESIGN §4's acceptance band for the coverage of a 95% interval.
+/// The acceptance band for the coverage of a 95% interval.
 const COVERAGE_BAND: (f64, f64) = (0.93, 0.97);
 
 use common::Rng;
@@ -38,7 +39,8 @@ enum Process {
     /// exp(N(ln 100, 0.3²)): right-skewed like most timings.
     LogNormal,
     /// N(100, 5²), each sample replaced with probability 5% by a spike
-    /// uniform in [300, 1000] (interrupts, seed 001).
+    /// uniform in [300, 1000] (interrupts, as Newcomer's "Profiling for
+    /// performance", 1993, saw them).
     Spikes,
     /// Stationary AR(1) around 100 with marginal sd 10 and coefficient φ.
     Ar1(f64),
@@ -300,7 +302,7 @@ fn serial_correlation_check_has_power_and_few_false_alarms() {
             let rate = flag_rate(process, n);
             println!("| {} | {n} | {:.1}% |", process.name(), 100.0 * rate);
             let ok = match process {
-                // DESIGN §4 sets the power bound at n = 100; larger n only helps
+                // The power bound is set at n = 100; larger n only helps
                 Process::Ar1(_) => n < 100 || rate >= 0.90,
                 _ => rate <= 0.10,
             };

@@ -1,5 +1,5 @@
-//! Before/after comparisons as the performance-evaluation lecture (seed 004,
-//! "Comparing Alternatives") teaches them: the CI of a difference of means
+//! Before/after comparisons as the university lecture "Performance
+//! measurement" teaches them ("Comparing Alternatives"): the CI of a difference of means
 //! of unpaired samples with Welch's degrees of freedom, and the same on a
 //! log scale for a ratio. Times are positive and their errors
 //! multiplicative, so a ratio is compared on the log scale, where it becomes
@@ -38,8 +38,8 @@ pub struct Ratio {
     pub ci: Interval,
 }
 
-/// The CI of `mean(after) − mean(before)` for two unpaired samples (seed 004,
-/// "non-corresponding measurements"): `d ± t·√(s₁²/n₁ + s₂²/n₂)` with the
+/// The CI of `mean(after) − mean(before)` for two unpaired samples (the
+/// lecture's "non-corresponding measurements"): `d ± t·√(s₁²/n₁ + s₂²/n₂)` with the
 /// t quantile at Welch's degrees of freedom
 /// `(v₁ + v₂)² / (v₁²/(n₁−1) + v₂²/(n₂−1))`, `vᵢ = sᵢ²/nᵢ`, which does not
 /// assume equal variances. When both samples have zero variance the

@@ -1,6 +1,6 @@
 //! A **histogram** of the samples, where several modes show as several
 //! humps (Newcomer's histogram "looking for modalities of distribution",
-//! seed 001). The bins come from [`stats::histogram()`]: the spikes beyond
+//! in "Profiling for performance", 1993). The bins come from [`stats::histogram()`]: the spikes beyond
 //! the severe Tukey fences are left out, and the caption says so.
 
 use std::fmt::Write as _;
