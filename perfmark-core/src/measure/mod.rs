@@ -43,7 +43,8 @@ pub enum SampleKind {
 impl SampleKind {
     /// The statistic a test measured this way is decided on: the mean for
     /// per-call sampling, where a single reading says nothing and only the
-    /// total over many calls is unbiased (seed 000), else the default
+    /// total over many calls is unbiased (Falco, "Measuring performance via
+    /// probability", 2009), else the default
     /// ([`Statistic::default`]).
     pub fn verdict_statistic(self) -> Statistic {
         match self {
