@@ -32,11 +32,11 @@ pub struct ClockInfo {
 }
 
 impl ClockInfo {
-    /// Shortest timed block that keeps the clock's own error negligible:
-    /// 1000× both the resolution and the cost of a read pair (the upper
-    /// factor of the lecture "Performance measurement"), and never under 1 ms — long enough that a block
-    /// averages over many cache and branch-predictor states, short enough
-    /// that a timer interrupt hits only a few blocks.
+    /// Shortest timed block that keeps the clock's own error negligible: 1000×
+    /// both the resolution and the cost of a read pair (the upper factor of the
+    /// lecture "Performance measurement"), and never under 1 ms — long enough
+    /// that a block averages over many cache and branch-predictor states, short
+    /// enough that a timer interrupt hits only a few blocks.
     pub fn min_block(&self) -> Duration {
         let floor_ns = 1_000.0 * self.resolution_ns.max(2.0 * self.overhead_ns);
         Duration::from_nanos(floor_ns.max(1_000_000.0) as u64)

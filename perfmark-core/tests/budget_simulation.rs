@@ -59,7 +59,7 @@ const MAX_TIME_MS: u64 = 1000;
 const WARMUP: Duration = Duration::from_millis(5);
 /// Replications of the fast runs of the current rule.
 const REPS: usize = 1000;
-/// The old rule's copy re-estimates after every sample, quadratic in the
+/// The naive rule's copy re-estimates after every sample, quadratic in the
 /// samples, so it runs fewer and shorter runs: a quiet test (σ = 1%) that
 /// reaches its precision early and then looks hundreds of times, its worst
 /// case, for half a second.
@@ -230,7 +230,7 @@ impl Case {
         }
     }
 
-    /// The old rule's case (see [`OLD_RULE_SIGMA`]) at the budget.
+    /// The naive rule's case (see [`OLD_RULE_SIGMA`]) at the budget.
     fn old_rules(noise: Noise) -> Self {
         Case {
             noise,
@@ -373,8 +373,8 @@ fn the_naive_rule_exceeds_that_rate() {
         &[Noise::Iid]
     };
     println!(
-        "\nthe naive rule (re-test after every sample) against the looks, same data: {reps} runs per case, \
-         max_time {} ms",
+        "\nthe naive rule (re-test after every sample) against the looks, same data: \
+         {reps} runs per case, max_time {} ms",
         max_time(OLD_RULE_MAX_TIME_MS).as_millis()
     );
     println!("{TABLE_HEAD}");
@@ -392,7 +392,7 @@ fn the_naive_rule_exceeds_that_rate() {
         let limit = bound(NOMINAL, reps);
         if old.rate(old.over) <= limit {
             failures.push(format!(
-                "{}: the old rule called the truth over budget in {} of runs, within {limit}: \
+                "{}: the naive rule called the truth over budget in {} of runs, within {limit}: \
                  this simulation could not tell a broken rule",
                 case.label(),
                 old.rate(old.over)
@@ -433,12 +433,12 @@ fn the_cis_cover_the_truth_through_the_adaptive_sampler() {
         if !in_band(rate) {
             failures.push(format!("{}, no budget: coverage {rate}", noise.name()));
         }
-        // With a budget at or near the truth, the looks decide when to
-        // stop. The printed CI is the fixed-sample one at the test's
-        // confidence: the 93–97% coverage band holds for it at the truth. Near the
-        // truth, stopping when a look clears the budget favours samples
-        // that lie far from it, and the CI that accounts for the looks is
-        // the budget's (at each look's level): that one must cover.
+        // With a budget at or near the truth, the looks decide when to stop.
+        // The printed CI is the fixed-sample one at the test's confidence: the
+        // 93–97% coverage band holds for it at the truth. Near the truth,
+        // stopping when a look clears the budget favours samples that lie far
+        // from it, and the CI that accounts for the looks is the budget's (at
+        // each look's level): that one must cover.
         for (case, t) in current_rule_table() {
             if case.noise != noise || ![1.0, 0.995, 1.005].contains(&case.truth_ratio) {
                 continue;

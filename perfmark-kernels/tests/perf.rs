@@ -4,13 +4,13 @@
 //!
 //! Run it with `cargo test --release -p perfmark-kernels --test perf`.
 //!
-//! Budgets are 3× the largest median time per iteration that five runs of
-//! this suite measured on the reference machine (a shared 2-core VM),
-//! rounded up to two significant figures; docs/kernels.md lists the
-//! figures and the machine. That is far enough above a loaded machine's worst run that
-//! noise passes, and close enough that a kernel becoming several times
-//! slower fails. Every test caps its sampling with `max_time` (1 s, 2 s
-//! for the slowest) so the whole suite runs in about a minute.
+//! Budgets are 3× the largest median time per iteration that five runs of this
+//! suite measured on the reference machine (a shared 2-core VM), rounded up to
+//! two significant figures; docs/kernels.md lists the figures and the machine.
+//! That is far enough above a loaded machine's worst run that noise passes, and
+//! close enough that a kernel becoming several times slower fails. Every test
+//! caps its sampling with `max_time` (1 s, 2 s for the slowest) so the whole
+//! suite runs in about a minute.
 //!
 //! Every test runs at `confidence = 0.999`. The suite is checked against
 //! its committed baselines (`perf-baselines/perf.json`) in perfmark's own

@@ -436,10 +436,10 @@ fn precise_enough(estimate: &Estimate, precision: f64) -> bool {
     estimate.ci.relative_half_width(estimate.point) <= precision
 }
 
-/// Samples needed for the target precision, from the current interval:
-/// the half-width shrinks as 1/√n, so n' = n · (w / e)² (the lecture
-/// "Performance measurement"'s n = (z·s / (e·x̄))², with the interval's own z, spread and correction for
-/// serial correlation already inside w).
+/// Samples needed for the target precision, from the current interval: the
+/// half-width shrinks as 1/√n, so n' = n · (w / e)² (the lecture "Performance
+/// measurement"'s n = (z·s / (e·x̄))², with the interval's own z, spread and
+/// correction for serial correlation already inside w).
 fn plan_samples(estimate: &Estimate, precision: f64, n: usize) -> usize {
     let w = estimate.ci.relative_half_width(estimate.point);
     if !w.is_finite() {

@@ -1,12 +1,12 @@
 //! `report.json`: the run in full, typed both ways.
 //!
-//! The format is versioned ([`super::REPORT_SCHEMA`]) and other tools may read it
-//! (the README's "Reports" section shows it). Its stable core is `schema` and, per test, `name`,
-//! `verdict`, `reasons`, `estimate` {`statistic`, `ns_per_iter`, `ci_low`,
-//! `ci_high`, `confidence`}, `samples` (the count) and `iters_per_sample`;
-//! later versions only add fields, so a reader ignores the fields it does
-//! not know. The types are [`Report`] and what it holds: [`to_string`]
-//! writes them, [`from_str`] and [`read`] read them back, equal.
+//! The format is versioned ([`super::REPORT_SCHEMA`]) and other tools may read
+//! it (the README's "Reports" section shows it). Its stable core is `schema`
+//! and, per test, `name`, `verdict`, `reasons`, `estimate` {`statistic`,
+//! `ns_per_iter`, `ci_low`, `ci_high`, `confidence`}, `samples` (the count) and
+//! `iters_per_sample`; later versions only add fields, so a reader ignores the
+//! fields it does not know. The types are [`Report`] and what it holds:
+//! [`to_string`] writes them, [`from_str`] and [`read`] read them back, equal.
 //!
 //! JSON has no NaN and no infinities: a number that is not finite is written
 //! as `null`. CI bounds read such a `null` back as −∞ or +∞ (see
