@@ -363,7 +363,7 @@ fn budget_verdicts_keep_their_error_rate_through_the_sampler() {
 }
 
 #[test]
-fn the_naive_rule_exceeds_that_rate() {
+fn the_rule_without_looks_exceeds_that_rate() {
     // Only the independent case in the fast run: the copy re-estimates after
     // every sample, which costs the square of the sample count.
     let reps = reps(OLD_RULE_REPS);

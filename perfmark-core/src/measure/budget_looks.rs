@@ -8,8 +8,7 @@
 //! after every sample calls a test whose truth *equals* its budget "over
 //! budget" in 10–11% of runs at the default 3 s `max_time`, against the 2.5% a
 //! 95% CI promises on one side; the looks below keep it at 2.1–2.4%
-//! (`PERFMARK_SIM_REPS=4000 cargo test --release -p perfmark-core --test
-//! budget_simulation -- --nocapture --test-threads=1`).
+//! (docs/measurements.md gives the commands).
 //!
 //! The cure is the one group-sequential tests use (Pocock 1977; Jennison and
 //! Turnbull, *Group Sequential Methods*, 2000, on repeated confidence
