@@ -298,11 +298,17 @@ mod tests {
     fn t_quantiles_at_many_degrees_of_freedom_are_exact() {
         for (p, df, t) in T_LARGE_DF {
             let ours = t_quantile(p, df);
-            assert!(((ours - t) / t).abs() < 1e-12, "p = {p}, df = {df}: {ours} vs {t}");
+            assert!(
+                ((ours - t) / t).abs() < 1e-12,
+                "p = {p}, df = {df}: {ours} vs {t}"
+            );
         }
         // Just below the switch, statrs is used and as accurate.
         let t = t_quantile(0.975, 999.0);
-        assert!((t - t_cornish_fisher(0.975, 999.0)).abs() < 1e-10 * t, "{t}");
+        assert!(
+            (t - t_cornish_fisher(0.975, 999.0)).abs() < 1e-10 * t,
+            "{t}"
+        );
         // df = 10⁷: the normal quantile plus about 1e-7.
         let gap = t_quantile(0.975, 1e7) - normal_quantile(0.975);
         assert!(gap > 0.0 && gap < 1e-6, "{gap}");
