@@ -72,18 +72,3 @@ pub fn all_tests() -> Vec<&'static PerfTest> {
     tests.sort_by_cached_key(|t| t.name());
     tests
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::stats::compare;
-
-    #[test]
-    fn the_default_tolerance_is_the_tables() {
-        // The regression rule keeps its own constant for callers outside
-        // the runner (xtask alarms); it must say what the table says.
-        assert_eq!(
-            compare::DEFAULT_TOLERANCE,
-            perfmark_options::DEFAULT_REGRESSION
-        );
-    }
-}

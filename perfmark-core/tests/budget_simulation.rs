@@ -1,6 +1,6 @@
 //! Proof by simulation of the budget verdict through the adaptive sampler
-//! (the README's "The verdict"; docs/budget-rule.md), and of the coverage of
-//! the CI the sampler stops on.
+//! (docs/budget-rule.md), and of the coverage of the CI the sampler stops
+//! on.
 //!
 //! Every run goes through the real sampler the way `Bencher::iter_custom`
 //! does: a [`LocalDriver`] of [`SampleKind::Custom`] whose routine reports
@@ -19,8 +19,8 @@
 //!   three standard errors; a test 2% over its budget is called "within
 //!   budget" no more often; the 2% cases are decided right at least 95% of
 //!   the time;
-//! - the naive rule (re-test the CI after every sample while it straddles
-//!   the budget), kept here as a copy of its loop, exceeds that bound on the
+//! - the naive rule (re-test the 95% CI after every sample while it
+//!   straddles the budget), kept here as a copy, exceeds that bound on the
 //!   same kind of data: the simulation can see the failure it guards
 //!   against;
 //! - the printed 95% CI covers the truth 93–97% of the time through the
@@ -28,8 +28,7 @@
 //!   a budget near the truth, the CI the budget was decided on (the look's,
 //!   at its stricter level) covers it at least 93% of the time;
 //! - at the truth, sampling still runs to `max_time` and ends inconclusive
-//!   most of the time, decided on the point (as the README's "The verdict"
-//!   says).
+//!   most of the time, decided on the point.
 //!
 //! Fast by default (a few seconds in release). `PERFMARK_SIM_REPS=N` sets
 //! every case's replications to N (docs/budget-rule.md quotes N = 4,000) and
@@ -43,7 +42,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::Rng;
-use perfmark_core::checks::{Budget, BudgetCheck, BudgetOutcome, Check, Record, Subject};
+use perfmark_core::checks::{Budget, BudgetOutcome, BudgetRecord, Check, Record, Subject};
 use perfmark_core::measure::{
     Adaptive, LocalDriver, Measurement, Plan, Policy, SampleKind, StopReason,
 };
@@ -63,9 +62,9 @@ const REPS: usize = 1000;
 /// samples, so it runs fewer and shorter runs: a quiet test (σ = 1%) that
 /// reaches its precision early and then looks hundreds of times, its worst
 /// case, for half a second.
-const OLD_RULE_REPS: usize = 250;
-const OLD_RULE_SIGMA: f64 = 0.01;
-const OLD_RULE_MAX_TIME_MS: u64 = 500;
+const NAIVE_RULE_REPS: usize = 250;
+const NAIVE_RULE_SIGMA: f64 = 0.01;
+const NAIVE_RULE_MAX_TIME_MS: u64 = 500;
 
 fn reps(default: usize) -> usize {
     env_number("PERFMARK_SIM_REPS").unwrap_or(default)
@@ -144,7 +143,7 @@ fn measure(plan: &Plan, routine: impl FnMut(u64) -> Duration) -> Measurement {
 
 /// The runner's reading of a measurement: the estimate at the test's
 /// confidence read at the measurement's resolution, and the budget check.
-fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetCheck>) {
+fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetRecord>) {
     let raw = stats::estimate(&m.samples_ns, plan.confidence);
     let resolution_ns = m.resolution_ns(&plan.clock);
     let estimate = stats::at_resolution(&raw, resolution_ns).estimate;
@@ -157,7 +156,7 @@ fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetCheck>) {
         resolution_ns,
         allocations: None,
     };
-    let budget = match Budget.check(&subject).and_then(|f| f.record) {
+    let budget = match Budget::default().check(&subject).and_then(|f| f.record) {
         Some(Record::Budget(check)) => Some(check),
         _ => None,
     };
@@ -230,13 +229,13 @@ impl Case {
         }
     }
 
-    /// The naive rule's case (see [`OLD_RULE_SIGMA`]) at the budget.
+    /// The naive rule's case (see [`NAIVE_RULE_SIGMA`]) at the budget.
     fn old_rules(noise: Noise) -> Self {
         Case {
             noise,
             truth_ratio: 1.0,
-            sigma: OLD_RULE_SIGMA,
-            max_time: max_time(OLD_RULE_MAX_TIME_MS),
+            sigma: NAIVE_RULE_SIGMA,
+            max_time: max_time(NAIVE_RULE_MAX_TIME_MS),
         }
     }
 
@@ -347,8 +346,8 @@ fn budget_verdicts_keep_their_error_rate_through_the_sampler() {
             failures.push(format!("{}: detected in only {right}", case.label()));
         }
         if case.truth_ratio == 1.0 {
-            // The contract: still straddling, sampling runs to max_time and the
-            // point decides, called inconclusive.
+            // Still straddling, sampling runs to max_time and the point
+            // decides, called inconclusive.
             let inconclusive = t.rate(t.inconclusive_under + t.inconclusive_over);
             if t.rate(t.at_max_time) < 0.8 || inconclusive < 0.8 {
                 failures.push(format!(
@@ -363,19 +362,19 @@ fn budget_verdicts_keep_their_error_rate_through_the_sampler() {
 }
 
 #[test]
-fn the_rule_without_looks_exceeds_that_rate() {
+fn the_naive_rule_exceeds_that_rate() {
     // Only the independent case in the fast run: the copy re-estimates after
     // every sample, which costs the square of the sample count.
-    let reps = reps(OLD_RULE_REPS);
+    let reps = reps(NAIVE_RULE_REPS);
     let noises: &[Noise] = if std::env::var_os("PERFMARK_SIM_REPS").is_some() {
         &Noise::BOTH
     } else {
         &[Noise::Iid]
     };
     println!(
-        "\nthe naive rule (re-test after every sample) against the looks, same data: \
-         {reps} runs per case, max_time {} ms",
-        max_time(OLD_RULE_MAX_TIME_MS).as_millis()
+        "\nthe naive rule against the current one, same data: {reps} runs per case, \
+         max_time {} ms",
+        max_time(NAIVE_RULE_MAX_TIME_MS).as_millis()
     );
     println!("{TABLE_HEAD}");
     let mut failures = Vec::new();
@@ -383,7 +382,7 @@ fn the_rule_without_looks_exceeds_that_rate() {
         let case = Case::old_rules(noise);
         let mut old = Tally::default();
         for rep in 0..reps {
-            old_rule::run(case.routine(rep), &case, &mut old);
+            naive_rule::run(case.routine(rep), &case, &mut old);
         }
         println!("{}", old.row(&format!("before: {}", case.label())));
         let current = current_rule(case, reps);
@@ -433,12 +432,12 @@ fn the_cis_cover_the_truth_through_the_adaptive_sampler() {
         if !in_band(rate) {
             failures.push(format!("{}, no budget: coverage {rate}", noise.name()));
         }
-        // With a budget at or near the truth, the looks decide when to stop.
-        // The printed CI is the fixed-sample one at the test's confidence: the
-        // 93–97% coverage band holds for it at the truth. Near the truth,
-        // stopping when a look clears the budget favours samples that lie far
-        // from it, and the CI that accounts for the looks is the budget's (at
-        // each look's level): that one must cover.
+        // With a budget at or near the truth, the looks decide when to
+        // stop. The printed CI is the fixed-sample one at the test's
+        // confidence: the 93–97% band holds for it at the truth. Near the
+        // truth, stopping when a look clears the budget favours samples
+        // that lie far from it, and the CI that accounts for the looks is
+        // the budget's (at each look's level): that one must cover.
         for (case, t) in current_rule_table() {
             if case.noise != noise || ![1.0, 0.995, 1.005].contains(&case.truth_ratio) {
                 continue;
@@ -464,13 +463,13 @@ fn the_cis_cover_the_truth_through_the_adaptive_sampler() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// The naive sampling loop, kept only to show what the looks guard
-/// against: after the precision target is reached, the budget is tested
-/// on the 95% CI at every check, and while the CI straddles it the check
-/// comes after every sample, until `max_time`. Warm-up is reduced to sizing
+/// The naive sampling loop, kept only to show what the looks fix: after
+/// the precision target is reached, the budget is tested on the 95% CI at
+/// every check, and while the CI straddles it the check comes after every
+/// sample, until `max_time`. Warm-up is reduced to sizing
 /// the blocks (it draws from the same routine, so the data match the
 /// current rule's).
-mod old_rule {
+mod naive_rule {
     use super::*;
 
     const PILOT_SAMPLES: usize = 10;
@@ -525,7 +524,7 @@ mod old_rule {
             }
         };
         let e = stats::estimate(&samples, CONFIDENCE);
-        tally.add(BudgetCheck::decide(&e, BUDGET_NS).outcome);
+        tally.add(BudgetRecord::decide(&e, BUDGET_NS).outcome);
         tally.covered += usize::from(e.ci.contains(case.truth_ns()));
         tally.budget_ci_covered += usize::from(e.ci.contains(case.truth_ns()));
         tally.at_max_time += usize::from(at_max_time);

@@ -1,5 +1,5 @@
 //! Proof by simulation of the comparison functions and the regression rule
-//! (`perfmark_core::stats::compare`); docs/regression-rule.md quotes it.
+//! (`perfmark_core::stats::compare`).
 //!
 //! Every case is seeded and deterministic, with `REPS` (2,000) replications.
 //! The world simulated is the one the rule is built for: each process's
@@ -22,17 +22,18 @@ mod welch;
 
 use perfmark_core::stats::compare::{
     compare, moderated_prior, BaselineEstimate, Change, Comparison, RegressionRule, RunEstimate,
-    Spread, DEFAULT_BETWEEN_RUN_SD, DEFAULT_TOLERANCE, DETECTION_POWER,
+    Spread, DEFAULT_BETWEEN_RUN_SD, DETECTION_POWER,
 };
 use perfmark_core::stats::Interval;
+use perfmark_options::DEFAULT_REGRESSION;
 use welch::{ratio_of_estimates, welch_difference, welch_log_ratio};
 
 /// Replications per case.
 const REPS: usize = 2_000;
 /// The tests' confidence.
 const CONFIDENCE: f64 = 0.95;
-/// The tests' tolerance.
-const TOLERANCE: f64 = 0.05;
+/// The tests' tolerance: the default.
+const TOLERANCE: f64 = DEFAULT_REGRESSION;
 /// Two-sided 95% normal quantile of the simulated within-run CIs.
 const Z_95: f64 = 1.959_963_985;
 /// True time per iteration of the baseline's code, ns.
@@ -90,7 +91,12 @@ fn simulate(seed: u64, sigma_b: f64, runs: usize, shift: f64, rule: RegressionRu
         ..rule
     };
     // "Ignoring σ_b": a negligible prior taken as known, and no measured spread.
-    let within_only = rule.with_prior(1e-12, f64::INFINITY).unwrap();
+    let within_only = rule
+        .with_prior(Spread {
+            sd: 1e-12,
+            df: f64::INFINITY,
+        })
+        .unwrap();
     let mut counts = [0usize; 7];
     for _ in 0..REPS {
         let baseline_runs: Vec<RunEstimate> = (0..runs)
@@ -133,7 +139,10 @@ fn simulate(seed: u64, sigma_b: f64, runs: usize, shift: f64, rule: RegressionRu
 fn rule(prior_sd: f64, prior_df: f64, tolerance: f64) -> RegressionRule {
     RegressionRule::new(CONFIDENCE, tolerance)
         .unwrap()
-        .with_prior(prior_sd, prior_df)
+        .with_prior(Spread {
+            sd: prior_sd,
+            df: prior_df,
+        })
         .unwrap()
         .prior_as_floor(false)
 }
@@ -301,7 +310,10 @@ fn tolerance_and_confidence_trade_off() {
                 case += 1;
                 let r = RegressionRule::new(confidence, tolerance)
                     .unwrap()
-                    .with_prior(0.02, PRIOR_DF)
+                    .with_prior(Spread {
+                        sd: 0.02,
+                        df: PRIOR_DF,
+                    })
                     .unwrap()
                     .prior_as_floor(false);
                 let null = simulate(seed(3, case), 0.02, runs, 1.0, r);
@@ -546,9 +558,9 @@ fn the_rule_is_one_sided_at_its_confidence() {
 /// it see.
 #[test]
 fn the_rule_as_shipped_with_its_defaults() {
-    let shipped = RegressionRule::new(CONFIDENCE, DEFAULT_TOLERANCE).unwrap();
+    let shipped = RegressionRule::new(CONFIDENCE, DEFAULT_REGRESSION).unwrap();
     assert!(shipped.prior_is_floor);
-    assert_eq!(shipped.prior_sd, DEFAULT_BETWEEN_RUN_SD);
+    assert_eq!(shipped.prior.sd, DEFAULT_BETWEEN_RUN_SD);
     let mut table = String::from(
         "| world σ_b | R | false failures (unchanged) | caught (+10%) | caught (+20%) \
          | caught (+50%) | stated min. detectable (median) | caught at that slowdown |\n\
@@ -608,7 +620,7 @@ fn the_rule_as_shipped_with_its_defaults() {
     println!(
         "\n## the rule as shipped: confidence {CONFIDENCE}, tolerance {}, default prior {} as a \
          floor, {REPS} replications per cell\n\n{table}",
-        pct(DEFAULT_TOLERANCE),
+        pct(DEFAULT_REGRESSION),
         pct(DEFAULT_BETWEEN_RUN_SD)
     );
     assert!(failures.is_empty(), "{failures:#?}");
@@ -649,9 +661,9 @@ fn the_rule_with_a_recorded_machine_prior() {
         let spreads: Vec<Spread> = baselines.iter().map(|b| b.spread.unwrap()).collect();
         let prior = moderated_prior(&spreads).unwrap();
         priors.push(prior);
-        let machine = RegressionRule::new(CONFIDENCE, DEFAULT_TOLERANCE)
+        let machine = RegressionRule::new(CONFIDENCE, DEFAULT_REGRESSION)
             .unwrap()
-            .with_prior(prior.sd, prior.df)
+            .with_prior(prior)
             .unwrap();
         for (i, (baseline, &sd)) in baselines.iter().zip(&sds).enumerate() {
             // Half the tests unchanged, half 20% slower.

@@ -10,12 +10,12 @@
 mod common;
 
 use common::Rng;
-use perfmark_core::checks::{BudgetCheck, BudgetOutcome};
+use perfmark_core::checks::{BudgetOutcome, BudgetRecord};
 use perfmark_core::stats::compare::{
     compare, moderated_prior, BaselineEstimate, Change, RegressionRule, RunEstimate, Spread,
-    DEFAULT_TOLERANCE,
 };
 use perfmark_core::stats::{bonferroni_confidence, estimate, Interval};
+use perfmark_options::DEFAULT_REGRESSION;
 
 /// Tests in a run.
 const TESTS: usize = 64;
@@ -71,9 +71,9 @@ fn regression_verdicts_of_a_whole_run() {
         let spreads: Vec<Spread> = baselines.iter().map(|b| b.spread.unwrap()).collect();
         let prior = moderated_prior(&spreads).unwrap();
         let rule_at = |confidence: f64| {
-            RegressionRule::new(confidence, DEFAULT_TOLERANCE)
+            RegressionRule::new(confidence, DEFAULT_REGRESSION)
                 .unwrap()
-                .with_prior(prior.sd, prior.df)
+                .with_prior(prior)
                 .unwrap()
         };
         let (per_test, family) = (rule_at(CONFIDENCE), rule_at(family_confidence));
@@ -161,7 +161,7 @@ fn budget_verdicts_of_a_whole_run() {
                 .map(|_| BUDGET_NS * (1.0 + rng.normal(0.0, 0.03)))
                 .collect();
             let at =
-                |confidence: f64| BudgetCheck::decide(&estimate(&samples, confidence), BUDGET_NS);
+                |confidence: f64| BudgetRecord::decide(&estimate(&samples, confidence), BUDGET_NS);
             let own = at(CONFIDENCE);
             over_per_test |= own.outcome == BudgetOutcome::Over;
             over_family |= at(family_confidence).outcome == BudgetOutcome::Over;

@@ -1,6 +1,6 @@
-//! Proof by simulation of the per-call sampling of Mark Falco, "Measuring
-//! performance via probability" (2009): `Bencher::iter_per_call`,
-//! `perfmark_core::measure::per_call`.
+//! Proof by simulation of per-call sampling (Mark Falco, "Measuring
+//! performance via probability", 2009;
+//! `Bencher::iter_per_call`, `perfmark_core::measure::per_call`).
 //!
 //! A synthetic coarse clock over virtual time: it reads `floor(t / R) · R`,
 //! each read costs 25 ns of virtual time, and the calls, the program

@@ -20,8 +20,7 @@ mod common;
 use perfmark_core::stats::{estimate_with, modes, serial_correlation, Statistic};
 use statrs::distribution::{Continuous, ContinuousCDF, Normal};
 
-/// Replications per case (at least 1,000, so that a rate's binomial
-/// standard error is under 1 point near 95%).
+/// Replications per case (at least 1,000).
 const REPS: usize = 1000;
 /// Sample sizes as the runtime sees them.
 const SIZES: [usize; 3] = [30, 100, 300];
@@ -40,7 +39,7 @@ enum Process {
     LogNormal,
     /// N(100, 5²), each sample replaced with probability 5% by a spike
     /// uniform in [300, 1000] (interrupts, as Newcomer's "Profiling for
-    /// performance", 1993, saw them).
+    /// performance" found them).
     Spikes,
     /// Stationary AR(1) around 100 with marginal sd 10 and coefficient φ.
     Ar1(f64),

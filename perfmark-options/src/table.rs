@@ -101,7 +101,7 @@ pub enum Kind {
     /// The clock a test is timed with: `"wall"` or `"cpu"`
     /// ([`Measure`](crate::Measure)).
     Clock,
-    /// In the contract (DESIGN.md §1) but not implemented: what it waits for.
+    /// Accepted by the grammar but not implemented yet: what it waits for.
     Later(&'static str),
 }
 
@@ -138,10 +138,12 @@ impl Range {
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 /// Default tolerance beyond the stored baseline, as a fraction: a slowdown
 /// must be both significant and larger than this to fail
-/// (docs/regression-rule.md).
+/// (docs/regression-rule.md). The one definition: the runtime, the
+/// regression rule's callers and its simulations read it from here.
 pub const DEFAULT_REGRESSION: f64 = 0.05;
 /// Default target relative half-width of the CI, as a fraction: the `e` of
-/// the sample-size rule n = (z·s / (e·x̄))² (seed 004, "how many samples").
+/// the sample-size rule n = (z·s / (e·x̄))² ("Performance measurement", a
+/// university lecture on performance evaluation: "how many samples").
 pub const DEFAULT_PRECISION: f64 = 0.01;
 /// Default cap on the sampling phase, in nanoseconds (3 s).
 pub const DEFAULT_MAX_TIME_NS: u64 = 3_000_000_000;

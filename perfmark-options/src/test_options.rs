@@ -70,7 +70,8 @@ pub enum Measure {
     #[default]
     Wall,
     /// `"cpu"`: the CPU time of the thread that runs the routine, which a
-    /// routine that sleeps or waits does not accrue (Boyer's option, seed 002).
+    /// routine that sleeps or waits does not accrue (the option of Brent
+    /// Boyer, "Robust Java benchmarking", 2008).
     Cpu,
 }
 

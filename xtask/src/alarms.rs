@@ -32,10 +32,9 @@ use std::collections::BTreeMap;
 
 use perfmark_core::baseline::{BaselineStore, Entry};
 use perfmark_core::report::TestReport;
-use perfmark_core::stats::compare::{
-    self, BaselineEstimate, RegressionRule, RunEstimate, DEFAULT_TOLERANCE,
-};
+use perfmark_core::stats::compare::{self, BaselineEstimate, RegressionRule, RunEstimate};
 use perfmark_core::stats::{bonferroni_confidence, t_quantile, Interval};
+use perfmark_options::DEFAULT_REGRESSION;
 
 use crate::baseline::{record, save};
 use crate::perfrun::{finite, median, scratch_dir, PerfBinary};
@@ -78,7 +77,7 @@ impl Outcome {
 
     /// The verdict had the prior been `prior` (with the weight it had), as
     /// a floor: the within-run part of the standard error is kept, and
-    /// the between-run part recomputed as `RegressionRule::effective_spread`
+    /// the between-run part recomputed as `RegressionRule::test_spread`
     /// does.
     fn regressed_with_prior(&self, prior: f64) -> bool {
         let r = self.baseline_runs;
@@ -94,7 +93,7 @@ impl Outcome {
         };
         let se = (within + between(sd)).sqrt();
         let t = t_quantile(self.confidence, self.df);
-        self.ratio.ln() > t * se && self.ratio > 1.0 + DEFAULT_TOLERANCE
+        self.ratio.ln() > t * se && self.ratio > 1.0 + DEFAULT_REGRESSION
     }
 }
 
@@ -202,8 +201,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
 fn outcome_from_report(run: usize, test: usize, minute: f64, t: &TestReport) -> Option<Outcome> {
     let c = t.baseline.as_ref()?.comparison.as_ref()?;
     let baseline_runs = match c.between_run_source {
-        compare::SpreadSource::Pooled { runs } => runs as f64,
-        compare::SpreadSource::Prior => 1.0,
+        compare::TestSpreadSource::Pooled { runs } => runs as f64,
+        compare::TestSpreadSource::Prior => 1.0,
     };
     Some(Outcome {
         run,
@@ -252,7 +251,7 @@ fn outcome_against(
         },
     )
     .map_err(|e| e.to_string())?;
-    let rule = RegressionRule::new(conf, DEFAULT_TOLERANCE).map_err(|e| e.to_string())?;
+    let rule = RegressionRule::new(conf, DEFAULT_REGRESSION).map_err(|e| e.to_string())?;
     let baseline = BaselineEstimate::from_runs(&[base]).map_err(|e| e.to_string())?;
     let c = compare::compare(&baseline, &current, &rule).map_err(|e| e.to_string())?;
     Ok(Some(Outcome {
@@ -311,7 +310,7 @@ fn share(part: usize, whole: usize) -> String {
 fn print_rates(title: &str, by_scale: &ByScale) {
     println!(
         "\n{title}: test-runs failed as regressions (tolerance {:.0}%)\n",
-        DEFAULT_TOLERANCE * 100.0
+        DEFAULT_REGRESSION * 100.0
     );
     println!("| slowdown | test-runs | failed | rate | min. detectable slowdown (median) |");
     println!("|---|---|---|---|---|");
@@ -356,7 +355,7 @@ fn print_run_level(title: &str, by_scale: &ByScale) {
             .filter(|run| {
                 let m = run.len();
                 run.iter().any(|o| {
-                    o.regressed_at(bonferroni_confidence(o.confidence, m), DEFAULT_TOLERANCE)
+                    o.regressed_at(bonferroni_confidence(o.confidence, m), DEFAULT_REGRESSION)
                 })
             })
             .count();

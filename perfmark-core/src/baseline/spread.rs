@@ -74,6 +74,15 @@ impl RecordedSpread {
         })
     }
 
+    /// The machine's prior as a [`Spread`]: `s₀` (`sd_log`) with its weight
+    /// `d₀` (`df`).
+    pub fn spread(&self) -> Spread {
+        Spread {
+            sd: self.sd_log,
+            df: self.df,
+        }
+    }
+
     /// The reason this record cannot be used, if any: a positive, finite
     /// sd and df, at least two tests and two runs.
     pub(super) fn problem(&self) -> Option<String> {

@@ -1,4 +1,4 @@
-//! The allocation check (DESIGN §1): fail when the heap allocations per
+//! The allocation check: fail when the heap allocations per
 //! iteration, counted in the untimed counting pass, exceed the test's
 //! `allocs` limit.
 //!

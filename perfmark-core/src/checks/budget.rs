@@ -1,44 +1,69 @@
-//! The budget check (DESIGN §1): pass when the CI of the time per
-//! iteration lies at or below the budget, fail when it lies above it. A CI
-//! that still straddles the budget when sampling had to stop is decided on
-//! the point estimate and called inconclusive.
+//! The budget check: pass when the CI of the time per iteration lies at or
+//! below the budget, fail when it lies above it. A CI that still straddles
+//! the budget when sampling had to stop is decided on the point estimate
+//! and called inconclusive. When the run knows how much estimates move
+//! between processes, the verdict line also says when the budget lies so
+//! close to the estimate that the verdict may flip from one run to the next
+//! ([`super::near_line`]).
 //!
 //! The CI is the one of the sampler's look at the budget that stopped it
 //! ([`crate::measure::budget_looks`]): at a level stricter than the test's
 //! confidence when the sampler looked more than once, so that the looks
 //! together keep the test's error rate (docs/budget-rule.md).
 
+use super::near_line::flip_note;
+use super::spread::RunSpreads;
 use super::{Check, Finding, Record, Subject};
 use crate::measure::BudgetLook;
 use crate::report::fmt::fmt_ns;
 use crate::stats::{Estimate, Interval};
 
 /// The budget check of a run: applies to every measured test, and decides
-/// those with a `budget`.
+/// those with a `budget`. Made with the run's between-run spreads
+/// ([`Budget::new`]), its verdict line carries the near-the-line note;
+/// without them ([`Budget::default`]), the decision alone.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Budget;
+pub struct Budget<'a> {
+    spreads: Option<&'a RunSpreads<'a>>,
+}
 
-impl Check for Budget {
+impl<'a> Budget<'a> {
+    /// The budget check of a run whose tests' between-run spreads are
+    /// `spreads`.
+    pub fn new(spreads: &'a RunSpreads<'a>) -> Self {
+        Budget {
+            spreads: Some(spreads),
+        }
+    }
+}
+
+impl Check for Budget<'_> {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
         let Some(budget_ns) = subject.plan.budget_ns else {
             return Some(Finding::pass("no budget: measured only"));
         };
         let estimate = subject.estimate;
         let look = subject.measurement.budget_look.as_ref();
-        let check = BudgetCheck::decide_at(estimate, look, budget_ns);
+        let record = BudgetRecord::decide_at(estimate, look, budget_ns);
         let mut warnings = Vec::new();
-        if check.inconclusive() {
+        if record.inconclusive() {
             warnings.push(format!(
                 "the CI did not clear the budget within max_time {}: the verdict rests on the \
                  point estimate; raise max_time or the budget's margin",
                 fmt_ns(subject.plan.max_time.as_nanos() as f64)
             ));
         }
+        let mut reason = record.reason(estimate);
+        let sd = self.spreads.map(|s| s.sd_of(subject.name));
+        if let Some(note) = sd.and_then(|sd| flip_note(budget_ns, estimate.point, sd)) {
+            reason.push_str("; ");
+            reason.push_str(&note);
+        }
         Some(Finding {
-            passed: check.passed(),
-            reason: check.reason(estimate),
+            passed: record.passed(),
+            reason,
             warnings,
-            record: Some(Record::Budget(check)),
+            record: Some(Record::Budget(record)),
         })
     }
 }
@@ -57,9 +82,10 @@ pub enum BudgetOutcome {
     InconclusiveOver,
 }
 
-/// The budget check of one test.
+/// What `report.json` keeps of a test's budget decision (its `budget`
+/// object).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct BudgetCheck {
+pub struct BudgetRecord {
     /// The budget, ns per iteration.
     pub budget_ns: f64,
     /// Where the CI lies.
@@ -72,23 +98,23 @@ pub struct BudgetCheck {
     pub look: Option<BudgetLook>,
 }
 
-impl BudgetCheck {
+impl BudgetRecord {
     /// Decides the budget from the estimate: by its CI unless the CI
     /// straddles the budget ([`crate::stats::Interval::straddles`], the rule
     /// the sampler also stops on), then by the point estimate. A CI with a
     /// NaN end straddles nothing and lies above every budget.
-    pub fn decide(estimate: &Estimate, budget_ns: f64) -> BudgetCheck {
-        BudgetCheck::decide_at(estimate, None, budget_ns)
+    pub fn decide(estimate: &Estimate, budget_ns: f64) -> BudgetRecord {
+        BudgetRecord::decide_at(estimate, None, budget_ns)
     }
 
-    /// [`BudgetCheck::decide`] on the CI of the sampler's `look` at the
+    /// [`BudgetRecord::decide`] on the CI of the sampler's `look` at the
     /// budget when there is one (the estimate's point still breaks a tie),
     /// on the estimate's own CI otherwise.
     pub fn decide_at(
         estimate: &Estimate,
         look: Option<&BudgetLook>,
         budget_ns: f64,
-    ) -> BudgetCheck {
+    ) -> BudgetRecord {
         let ci = &look.map_or(estimate.ci, |l| l.ci);
         let outcome = if ci.straddles(budget_ns) {
             if estimate.point <= budget_ns {
@@ -101,7 +127,7 @@ impl BudgetCheck {
         } else {
             BudgetOutcome::Over
         };
-        BudgetCheck {
+        BudgetRecord {
             budget_ns,
             outcome,
             ratio: estimate.point / budget_ns,
@@ -206,22 +232,22 @@ mod tests {
     #[test]
     fn budget_outcomes() {
         assert_eq!(
-            BudgetCheck::decide(&est(10.0, 9.0, 11.0), 11.0).outcome,
+            BudgetRecord::decide(&est(10.0, 9.0, 11.0), 11.0).outcome,
             BudgetOutcome::Under
         );
         assert_eq!(
-            BudgetCheck::decide(&est(10.0, 9.0, 11.0), 8.9).outcome,
+            BudgetRecord::decide(&est(10.0, 9.0, 11.0), 8.9).outcome,
             BudgetOutcome::Over
         );
-        let straddle = BudgetCheck::decide(&est(10.0, 9.0, 11.0), 10.5);
+        let straddle = BudgetRecord::decide(&est(10.0, 9.0, 11.0), 10.5);
         assert_eq!(straddle.outcome, BudgetOutcome::InconclusiveUnder);
         assert!(straddle.passed() && straddle.inconclusive());
-        let over = BudgetCheck::decide(&est(10.0, 9.0, 11.0), 9.5);
+        let over = BudgetRecord::decide(&est(10.0, 9.0, 11.0), 9.5);
         assert_eq!(over.outcome, BudgetOutcome::InconclusiveOver);
         assert!(!over.passed());
         // On the boundary: "at or below" passes, the low end equal to the budget is not "above".
-        assert!(BudgetCheck::decide(&est(10.0, 9.0, 11.0), 11.0).passed());
-        assert!(BudgetCheck::decide(&est(10.0, 9.0, 11.0), 9.0).inconclusive());
+        assert!(BudgetRecord::decide(&est(10.0, 9.0, 11.0), 11.0).passed());
+        assert!(BudgetRecord::decide(&est(10.0, 9.0, 11.0), 9.0).inconclusive());
     }
 
     #[test]
@@ -239,7 +265,7 @@ mod tests {
                 confidence: 0.99375,
             },
         };
-        let check = BudgetCheck::decide_at(&e, Some(&look), 10.8);
+        let check = BudgetRecord::decide_at(&e, Some(&look), 10.8);
         assert_eq!(check.outcome, BudgetOutcome::InconclusiveUnder);
         let reason = check.reason(&e);
         assert!(
@@ -258,7 +284,7 @@ mod tests {
             },
             ..look
         };
-        let reason = BudgetCheck::decide_at(&e, Some(&plain), 12.0).reason(&e);
+        let reason = BudgetRecord::decide_at(&e, Some(&plain), 12.0).reason(&e);
         assert!(reason.ends_with("(83% of budget)"), "{reason}");
         assert_eq!(percent(0.95), "95");
         assert_eq!(percent(0.96875), "96.875");
@@ -269,22 +295,25 @@ mod tests {
         // Samples that came out negative: read as 0, up to 0.3 ns.
         let raw = est(-0.2, -0.3, -0.1);
         let read = crate::stats::at_resolution(&raw, 0.001).estimate;
-        let check = BudgetCheck::decide(&read, 0.1);
+        let check = BudgetRecord::decide(&read, 0.1);
         assert_eq!(check.outcome, BudgetOutcome::InconclusiveUnder);
         assert!(check.passed() && check.inconclusive());
         // A budget above what the measurement resolves is decided.
         assert_eq!(
-            BudgetCheck::decide(&read, 1.0).outcome,
+            BudgetRecord::decide(&read, 1.0).outcome,
             BudgetOutcome::Under
         );
-        // Before the reading, the negative CI passed any budget outright.
-        assert_eq!(BudgetCheck::decide(&raw, 0.1).outcome, BudgetOutcome::Under);
+        // Read raw, the negative CI would pass any budget outright.
+        assert_eq!(
+            BudgetRecord::decide(&raw, 0.1).outcome,
+            BudgetOutcome::Under
+        );
     }
 
     #[test]
     fn reasons_name_the_budget_and_ci() {
         let e = est(60.0, 59.0, 61.0);
-        let check = BudgetCheck::decide(&e, 50.0);
+        let check = BudgetRecord::decide(&e, 50.0);
         let reason = check.reason(&e);
         assert!(reason.starts_with("over budget 50.00 ns"), "{reason}");
         assert!(reason.contains("[59.00 ns, 61.00 ns]"), "{reason}");

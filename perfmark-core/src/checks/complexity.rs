@@ -1,4 +1,4 @@
-//! The complexity check (DESIGN §1): the test `NAME::complexity` fails when
+//! The complexity check: the test `NAME::complexity` fails when
 //! the time's growth over the sizes of `args` is worse than declared, with
 //! a margin that keeps noise, constant costs and log factors from failing
 //! it. The fit is pure statistics ([`crate::stats::growth`]); this file
@@ -43,10 +43,10 @@ pub struct CandidateRecord {
     pub relative_rms: f64,
 }
 
-/// The complexity check of one test, as `report.json` keeps it (per test
-/// `complexity`).
+/// What `report.json` keeps of a complexity decision (the `complexity`
+/// object of a `NAME::complexity` test).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ComplexityCheck {
+pub struct ComplexityRecord {
     /// The declared class as written: `n log n`.
     pub declared: String,
     /// The best-fitting class, when a fit was made.
@@ -91,7 +91,7 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
             },
         })
         .collect();
-    let mut record = ComplexityCheck {
+    let mut record = ComplexityRecord {
         declared: declared.as_str().to_owned(),
         fitted: None,
         exponent: None,
@@ -210,7 +210,7 @@ fn size_range(points: &[ComplexityPoint]) -> (u64, u64) {
     (low, high)
 }
 
-impl ComplexityCheck {
+impl ComplexityRecord {
     /// The lines the console prints under the test, before its reason:
     /// the fitted class and exponent with its CI, the time at each size,
     /// and each candidate's fit.

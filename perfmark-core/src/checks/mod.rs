@@ -26,12 +26,11 @@ use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;
 
 pub use allocs::Allocs;
-pub use budget::{Budget, BudgetCheck, BudgetOutcome};
-pub use complexity::ComplexityCheck;
-pub use near_line::NearLine;
+pub use budget::{Budget, BudgetOutcome, BudgetRecord};
+pub use complexity::ComplexityRecord;
 pub use paired::{ComparisonRecord, Paired, RunComparison};
-pub use regression::{BaselineCheck, Regression};
-pub use spread::{BetweenRun, MachinePrior, PriorSource};
+pub use regression::{BaselineRecord, Regression};
+pub use spread::{Prior, PriorSource, RunSpreads};
 
 /// The outcome of a test, as `report.json` spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -93,13 +92,13 @@ impl Subject<'_> {
 #[derive(Debug, Clone)]
 pub enum Record {
     /// The budget check (`budget`).
-    Budget(BudgetCheck),
+    Budget(BudgetRecord),
     /// The check against the stored baseline (`baseline`).
-    Baseline(BaselineCheck),
+    Baseline(BaselineRecord),
     /// The paired comparison with another build (`comparison`).
     Comparison(ComparisonRecord),
     /// The growth over `args` against the declared class (`complexity`).
-    Complexity(ComplexityCheck),
+    Complexity(ComplexityRecord),
 }
 
 /// One check's decision about one test.

@@ -1,5 +1,5 @@
-//! Budgets near the line: the budget check, with a note when the verdict
-//! may flip from one process to the next.
+//! Budgets near the line: the note the budget check adds to its verdict
+//! line when the verdict may flip from one process to the next.
 //!
 //! The budget's CI covers this process's estimate (about ±0.5% on a quiet
 //! test), but the estimate itself moves between processes by the machine's
@@ -13,41 +13,9 @@
 //! 95% of runs land within that distance of the typical estimate, so a
 //! budget further out is crossed by chance about 1 run in 40 or less.
 
-use super::spread::BetweenRun;
-use super::{Budget, Check, Finding, Record, Subject};
-
 /// How many between-run sds a budget must lie from the estimate for its
 /// verdict to count as stable between runs.
 pub const FLIP_SDS: f64 = 2.0;
-
-/// The [`Budget`] check, whose verdict line also says when the budget lies
-/// within the machine's between-run spread of the estimate.
-#[derive(Debug, Clone, Copy)]
-pub struct NearLine<'a> {
-    spreads: &'a BetweenRun<'a>,
-}
-
-impl<'a> NearLine<'a> {
-    /// The budget check of a run whose tests' between-run spreads are
-    /// `spreads`.
-    pub fn new(spreads: &'a BetweenRun<'a>) -> Self {
-        NearLine { spreads }
-    }
-}
-
-impl Check for NearLine<'_> {
-    fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
-        let mut finding = Budget.check(subject)?;
-        if let Some(Record::Budget(budget)) = &finding.record {
-            let sd = self.spreads.sd_of(subject.name);
-            if let Some(note) = flip_note(budget.budget_ns, subject.estimate.point, sd) {
-                finding.reason.push_str("; ");
-                finding.reason.push_str(&note);
-            }
-        }
-        Some(finding)
-    }
-}
 
 /// The note for a budget of `budget_ns` against an estimate of
 /// `estimate_ns` when runs differ by a between-run sd of `sd` (a fraction):
@@ -91,7 +59,7 @@ mod tests {
 
     use crate::baseline::Fingerprint;
     use crate::bencher::{Bencher, Measurer};
-    use crate::checks::MachinePrior;
+    use crate::checks::{Budget, Check, Prior, RunSpreads, Subject};
     use crate::measure::{Adaptive, Plan};
 
     #[test]
@@ -115,9 +83,9 @@ mod tests {
             allocations: None,
         };
         let here = Fingerprint::current("rustc", "release", "0.1.0");
-        let spreads = BetweenRun::new(MachinePrior::resolve(Some(0.02), None, &here), None, &here);
-        let finding = NearLine::new(&spreads).check(&subject).unwrap();
-        let plain = Budget.check(&subject).unwrap();
+        let spreads = RunSpreads::new(Prior::resolve(Some(0.02), None, &here), None, &here);
+        let finding = Budget::new(&spreads).check(&subject).unwrap();
+        let plain = Budget::default().check(&subject).unwrap();
         assert!(finding.passed && plain.passed);
         assert_eq!(
             finding.reason,
@@ -134,8 +102,11 @@ mod tests {
             plan: &far,
             ..subject
         };
-        let finding = NearLine::new(&spreads).check(&subject).unwrap();
-        assert_eq!(finding.reason, Budget.check(&subject).unwrap().reason);
+        let finding = Budget::new(&spreads).check(&subject).unwrap();
+        assert_eq!(
+            finding.reason,
+            Budget::default().check(&subject).unwrap().reason
+        );
     }
 
     #[test]

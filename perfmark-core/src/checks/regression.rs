@@ -1,23 +1,21 @@
-//! The regression check against a stored baseline (DESIGN §1): fail when
-//! the run is slower than the baseline with significance at the test's
-//! confidence, the uncertainty including the between-process spread, and
-//! by more than the tolerance. The rule itself is pure statistics
+//! The regression check against a stored baseline: fail when the run is
+//! slower than the baseline with significance at the test's confidence,
+//! the uncertainty including the between-process spread, and by more than
+//! the tolerance. The rule itself is pure statistics
 //! ([`crate::stats::compare`]); this file finds the test's entry, decides
 //! whether it may be used at all (same machine, same statistic), and words
 //! the outcome. The prior between-run spread comes from the run's
-//! [`BetweenRun`] (a setting, the machine's recording, or the default).
+//! [`RunSpreads`] (a setting, the machine's recording, or the default).
 
-use super::spread::{BetweenRun, MachinePrior};
+use super::spread::{baseline_estimate, Prior, RunSpreads};
 use super::{resolution, Check, Finding, Record, Subject};
-use crate::baseline::{BaselineFile, Entry, Fingerprint};
-use crate::stats::compare::{
-    self, BaselineEstimate, CompareError, Comparison, RunEstimate, Spread,
-};
-use crate::stats::geometric_mean;
+use crate::baseline::{BaselineFile, Fingerprint};
+use crate::stats::compare::{self, Comparison, RunEstimate};
 
-/// A test's check against its stored baseline, as `report.json` keeps it.
+/// What `report.json` keeps of a test's comparison with its stored
+/// baseline (its `baseline` object).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct BaselineCheck {
+pub struct BaselineRecord {
     /// The baseline file.
     pub path: String,
     /// Processes the baseline was recorded over.
@@ -35,7 +33,7 @@ pub struct BaselineCheck {
     pub other_machine: bool,
     /// The run's prior between-run spread the rule started from.
     #[serde(default)]
-    pub prior: Option<MachinePrior>,
+    pub prior: Option<Prior>,
 }
 
 /// The regression check of a run: the loaded baseline file, this
@@ -44,13 +42,13 @@ pub struct BaselineCheck {
 pub struct Regression<'a> {
     file: &'a BaselineFile,
     here: &'a Fingerprint,
-    spreads: &'a BetweenRun<'a>,
+    spreads: &'a RunSpreads<'a>,
 }
 
 impl<'a> Regression<'a> {
     /// The check against the entries of `file`, measured on the machine
     /// `here` describes, with the prior of `spreads`.
-    pub fn new(file: &'a BaselineFile, here: &'a Fingerprint, spreads: &'a BetweenRun<'a>) -> Self {
+    pub fn new(file: &'a BaselineFile, here: &'a Fingerprint, spreads: &'a RunSpreads<'a>) -> Self {
         Regression {
             file,
             here,
@@ -69,7 +67,7 @@ impl Check for Regression<'_> {
         };
         let estimate = subject.estimate;
         let machine = self.here.compare(entry.fingerprint());
-        let mut record = BaselineCheck {
+        let mut record = BaselineRecord {
             path: self.file.path().display().to_string(),
             runs: entry.between_runs().map_or(1, |b| b.runs),
             comparison: None,
@@ -128,31 +126,5 @@ impl Check for Regression<'_> {
             warnings: Vec::new(),
             record: Some(Record::Baseline(record)),
         })
-    }
-}
-
-/// What the regression rule needs from a stored entry: for a baseline
-/// recorded over several processes, the geometric mean of their estimates
-/// and their measured spread; for one process, its estimate alone (the rule
-/// then assumes the prior spread, never zero).
-///
-/// The within-run error is the stored interval's, which for a merged entry
-/// is the median run's (`baseline::merge_runs` keeps no other run's
-/// interval): it stands in for the root mean square over the runs that
-/// [`BaselineEstimate::from_runs`] would compute (docs/regression-rule.md).
-pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
-    let e = entry.estimate();
-    let stored = RunEstimate::new(e.ns_per_iter, e.interval())?;
-    match entry.between_runs() {
-        Some(between) if between.runs >= 2 => Ok(BaselineEstimate {
-            point_ns: geometric_mean(&between.run_estimates_ns),
-            runs: between.runs,
-            within_log_se: stored.log_se(),
-            spread: Some(Spread {
-                sd: between.sd_log,
-                df: (between.runs - 1) as f64,
-            }),
-        }),
-        _ => BaselineEstimate::from_runs(&[stored]),
     }
 }

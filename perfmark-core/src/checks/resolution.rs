@@ -63,7 +63,7 @@ mod tests {
     use std::time::Duration;
 
     use crate::baseline::{merge_runs, BaselineStore, Entry, Fingerprint, StoredEstimate};
-    use crate::checks::{BetweenRun, Check, MachinePrior, Regression, Subject};
+    use crate::checks::{Check, Prior, Regression, RunSpreads, Subject};
     use crate::measure::{Measurement, Plan, SampleKind, StopReason};
     use crate::stats::{Estimate, Interval, Statistic};
 
@@ -129,7 +129,7 @@ mod tests {
             resolution_ns: 0.001,
             allocations: None,
         };
-        let spreads = BetweenRun::new(MachinePrior::resolve(None, None, here), Some(file), here);
+        let spreads = RunSpreads::new(Prior::resolve(None, None, here), Some(file), here);
         let finding = Regression::new(file, here, &spreads)
             .check(&subject)
             .expect("a finding");

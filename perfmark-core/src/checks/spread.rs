@@ -3,11 +3,12 @@
 //! budget check's near-the-line note read (docs/regression-rule.md, "Where
 //! the between-run spread comes from").
 //!
-//! The prior `σ₀` of the run, first found first used:
+//! The run's [`Prior`] `σ₀`, first found first used ([`PriorSource`]):
 //! 1. the user's setting, `--between-run-sd 3%` / `PERFMARK_BETWEEN_RUN_SD`;
 //! 2. the spread recorded with the baseline file by `cargo xtask baseline
-//!    --runs N`, when recorded on this machine ([`RecordedSpread`]);
-//! 3. [`DEFAULT_BETWEEN_RUN_SD`].
+//!    --runs N`, when recorded on this machine
+//!    ([`crate::baseline::RecordedSpread`]);
+//! 3. [`DEFAULT_PRIOR`].
 //!
 //! A recording never takes the prior below the default: runs recorded
 //! minutes apart do not see the drift of hours and days that lies between
@@ -17,26 +18,33 @@
 //!
 //! A test whose stored baseline was recorded over several processes on
 //! this machine pools its own measured spread with that prior
-//! ([`RegressionRule::effective_spread`]), and the prior is a floor: a test
+//! ([`RegressionRule::test_spread`]), and the prior is a floor: a test
 //! whose few runs happened to agree never gets a spread below the
-//! machine's. Every other test uses the prior.
+//! machine's. Every other test uses the prior. [`RunSpreads`] answers for
+//! each test of a run.
+//!
+//! Imports go one way: the regression check uses this file, never the
+//! reverse.
 
 use serde::{Deserialize, Serialize};
 
-use crate::baseline::{BaselineFile, Entry, Fingerprint, RecordedSpread};
-use crate::stats::compare::{RegressionRule, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR_DF};
-
-use super::regression::baseline_estimate;
+use crate::baseline::{BaselineFile, Entry, Fingerprint};
+use crate::stats::compare::{
+    BaselineEstimate, CompareError, RegressionRule, RunEstimate, Spread, DEFAULT_BETWEEN_RUN_SD,
+    DEFAULT_PRIOR,
+};
+use crate::stats::geometric_mean;
 
 /// Where the run's prior between-run spread came from.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum PriorSource {
-    /// [`DEFAULT_BETWEEN_RUN_SD`]: nothing was measured or set.
+    /// [`DEFAULT_PRIOR`]: nothing was measured or set.
     Default,
     /// The user's `--between-run-sd` / `PERFMARK_BETWEEN_RUN_SD`.
     Setting,
-    /// The baseline file's [`RecordedSpread`], measured on this machine.
+    /// The baseline file's [`crate::baseline::RecordedSpread`], measured on
+    /// this machine.
     Recorded {
         /// Tests the recording pooled.
         tests: usize,
@@ -49,31 +57,30 @@ pub enum PriorSource {
     },
 }
 
-/// The run's prior between-run spread: `σ₀` with its weight `ν₀`, and its
-/// source (`report.json`'s top-level `between_run_prior`).
+/// The run's prior between-run spread: `σ₀` with its weight `ν₀`, and
+/// where it came from (`report.json`'s top-level `between_run_prior`, and
+/// each test's `baseline.prior`: `sd`, `df`, `source`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct MachinePrior {
-    /// `σ₀`, the sd of log estimates between processes (0.075 ≈ 7.5%).
-    pub sd: f64,
-    /// `ν₀`, its weight in pseudo-degrees of freedom.
-    pub df: f64,
+pub struct Prior {
+    /// `σ₀`, the sd of log estimates between processes (0.075 ≈ 7.5%), with
+    /// its weight `ν₀` in pseudo-degrees of freedom.
+    #[serde(flatten)]
+    pub spread: Spread,
     /// Where it came from.
     pub source: PriorSource,
 }
 
-impl MachinePrior {
+impl Prior {
     /// The prior of a run: the user's `setting` (a fraction) if any, else
     /// the spread recorded in `file` if it was recorded on the machine
     /// `here` describes, else the default.
-    pub fn resolve(
-        setting: Option<f64>,
-        file: Option<&BaselineFile>,
-        here: &Fingerprint,
-    ) -> MachinePrior {
+    pub fn resolve(setting: Option<f64>, file: Option<&BaselineFile>, here: &Fingerprint) -> Prior {
         if let Some(sd) = setting {
-            return MachinePrior {
-                sd,
-                df: DEFAULT_PRIOR_DF,
+            return Prior {
+                spread: Spread {
+                    sd,
+                    ..DEFAULT_PRIOR
+                },
                 source: PriorSource::Setting,
             };
         }
@@ -81,31 +88,26 @@ impl MachinePrior {
             .and_then(BaselineFile::between_run_spread)
             .filter(|r| here.compare(&r.fingerprint).is_same_machine());
         match recorded {
-            Some(RecordedSpread {
-                sd_log,
-                df,
-                tests,
-                runs,
-                ..
-            }) => MachinePrior {
-                sd: sd_log.max(DEFAULT_BETWEEN_RUN_SD),
-                df: *df,
+            Some(r) => Prior {
+                spread: Spread {
+                    sd: r.sd_log.max(DEFAULT_BETWEEN_RUN_SD),
+                    ..r.spread()
+                },
                 source: PriorSource::Recorded {
-                    tests: *tests,
-                    runs: *runs,
-                    recorded_sd: *sd_log,
+                    tests: r.tests,
+                    runs: r.runs,
+                    recorded_sd: r.sd_log,
                 },
             },
-            None => MachinePrior {
-                sd: DEFAULT_BETWEEN_RUN_SD,
-                df: DEFAULT_PRIOR_DF,
+            None => Prior {
+                spread: DEFAULT_PRIOR,
                 source: PriorSource::Default,
             },
         }
     }
 
-    /// The prior in words, for the header: `between-run sd 2.0% (default;
-    /// set --between-run-sd or record with cargo xtask baseline)`.
+    /// The prior in words, for the header: `between-run sd 7.5%
+    /// (perfmark's default: record this machine's …)`.
     pub fn header(&self) -> String {
         let source = match self.source {
             PriorSource::Default => {
@@ -118,7 +120,7 @@ impl MachinePrior {
                 tests,
                 runs,
                 recorded_sd,
-            } if recorded_sd < self.sd => format!(
+            } if recorded_sd < self.spread.sd => format!(
                 "perfmark's default: this machine recorded {:.1}% over {tests} tests × {runs} \
                  processes, and a recording never goes below the default; set \
                  --between-run-sd to go lower",
@@ -126,45 +128,46 @@ impl MachinePrior {
             ),
             PriorSource::Recorded { tests, runs, .. } => format!(
                 "recorded on this machine over {tests} tests × {runs} processes, weight {:.1} df",
-                self.df
+                self.spread.df
             ),
         };
-        format!("between-run sd {:.1}% ({source})", self.sd * 100.0)
+        format!("between-run sd {:.1}% ({source})", self.spread.sd * 100.0)
     }
 
     /// The regression rule at `confidence` and `tolerance` with this prior,
     /// as a floor.
-    pub fn rule(
-        &self,
-        confidence: f64,
-        tolerance: f64,
-    ) -> Result<RegressionRule, crate::stats::compare::CompareError> {
+    ///
+    /// # Errors
+    ///
+    /// When the confidence, the tolerance or the prior is out of the rule's
+    /// range ([`RegressionRule::new`], [`RegressionRule::with_prior`]).
+    pub fn rule(&self, confidence: f64, tolerance: f64) -> Result<RegressionRule, CompareError> {
         Ok(RegressionRule::new(confidence, tolerance)?
-            .with_prior(self.sd, self.df)?
+            .with_prior(self.spread)?
             .prior_as_floor(true))
     }
 }
 
-/// The between-run spread of each test of a run: the run's
-/// [`MachinePrior`], pooled with a test's own measured spread where its
-/// stored baseline has one.
+/// The between-run spread of each test of a run: the run's [`Prior`],
+/// pooled with a test's own measured spread where its stored baseline has
+/// one.
 #[derive(Debug, Clone, Copy)]
-pub struct BetweenRun<'a> {
-    prior: MachinePrior,
+pub struct RunSpreads<'a> {
+    prior: Prior,
     file: Option<&'a BaselineFile>,
     here: &'a Fingerprint,
 }
 
-impl<'a> BetweenRun<'a> {
+impl<'a> RunSpreads<'a> {
     /// The spreads of a run with `prior`, its baselines `file` (none in
     /// compare mode, with `--no-baseline`, or when there is no file) and
     /// this machine's fingerprint `here`.
-    pub fn new(prior: MachinePrior, file: Option<&'a BaselineFile>, here: &'a Fingerprint) -> Self {
-        BetweenRun { prior, file, here }
+    pub fn new(prior: Prior, file: Option<&'a BaselineFile>, here: &'a Fingerprint) -> Self {
+        RunSpreads { prior, file, here }
     }
 
     /// The run's prior.
-    pub fn prior(&self) -> &MachinePrior {
+    pub fn prior(&self) -> &Prior {
         &self.prior
     }
 
@@ -183,34 +186,67 @@ impl<'a> BetweenRun<'a> {
     /// has a usable one, the prior otherwise.
     pub fn sd_of(&self, test: &str) -> f64 {
         let (Some(entry), Ok(rule)) = (self.usable_entry(test), self.prior.rule(0.95, 0.0)) else {
-            return self.prior.sd;
+            return self.prior.spread.sd;
         };
         match baseline_estimate(entry) {
-            Ok(baseline) => rule.effective_spread(&baseline).sd,
-            Err(_) => self.prior.sd,
+            Ok(baseline) => rule.test_spread(&baseline).spread.sd,
+            Err(_) => self.prior.spread.sd,
         }
+    }
+}
+
+/// What the regression rule needs from a stored entry: for a baseline
+/// recorded over several processes, the geometric mean of their estimates
+/// and their measured spread; for one process, its estimate alone (the rule
+/// then assumes the prior spread, never zero).
+///
+/// The within-run error is the stored interval's, which for a merged entry
+/// is the median run's (a merged entry keeps no other run's interval): it
+/// stands in for the root mean square over the runs that
+/// [`BaselineEstimate::from_runs`] would compute (docs/regression-rule.md).
+///
+/// # Errors
+///
+/// When the stored estimate is not a positive time with an ordered
+/// interval ([`RunEstimate::new`]).
+pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
+    let e = entry.estimate();
+    let stored = RunEstimate::new(e.ns_per_iter, e.interval())?;
+    match entry.between_runs() {
+        Some(between) if between.runs >= 2 => Ok(BaselineEstimate {
+            point_ns: geometric_mean(&between.run_estimates_ns),
+            runs: between.runs,
+            within_log_se: stored.log_se(),
+            spread: Some(Spread {
+                sd: between.sd_log,
+                df: (between.runs - 1) as f64,
+            }),
+        }),
+        _ => BaselineEstimate::from_runs(&[stored]),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::baseline::RecordedSpread;
+    use crate::stats::compare::DEFAULT_PRIOR_DF;
 
     #[test]
     fn the_setting_wins_then_the_recording_then_the_default() {
         let here = Fingerprint::current("rustc", "release", "0.1.0");
-        let default = MachinePrior::resolve(None, None, &here);
-        assert_eq!(default.sd, DEFAULT_BETWEEN_RUN_SD);
+        let default = Prior::resolve(None, None, &here);
+        assert_eq!(default.spread.sd, DEFAULT_BETWEEN_RUN_SD);
         assert_eq!(default.source, PriorSource::Default);
         let words = format!(
             "between-run sd {:.1}% (perfmark's default",
             DEFAULT_BETWEEN_RUN_SD * 100.0
         );
         assert!(default.header().starts_with(&words), "{}", default.header());
-        let set = MachinePrior::resolve(Some(0.035), None, &here);
-        assert_eq!((set.sd, set.df), (0.035, DEFAULT_PRIOR_DF));
+        let set = Prior::resolve(Some(0.035), None, &here);
+        assert_eq!((set.spread.sd, set.spread.df), (0.035, DEFAULT_PRIOR_DF));
         assert_eq!(set.source, PriorSource::Setting);
-        let spreads = BetweenRun::new(set, None, &here);
+        let spreads = RunSpreads::new(set, None, &here);
         assert_eq!(spreads.sd_of("anything"), 0.035);
         assert!(spreads.usable_entry("anything").is_none());
     }
@@ -248,8 +284,8 @@ mod tests {
             .save_recording("perf", &entries, &recorded)
             .unwrap();
         let _ = std::fs::remove_dir_all(&dir);
-        let prior = MachinePrior::resolve(None, Some(&file), &here);
-        assert_eq!(prior.sd, DEFAULT_BETWEEN_RUN_SD);
+        let prior = Prior::resolve(None, Some(&file), &here);
+        assert_eq!(prior.spread.sd, DEFAULT_BETWEEN_RUN_SD);
         assert!(
             prior
                 .header()
@@ -258,13 +294,13 @@ mod tests {
             prior.header()
         );
         // Every test, however well its runs agreed, gets at least the prior.
-        let spreads = BetweenRun::new(prior, Some(&file), &here);
+        let spreads = RunSpreads::new(prior, Some(&file), &here);
         for test in ["a", "b", "c"] {
             assert_eq!(spreads.sd_of(test), DEFAULT_BETWEEN_RUN_SD);
         }
         // The user may go lower, deliberately.
-        let set = MachinePrior::resolve(Some(0.005), Some(&file), &here);
-        assert_eq!(BetweenRun::new(set, Some(&file), &here).sd_of("a"), 0.005);
+        let set = Prior::resolve(Some(0.005), Some(&file), &here);
+        assert_eq!(RunSpreads::new(set, Some(&file), &here).sd_of("a"), 0.005);
     }
 
     #[test]
@@ -279,7 +315,7 @@ mod tests {
             .unwrap();
         let _ = std::fs::remove_dir_all(&dir);
 
-        let prior = MachinePrior::resolve(None, Some(&file), &here);
+        let prior = Prior::resolve(None, Some(&file), &here);
         assert_eq!(
             prior.source,
             PriorSource::Recorded {
@@ -289,23 +325,30 @@ mod tests {
             }
         );
         assert!(recorded.sd_log > DEFAULT_BETWEEN_RUN_SD);
-        assert_eq!((prior.sd, prior.df), (recorded.sd_log, recorded.df));
+        assert_eq!(
+            (prior.spread.sd, prior.spread.df),
+            (recorded.sd_log, recorded.df)
+        );
         // The setting still wins; another machine's recording is not used.
-        let set = MachinePrior::resolve(Some(0.05), Some(&file), &here);
+        let set = Prior::resolve(Some(0.05), Some(&file), &here);
         assert_eq!(set.source, PriorSource::Setting);
         let mut elsewhere = here.clone();
         elsewhere.cpu_model = "another CPU".to_owned();
-        let other = MachinePrior::resolve(None, Some(&file), &elsewhere);
+        let other = Prior::resolve(None, Some(&file), &elsewhere);
         assert_eq!(other.source, PriorSource::Default);
 
         // Each recorded test pools its own spread with the prior, which is
         // a floor: the noisier test gets the larger spread, the quieter
         // one the prior; an unknown test the prior.
-        let spreads = BetweenRun::new(prior, Some(&file), &here);
+        let spreads = RunSpreads::new(prior, Some(&file), &here);
         let (a, b) = (spreads.sd_of("a"), spreads.sd_of("b"));
-        assert!(a == prior.sd && prior.sd < b, "{a} {} {b}", prior.sd);
-        assert_eq!(spreads.sd_of("unknown"), prior.sd);
-        assert!(BetweenRun::new(other, Some(&file), &elsewhere)
+        assert!(
+            a == prior.spread.sd && prior.spread.sd < b,
+            "{a} {} {b}",
+            prior.spread.sd
+        );
+        assert_eq!(spreads.sd_of("unknown"), prior.spread.sd);
+        assert!(RunSpreads::new(other, Some(&file), &elsewhere)
             .usable_entry("a")
             .is_none());
     }

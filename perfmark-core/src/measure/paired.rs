@@ -276,8 +276,7 @@ pub struct PairedMeasurement {
     /// The verdict (before any correction across the run's tests).
     pub verdict: PairedVerdict,
     /// One-sided p-value of "the head is not slower", adjusted for the
-    /// looks ([`LookSchedule::adjusted_p`]): what [`crate::stats::paired::holm`]
-    /// takes across a run's tests. 1 without an estimate.
+    /// looks ([`LookSchedule::adjusted_p`]). 1 without an estimate.
     pub p_slower: f64,
     /// The measured order effect ([`PairedEstimate::order_effect`]).
     pub order_effect: Option<f64>,
@@ -301,8 +300,7 @@ impl PairedMeasurement {
         log_ratios_by_pair(&self.slice_pairs, self.pairs_opened)
     }
 
-    /// The summary line (DESIGN §1), with `verdict` (this measurement's, or
-    /// the one Holm's correction left).
+    /// The summary line (DESIGN §1), with `verdict` (this measurement's).
     pub fn summary_line(&self, verdict: &PairedVerdict) -> String {
         match &self.estimate {
             Some(est) => summary_line(est, verdict),
@@ -508,7 +506,6 @@ pub fn run_paired<D: PairDriver>(
             confidence: plan.confidence,
             tolerance: plan.tolerance,
             significantly_slower: false,
-            demoted_by_holm: false,
         },
     };
     Ok(PairedMeasurement {

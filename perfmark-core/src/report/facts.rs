@@ -9,7 +9,7 @@
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
 use super::{Diagnostics, RemeasureOutcome, Remeasured, Report, TestReport};
-use crate::checks::{BudgetCheck, BudgetOutcome, ComplexityCheck, Verdict};
+use crate::checks::{BudgetOutcome, BudgetRecord, ComplexityRecord, Verdict};
 use crate::clock::Clock;
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::{Coverage, Interference, PairedInterference, SideInterference};
@@ -208,7 +208,7 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
 /// The complexity check's fit: the declared and fitted classes, the
 /// exponent and the excess over the declared class with their bounds, each
 /// size's time, and each candidate's fit.
-fn complexity_facts(c: &ComplexityCheck) -> Vec<Fact> {
+fn complexity_facts(c: &ComplexityRecord) -> Vec<Fact> {
     let mut facts = Vec::new();
     let mut growth = format!("declared O({})", c.declared);
     if let Some(fitted) = &c.fitted {
@@ -529,7 +529,7 @@ pub fn verdict_words(verdict: Verdict) -> &'static str {
 }
 
 /// The budget, where the CI lies against it, and the estimate's share of it.
-fn budget_words(b: &BudgetCheck) -> String {
+fn budget_words(b: &BudgetRecord) -> String {
     let outcome = match b.outcome {
         BudgetOutcome::Under => "CI under",
         BudgetOutcome::Over => "CI over",

@@ -2,7 +2,7 @@
 //! real statistics, for the tests of every report form.
 
 use crate::bencher::Work;
-use crate::checks::{BaselineCheck, BudgetCheck, Verdict};
+use crate::checks::{BaselineRecord, BudgetRecord, Verdict};
 use crate::clock::ClockInfo;
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::{Coverage, Fixed, Interference, Reading, Switches};
@@ -65,7 +65,7 @@ pub(crate) fn report(tests: Vec<TestReport>) -> Report {
 /// statistics.
 pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) -> TestReport {
     let e = estimate(&samples, 0.95);
-    let budget = budget_ns.map(|b| BudgetCheck::decide(&e, b));
+    let budget = budget_ns.map(|b| BudgetRecord::decide(&e, b));
     let verdict = match &budget {
         Some(b) if !b.passed() => Verdict::Fail,
         _ => Verdict::Pass,
@@ -169,7 +169,7 @@ pub(crate) fn from_another_machine(mut t: TestReport) -> TestReport {
                     x86_64, release profile: not used to fail"
         .to_owned();
     t.reasons.push(sentence.clone());
-    t.baseline = Some(BaselineCheck {
+    t.baseline = Some(BaselineRecord {
         path: "perf-baselines/perf.json".to_owned(),
         runs: 1,
         comparison: None,
@@ -259,15 +259,15 @@ pub(crate) fn realistic() -> Report {
 }
 
 /// `t` compared with a one-run baseline 3% faster than it.
-fn baseline_check(t: &TestReport) -> BaselineCheck {
+fn baseline_check(t: &TestReport) -> BaselineRecord {
     let e = &t.diagnostics.as_ref().unwrap().verdict_estimate;
     let current = RunEstimate::new(e.point, e.ci).unwrap();
     let mut ci = e.ci;
     (ci.low, ci.high) = (ci.low / 1.03, ci.high / 1.03);
     let stored = RunEstimate::new(e.point / 1.03, ci).unwrap();
-    let rule = RegressionRule::new(0.95, compare::DEFAULT_TOLERANCE).unwrap();
+    let rule = RegressionRule::new(0.95, perfmark_options::DEFAULT_REGRESSION).unwrap();
     let summary = BaselineEstimate::from_runs(&[stored]).unwrap();
-    BaselineCheck {
+    BaselineRecord {
         path: "perf-baselines/perf.json".to_owned(),
         runs: 1,
         comparison: Some(compare::compare(&summary, &current, &rule).unwrap()),

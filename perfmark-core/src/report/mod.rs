@@ -26,9 +26,9 @@ pub(crate) mod fixtures;
 
 use crate::allocations::Allocations;
 use crate::bencher::Work;
-pub use crate::checks::BaselineCheck;
+pub use crate::checks::BaselineRecord;
 use crate::checks::{
-    BudgetCheck, ComparisonRecord, ComplexityCheck, Finding, MachinePrior, Record, RunComparison,
+    BudgetRecord, ComparisonRecord, ComplexityRecord, Finding, Prior, Record, RunComparison,
     Verdict,
 };
 use crate::clock::Clock;
@@ -83,7 +83,7 @@ pub struct Report {
     /// The prior between-run spread the run's verdicts started from (a
     /// setting, the machine's recording, or the default).
     #[serde(default)]
-    pub between_run_prior: Option<MachinePrior>,
+    pub between_run_prior: Option<Prior>,
 }
 
 /// The machine-wide measurement lock of a run (`report.json`'s
@@ -160,7 +160,7 @@ pub struct TestReport {
     /// Warnings about this test's measurement.
     pub warnings: Vec<String>,
     /// The budget check, when a budget was given and enforced.
-    pub budget: Option<BudgetCheck>,
+    pub budget: Option<BudgetRecord>,
     /// Mean, median, sd, min, COV, quartiles of the samples.
     pub summary: Option<Summary>,
     /// Tukey outlier counts.
@@ -176,7 +176,7 @@ pub struct TestReport {
     /// The full statistical account of the samples.
     pub diagnostics: Option<Diagnostics>,
     /// The comparison with the stored baseline, when there is one.
-    pub baseline: Option<BaselineCheck>,
+    pub baseline: Option<BaselineRecord>,
     /// The paired comparison with the base build (`--compare-with`).
     #[serde(default)]
     pub comparison: Option<ComparisonRecord>,
@@ -196,7 +196,7 @@ pub struct TestReport {
     /// For a `NAME::complexity` test: the fit of the arguments' times
     /// against their sizes, and the verdict on the declared class.
     #[serde(default)]
-    pub complexity: Option<ComplexityCheck>,
+    pub complexity: Option<ComplexityRecord>,
     /// The clock the estimate and samples are in: `wall`, or `cpu` for
     /// `measure = "cpu"` (absent in reports from before the option: wall).
     #[serde(default)]
@@ -376,7 +376,7 @@ mod tests {
         let mut report = TestReport::new("t".to_owned(), Verdict::Pass, "x.rs", 1);
         report.record(Finding::pass("no budget: measured only"));
         assert_eq!(report.verdict, Verdict::Pass);
-        let budget = BudgetCheck {
+        let budget = BudgetRecord {
             budget_ns: 50.0,
             outcome: BudgetOutcome::Over,
             ratio: 1.2,

@@ -242,7 +242,7 @@ mod tests {
         let m = measurement.expect("iter_custom measured");
         let mut report = TestReport::new("synthetic".to_owned(), Verdict::Pass, "x.rs", 1);
         report.work = work;
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget]);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()]);
         report
     }
 
@@ -261,7 +261,7 @@ mod tests {
         let (measurement, _) = bencher.finish();
         let m = measurement.expect("iter_custom measured");
         let mut report = TestReport::new("zero".to_owned(), Verdict::Pass, "x.rs", 1);
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget]);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()]);
         report
     }
 
@@ -315,7 +315,7 @@ mod tests {
             );
             let m = Adaptive::new(plan.clone()).measure(&mut driver);
             let mut report = TestReport::new("neg".to_owned(), Verdict::Pass, "x.rs", 1);
-            judge(&mut report, &plan, 0.05, &m, None, &[&Budget]);
+            judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()]);
             report
         };
         let tight = run(0.1);

@@ -35,7 +35,7 @@ use crate::allocations::{self, Allocations};
 use crate::baseline::{self, BaselineStore, Entry, Fingerprint};
 use crate::bencher::{Bencher, Measurer};
 use crate::checks::{
-    allocs, Allocs, BetweenRun, Check, MachinePrior, NearLine, Regression, RunComparison, Verdict,
+    allocs, Allocs, Budget, Check, Prior, Regression, RunComparison, RunSpreads, Verdict,
 };
 use crate::clock::{self, Clock};
 use crate::measure::{noise_floor, Adaptive, Measurement, Plan, StopReason};
@@ -289,18 +289,18 @@ impl Runner {
         environment_warnings.extend(lock_warning);
         // How much estimates move between processes here: the source both
         // the regression rule and the budget's near-the-line note read.
-        let prior = MachinePrior::resolve(
+        let prior = Prior::resolve(
             self.options.between_run_sd,
             baselines.as_ref(),
             &fingerprint,
         );
-        let spreads = BetweenRun::new(prior, baselines.as_ref(), &fingerprint);
+        let spreads = RunSpreads::new(prior, baselines.as_ref(), &fingerprint);
         // The checks every measured test goes through, in the order their
         // reasons are printed.
         let regression = baselines
             .as_ref()
             .map(|file| Regression::new(file, &fingerprint, &spreads));
-        let budget = NearLine::new(&spreads);
+        let budget = Budget::new(&spreads);
         let mut checks: Vec<&dyn Check> = vec![&budget];
         if let Some(regression) = &regression {
             checks.push(regression);

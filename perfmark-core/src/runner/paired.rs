@@ -14,7 +14,7 @@ use super::judge::judge;
 use super::{keep_measurement, Outcome, Runner};
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Allocs, BetweenRun, Check, NearLine, Paired, Verdict};
+use crate::checks::{Allocs, Budget, Check, Paired, RunSpreads, Verdict};
 use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
@@ -79,7 +79,7 @@ impl Runner {
         noise_floor: Option<f64>,
         comparing: &Comparing,
         family: &Family,
-        spreads: &BetweenRun<'_>,
+        spreads: &RunSpreads<'_>,
     ) -> Outcome {
         let started = Instant::now();
         let mut plan = self.plan_for(t);
@@ -129,7 +129,7 @@ impl Runner {
                 report.measure = plan.measure;
                 report.allocations = count_head_allocations(t, pm.iters_per_slice, plan.allocs);
                 let paired = Paired::new(&pm, &comparing.base, confidence, test_confidence);
-                let budget = NearLine::new(spreads);
+                let budget = Budget::new(spreads);
                 let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
                 judge(&mut report, &plan, tolerance, &m, noise_floor, &checks);
                 if self.observer.coverage().observed {

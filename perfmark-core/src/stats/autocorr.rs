@@ -4,8 +4,9 @@
 //!
 //! Timing samples taken one after another share the machine's state (cache
 //! contents, CPU frequency, a background job that runs for a while), so
-//! neighbours are alike more often than chance. Boyer's benchmark (seed 002,
-//! `diagnoseSerialCorrelation`) only warns about it; perfmark also corrects
+//! neighbours are alike more often than chance. Brent Boyer's benchmark
+//! ("Robust Java benchmarking", 2008: `diagnoseSerialCorrelation`) only
+//! warns about it; perfmark also corrects
 //! the interval for it, through the effective sample size
 //! `n_eff = n / τ`, `τ = 1 + 2 Σ_{k≥1} ρ_k` (the integrated autocorrelation
 //! time), with the sum truncated by Geyer's initial monotone sequence
@@ -184,7 +185,7 @@ pub const MANY_LAG_TEST_LEVEL: f64 = 0.005;
 
 /// Diagnoses serial correlation in `xs` (in time order).
 ///
-/// Boyer's `diagnoseSerialCorrelation` (seed 002) counts the lags whose
+/// Boyer's `diagnoseSerialCorrelation` ("Robust Java benchmarking") counts the lags whose
 /// autocorrelation leaves the ±1.96/√n band and complains when the count
 /// exceeds what chance allows; Ljung and Box (1978) pool the same lags into
 /// one χ² statistic. Both spread their power over many lags, while the

@@ -2,7 +2,7 @@
 //! confidence interval that accounts for serial correlation.
 //!
 //! Two intervals are computed for every estimate. `naive_ci` assumes
-//! independent samples, as every peer harness does (DESIGN §6). `ci` replaces
+//! independent samples, as every peer harness does. `ci` replaces
 //! the sample size by the effective sample size of the series
 //! ([`effective_sample_size`]), so correlated samples widen it; this is the
 //! interval the budget verdict and the adaptive stop use. Coverage of both is
@@ -23,10 +23,11 @@ use super::summary::{mean, sd_about};
 
 /// The statistic a test's verdict is decided on.
 ///
-/// Interrupt spikes (seed 001: 5 ms samples in a 100 µs loop) must not move a
+/// Interrupt spikes (Newcomer, "Profiling for performance": 5 ms samples in
+/// a 100 µs loop) must not move a
 /// verdict, which rules out the plain mean; the candidates are the median and
 /// the mean after removing upper outliers. The default is [`Statistic::Median`]
-/// until the between-process stability study picks one (DESIGN §4).
+/// until a study of its stability between processes picks one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Statistic {

@@ -9,11 +9,13 @@
 //! deciding each at `1 − (1 − c)/m` keeps the run's at most `1 − c`,
 //! whatever the dependence between the verdicts.
 //!
-//! Holm's procedure ([`super::paired::holm`]) is uniformly more powerful,
-//! but it needs every verdict's p-value before it can decide any, and a
-//! libtest binary prints each test's `ok` / `FAILED` as the test finishes.
-//! Bonferroni is Holm's first step, and the only one that can be taken as
-//! the run goes: `m` is known before the first test runs.
+//! Holm's procedure (Holm 1979, "A simple sequentially rejective multiple
+//! test procedure") is uniformly more powerful, but it needs every
+//! verdict's p-value before it can decide any, and a libtest binary prints
+//! each test's `ok` / `FAILED` as the test finishes. Bonferroni is Holm's
+//! first step, and the only one that can be taken as the run goes: `m` is
+//! known before the first test runs. That is what `--family-wise` promises,
+//! and all it does.
 
 /// The level each of `verdicts` verdicts is decided at so that the chance
 /// of any false failure among them is at most `1 − confidence`:

@@ -12,7 +12,7 @@
 //!   size's weight is `1 / (se² + τ²)`, `se` the log-scale standard error
 //!   from its own CI and τ = [`DRIFT_SD`] the drift between tests measured
 //!   at different moments of one run (within-run CIs are far narrower than
-//!   the differences between moments: DESIGN §1 "Regression"). The slope's
+//!   the differences between moments, as between runs). The slope's
 //!   variance is scaled by the residual variance when the points scatter
 //!   more than that predicts (the scale is floored at 1, never trusted to be
 //!   smaller on a handful of points: the Knapp–Hartung adjustment of

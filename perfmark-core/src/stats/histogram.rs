@@ -1,8 +1,8 @@
 //! Histograms of the samples: equal-width bins ([`bin_counts`]), the
 //! histogram a plot draws ([`histogram`], over the [`bulk`] of the samples),
 //! and a text histogram for `--verbose` output. A histogram is the quickest
-//! way to see modes and spikes (Newcomer, seed 001, found his 5 ms and 11 ms
-//! interrupt peaks with one).
+//! way to see modes and spikes (Joseph M. Newcomer, "Profiling for
+//! performance" (1993), found his 5 ms and 11 ms interrupt peaks with one).
 
 use super::dist::sorted_copy;
 use super::outliers::fences_sorted;

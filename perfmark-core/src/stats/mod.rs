@@ -1,6 +1,6 @@
 //! Statistics: pure functions over samples (`&[f64]`, any unit, usually
 //! nanoseconds per iteration), no clock and no I/O, so every method is
-//! proven by seeded simulation (`tests/stats_simulation.rs`, DESIGN §4).
+//! proven by seeded simulation (`tests/stats_simulation.rs`).
 //!
 //! - [`summarize`]: mean, median, sd, range, quartiles, COV.
 //! - [`estimate`] / [`estimate_with`]: THE verdict estimate, a point estimate
@@ -35,6 +35,7 @@
 
 mod autocorr;
 pub mod compare;
+mod dispersion;
 pub mod dist;
 mod estimate;
 mod family;
@@ -45,12 +46,15 @@ mod modality;
 mod outliers;
 pub mod paired;
 mod resolution;
-mod spread;
 mod summary;
 
 pub use autocorr::{
     autocorrelation, effective_sample_size, serial_correlation, SerialCorrelation, LAG1_TEST_LEVEL,
     MANY_LAG_TEST_LEVEL, MAX_LAG,
+};
+pub use dispersion::{
+    diagnose_noise, gating_error_bound, robust_spread, sd_interval, NoiseDiagnosis,
+    MACHINE_VARIANCE_SHARE,
 };
 pub use dist::{normal_quantile, quantile, t_quantile};
 pub use estimate::{estimate, estimate_with, Estimate, Statistic};
@@ -61,8 +65,4 @@ pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 pub use outliers::{tukey, Outliers, MILD_IQR, SEVERE_IQR};
 pub use resolution::{at_resolution, is_below_resolution, AtResolution};
-pub use spread::{
-    diagnose_noise, gating_error_bound, robust_spread, sd_interval, NoiseDiagnosis,
-    MACHINE_VARIANCE_SHARE,
-};
 pub use summary::{geometric_mean, summarize, Summary};

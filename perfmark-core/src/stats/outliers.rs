@@ -1,7 +1,7 @@
 //! Tukey's fences: how many samples are mild or severe outliers, low or high.
 //!
-//! Always counted and reported (DESIGN §4; Boyer's `diagnoseOutliers`, seed
-//! 002, uses the same box-plot rule). Counting never removes anything: the
+//! Always counted and reported (Brent Boyer's `diagnoseOutliers`, "Robust
+//! Java benchmarking" (2008), uses the same box-plot rule). Counting never removes anything: the
 //! verdict statistic is chosen to be robust to them instead (see
 //! [`crate::stats::Statistic`]).
 

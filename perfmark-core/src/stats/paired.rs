@@ -1,6 +1,6 @@
 //! The paired comparison of two builds: the estimate of `head / base` from
-//! interleaved slices, the decision rule, the correction for looking at the
-//! data more than once, and Holm's correction across the tests of a run.
+//! interleaved slices, the decision rule, and the correction for looking at
+//! the data more than once.
 //!
 //! Pure functions of numbers: no clock, no I/O. The slice policy that feeds
 //! them is [`crate::measure::paired`]; `docs/paired-comparison.md` has the
@@ -42,7 +42,7 @@
 //!
 //! # The decision
 //!
-//! As for a stored baseline (DESIGN §1): the head **fails** when it is slower
+//! As for a stored baseline: the head **fails** when it is slower
 //! with one-sided significance at the test's confidence `c` (the lower
 //! one-sided bound of the ratio is above 1) **and** the point ratio is above
 //! `1 + tolerance`. Improvements are reported, never failed. See [`decide`].
@@ -58,8 +58,8 @@
 //! look `k` uses the one-sided level `1 − α·w_k` with `Σ w_k ≤ 1`, so the
 //! chance of any false failure over all looks is at most `α`, whatever the
 //! stopping rule does between them. The same shares make a p-value that
-//! stays valid under the looks ([`LookSchedule::adjusted_p`]), which is what
-//! [`holm`] takes across the tests of a run.
+//! stays valid under the looks ([`LookSchedule::adjusted_p`]), the
+//! `p_slower` that `report.json` keeps.
 
 use serde::{Deserialize, Serialize};
 
@@ -292,8 +292,7 @@ pub enum PairedChange {
     /// The interval lies within `[1 / (1 + tolerance), 1 + tolerance]`.
     Unchanged,
     /// Neither: the interval still spans an end of the tolerance band (or
-    /// there was no estimate, or a regression was not significant once the
-    /// run's other tests were counted, see [`PairedVerdict::after_holm`]).
+    /// there was no estimate).
     Inconclusive,
 }
 
@@ -322,32 +321,10 @@ pub struct PairedVerdict {
     pub tolerance: f64,
     /// Whether the lower one-sided bound is above 1.
     pub significantly_slower: bool,
-    /// Whether Holm's correction across the run's tests took the
-    /// significance away (the change is then `Inconclusive`).
-    pub demoted_by_holm: bool,
 }
 
-impl PairedVerdict {
-    /// This verdict once Holm's correction across the run's compared tests
-    /// has said whether this test's slowdown is `significant` ([`holm`]): a
-    /// regression that is not becomes `Inconclusive` and no longer fails;
-    /// every other outcome is kept.
-    pub fn after_holm(self, significant: bool) -> Self {
-        if self.change == PairedChange::Regressed && !significant {
-            PairedVerdict {
-                change: PairedChange::Inconclusive,
-                fails: false,
-                demoted_by_holm: true,
-                ..self
-            }
-        } else {
-            self
-        }
-    }
-}
-
-/// Decides a paired comparison with the stored-baseline semantics
-/// (DESIGN §1), on the bounds `est` carries:
+/// Decides a paired comparison with the stored-baseline semantics, on the
+/// bounds `est` carries:
 ///
 /// - [`PairedChange::Regressed`] (fails) when the lower one-sided bound is
 ///   above 1 and the ratio above `1 + tolerance`;
@@ -381,54 +358,16 @@ pub fn decide(est: &PairedEstimate, confidence: f64, tolerance: f64) -> PairedVe
         confidence,
         tolerance,
         significantly_slower,
-        demoted_by_holm: false,
     }
 }
 
-/// Holm–Bonferroni across the compared tests of one run: which of
-/// `p_values` are significant at family-wise level `alpha`.
-///
-/// Sort the p-values; the `i`-th smallest (0-based) is significant when it
-/// and every smaller one is at most `alpha / (m − i)`. The chance that any
-/// test of unchanged code is called significant is then at most `alpha`,
-/// whatever the dependence between the tests (Holm 1979); every test that
-/// Bonferroni's `alpha / m` finds, Holm finds too, and sometimes more. NaN
-/// p-values are never significant (and count in `m`). The answer is in the
-/// input's order.
-pub fn holm(p_values: &[f64], alpha: f64) -> Vec<bool> {
-    let m = p_values.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    // A NaN p-value sorts last and is never significant.
-    let key = |i: usize| {
-        let p = p_values[i];
-        if p.is_nan() {
-            f64::INFINITY
-        } else {
-            p
-        }
-    };
-    order.sort_by(|&a, &b| key(a).total_cmp(&key(b)));
-    let mut significant = vec![false; m];
-    for (rank, &i) in order.iter().enumerate() {
-        if key(i) <= alpha / (m - rank) as f64 {
-            significant[i] = true;
-        } else {
-            break;
-        }
-    }
-    significant
-}
-
-/// The summary line of a paired comparison, in the contract's form
-/// (DESIGN §1), e.g.
+/// The summary line of a paired comparison, e.g.
 /// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
 ///
 /// "slices" counts slice pairs (log ratios). The bracket holds the one-sided
 /// bounds the verdict used. The outcomes read `regressed beyond the 5%
 /// tolerance`, `improved beyond the 5% tolerance`, `unchanged within the 5%
-/// tolerance`, and `inconclusive: the interval spans the 5% tolerance` (or,
-/// after Holm, `inconclusive: beyond the 5% tolerance but not significant
-/// across the run's compared tests (Holm)`).
+/// tolerance`, and `inconclusive: the interval spans the 5% tolerance`.
 pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
     format!(
         "{} [{}, {}] vs base ({}): {}",
@@ -456,7 +395,6 @@ pub fn summary_line_without_estimate(
         confidence,
         tolerance,
         significantly_slower: false,
-        demoted_by_holm: false,
     };
     format!(
         "no estimate vs base ({}): inconclusive: fewer than 2 process pairs",
@@ -487,10 +425,6 @@ fn outcome_words(verdict: &PairedVerdict) -> String {
         PairedChange::Regressed => format!("regressed beyond the {tolerance} tolerance"),
         PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
         PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
-        PairedChange::Inconclusive if verdict.demoted_by_holm => format!(
-            "inconclusive: beyond the {tolerance} tolerance but not significant \
-             across the run's compared tests (Holm)"
-        ),
         PairedChange::Inconclusive => {
             format!("inconclusive: the interval spans the {tolerance} tolerance")
         }
@@ -579,7 +513,7 @@ impl LookSchedule {
     /// A fixed-sample p-value `p` taken at look `look`, made valid under all
     /// the looks: `min(1, p / share)`. Failing at look `k` when `p ≤ α·w_k`
     /// is failing when this is `≤ α`, and under no change
-    /// `P(adjusted ≤ u) ≤ Σ_k u·w_k ≤ u` for every `u`, so [`holm`] may take it.
+    /// `P(adjusted ≤ u) ≤ Σ_k u·w_k ≤ u` for every `u`.
     pub fn adjusted_p(&self, look: usize, p: f64) -> f64 {
         (p / self.shares[look]).min(1.0)
     }
@@ -691,31 +625,6 @@ mod tests {
     }
 
     #[test]
-    fn holm_on_a_known_example() {
-        // Sorted: 0.005 ≤ 0.05/4, 0.01 ≤ 0.05/3, 0.03 > 0.05/2: stop.
-        assert_eq!(
-            holm(&[0.01, 0.04, 0.03, 0.005], 0.05),
-            vec![true, false, false, true]
-        );
-        // Bonferroni would reject only 0.01 here (≤ 0.0167); Holm both.
-        assert_eq!(holm(&[0.01, 0.02, 0.9], 0.05), vec![true, true, false]);
-        assert_eq!(holm(&[0.04], 0.05), vec![true]);
-        assert_eq!(holm(&[f64::NAN, 0.001], 0.05), vec![false, true]);
-        assert!(holm(&[], 0.05).is_empty());
-    }
-
-    #[test]
-    fn holm_demotes_a_regression_it_does_not_confirm() {
-        let v = decide(&estimate_at(1.081, 1.060, 1.103), 0.95, 0.05);
-        assert_eq!(v.after_holm(true), v);
-        let demoted = v.after_holm(false);
-        assert_eq!(demoted.change, PairedChange::Inconclusive);
-        assert!(!demoted.fails && demoted.demoted_by_holm);
-        let unchanged = decide(&estimate_at(1.0, 0.99, 1.01), 0.95, 0.05);
-        assert_eq!(unchanged.after_holm(false), unchanged);
-    }
-
-    #[test]
     fn summary_lines_for_every_outcome() {
         let line = |r, lo, hi| {
             let est = estimate_at(r, lo, hi);
@@ -740,14 +649,6 @@ mod tests {
             line(1.042, 0.995, 1.091),
             "+4.2% [-0.5%, +9.1%] vs base (paired: 40 slices in 4 process pairs; \
              95% one-sided; tolerance 5%): inconclusive: the interval spans the 5% tolerance"
-        );
-        let est = estimate_at(1.081, 1.060, 1.103);
-        let demoted = decide(&est, 0.95, 0.05).after_holm(false);
-        assert_eq!(
-            summary_line(&est, &demoted),
-            "+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; \
-             95% one-sided; tolerance 5%): inconclusive: beyond the 5% tolerance but not \
-             significant across the run's compared tests (Holm)"
         );
         assert_eq!(
             summary_line_without_estimate(6, 1, 0.99, 0.025),

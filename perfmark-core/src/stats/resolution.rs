@@ -1,7 +1,8 @@
 //! What a time below the measurement's resolution reads as.
 //!
 //! A sample is a block's time divided by its iterations, less the harness's
-//! own cost per iteration (seed 004: T'e = Tt/n − h). For a routine that
+//! own cost per iteration ("Performance measurement", a university lecture
+//! on performance evaluation: T'e = Tt/n − h). For a routine that
 //! costs less than the error of that subtraction, samples, medians and CI
 //! ends come out at zero or below. Such a number is not a time: the routine
 //! took somewhere between nothing and what the measurement can resolve.
@@ -11,7 +12,8 @@
 //! - the **resolution per iteration** is what one tick of the block's timer
 //!   is worth per iteration: the clock's resolution (1 ns for the
 //!   `Duration` an `iter_custom` routine reports) over the iterations per
-//!   sample (Newcomer's gating error, seed 001, taken per iteration);
+//!   sample (Newcomer's gating error, "Profiling for performance", taken
+//!   per iteration);
 //! - an estimate **below resolution** (its point below that, or not above
 //!   zero) reads as the point clamped at 0 and the interval
 //!   `[max(low, 0), max(high, resolution, −low)]`: a negative low end says

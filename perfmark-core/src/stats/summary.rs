@@ -85,7 +85,8 @@ pub(crate) fn mean(xs: &[f64]) -> f64 {
 }
 
 /// Geometric mean `exp(mean(ln x))`, the centre of times that vary by
-/// ratios (seed 004 compares performance by ratios and geometric means).
+/// ratios ("Performance measurement", a university lecture on performance
+/// evaluation, compares performance by ratios and geometric means).
 /// NaN for an empty slice or a negative value; 0 when a value is 0.
 pub fn geometric_mean(xs: &[f64]) -> f64 {
     if xs.is_empty() {

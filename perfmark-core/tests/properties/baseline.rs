@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use perfmark_core::baseline::{merge_runs, BaselineStore, Entry, Fingerprint, StoredEstimate};
-use perfmark_core::checks::{BetweenRun, Check, MachinePrior, Regression, Subject};
+use perfmark_core::checks::{Check, Prior, Regression, RunSpreads, Subject};
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};
 use perfmark_core::stats;
 use proptest::prelude::*;
@@ -257,11 +257,7 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
     // The prior as a run resolves it: from the file's recorded spread when
     // it has one.
     let here = entry.fingerprint();
-    let spreads = BetweenRun::new(
-        MachinePrior::resolve(None, Some(&file), here),
-        Some(&file),
-        here,
-    );
+    let spreads = RunSpreads::new(Prior::resolve(None, Some(&file), here), Some(&file), here);
     for ns in [1.0, 1e6] {
         let (plan, measurement, estimate) = subject_parts(ns);
         let subject = Subject {

@@ -1,9 +1,10 @@
-//! Before/after comparisons as the university lecture "Performance measurement"
-//! teaches them ("Comparing Alternatives"): the CI of a difference of means of
-//! unpaired samples with Welch's degrees of freedom, and the same on a log
-//! scale for a ratio. Times are positive and their errors multiplicative, so a
-//! ratio is compared on the log scale, where it becomes a difference and its
-//! interval stays positive.
+//! Before/after comparisons as "Performance measurement", a university
+//! lecture on performance evaluation ("Comparing Alternatives"), teaches
+//! them: the CI of a difference of means
+//! of unpaired samples with Welch's degrees of freedom, and the same on a
+//! log scale for a ratio. Times are positive and their errors
+//! multiplicative, so a ratio is compared on the log scale, where it becomes
+//! a difference and its interval stays positive.
 //!
 //! perfmark's verdicts use none of these (the regression rule is
 //! `perfmark_core::stats::compare::compare`); the simulation in
@@ -39,11 +40,11 @@ pub struct Ratio {
 }
 
 /// The CI of `mean(after) − mean(before)` for two unpaired samples (the
-/// lecture's "non-corresponding measurements"): `d ± t·√(s₁²/n₁ + s₂²/n₂)` with
-/// the t quantile at Welch's degrees of freedom `(v₁ + v₂)² / (v₁²/(n₁−1) +
-/// v₂²/(n₂−1))`, `vᵢ = sᵢ²/nᵢ`, which does not assume equal variances. When
-/// both samples have zero variance the interval is `[d, d]` and `df = n₁ + n₂ −
-/// 2`.
+/// lecture's "non-corresponding measurements"): `d ± t·√(s₁²/n₁ + s₂²/n₂)` with the
+/// t quantile at Welch's degrees of freedom
+/// `(v₁ + v₂)² / (v₁²/(n₁−1) + v₂²/(n₂−1))`, `vᵢ = sᵢ²/nᵢ`, which does not
+/// assume equal variances. When both samples have zero variance the
+/// interval is `[d, d]` and `df = n₁ + n₂ − 2`.
 ///
 /// # Errors
 ///

@@ -1,7 +1,7 @@
 //! What the regression rule compares: one run's estimate, and the baseline
 //! that one or more recorded runs reduce to.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{check_time, CompareError};
 use crate::stats::dist::{normal_quantile, upper_tail_probability};
@@ -85,16 +85,23 @@ impl RunEstimate {
     }
 }
 
-/// The spread of a test's estimate across processes (or, from
-/// [`super::moderated_prior`], of a machine's tests).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// A between-run spread: how much the estimate of a test moves from one
+/// process to another, with the degrees of freedom it is known to. The one
+/// value type of every such spread: a test's measured spread
+/// ([`between_run_spread`], `runs − 1` df), the prior a rule starts from
+/// ([`super::RegressionRule::prior`], its weight in pseudo-degrees of
+/// freedom), a machine's prior estimated from many tests
+/// ([`super::moderated_prior`]), and the spread in effect for one test
+/// ([`super::TestSpread`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
     /// Standard deviation of the log per-process estimates (`ln(ns/iter)`),
     /// i.e. approximately the relative spread (0.02 ≈ 2%). It includes the
     /// within-run noise of those estimates.
     pub sd: f64,
-    /// Its degrees of freedom: `runs − 1` for one test's runs; the prior's
-    /// weight `d₀` for a machine's.
+    /// Its degrees of freedom: `runs − 1` for one test's runs; a prior's
+    /// weight (`ν₀`, `d₀`) in pseudo-degrees of freedom, `f64::INFINITY`
+    /// for a prior taken as known.
     pub df: f64,
 }
 

@@ -1,19 +1,21 @@
 //! The regression rule: is the current run of a test slower than its stored
 //! baseline, with significance at the test's confidence and by more than
-//! its tolerance (DESIGN §1, "The verdicts: Regression")?
+//! its tolerance?
 //!
 //! Its variance counts the spread *between* processes, not only the spread
 //! inside one: two runs of unchanged code differ far more than either run's
 //! own CI says (BenchmarkDotNet#1484: 0.2–2% inside a run, up to 20% across
-//! runs). Seed 003's "mistakes and pitfalls" name the causes: turbo mode,
-//! thermal throttling and background work "at unpredictable times" move a
-//! whole process, not single samples.
+//! runs). The "mistakes and pitfalls" of Peter Sestoft, "Microbenchmarks in
+//! Java and C#" (2016), name the causes: turbo mode, thermal throttling and
+//! background work "at unpredictable times" move a whole process, not
+//! single samples.
 //!
 //! The pieces, each in its own file:
 //! - what is compared: one run's [`RunEstimate`], and the
 //!   [`BaselineEstimate`] that `R ≥ 1` recorded runs reduce to, with their
 //!   measured [`Spread`] ([`between_run_spread`]);
-//! - the rule: [`RegressionRule`] (confidence, tolerance, prior spread) and
+//! - the rule: [`RegressionRule`] (confidence, tolerance, prior
+//!   [`Spread`]), the [`TestSpread`] it uses against a baseline, and
 //!   [`compare`], the formula;
 //! - the prior a machine's recording gives the rule: [`moderated_prior`],
 //!   the tests' between-run spreads pooled by empirical Bayes;
@@ -38,8 +40,8 @@ pub use inputs::{between_run_spread, BaselineEstimate, RunEstimate, Spread};
 pub use outcome::{Change, Comparison};
 pub use prior::moderated_prior;
 pub use rule::{
-    compare, EffectiveSpread, RegressionRule, SpreadSource, DEFAULT_BETWEEN_RUN_SD,
-    DEFAULT_PRIOR_DF, DEFAULT_TOLERANCE, DETECTION_POWER,
+    compare, RegressionRule, TestSpread, TestSpreadSource, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR,
+    DEFAULT_PRIOR_DF, DETECTION_POWER,
 };
 
 /// Why a comparison could not be made: one of its inputs lies outside the

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::SpreadSource;
+use super::TestSpreadSource;
 use crate::stats::Interval;
 
 /// The outcome of comparing a run with its baseline.
@@ -60,7 +60,7 @@ pub struct Comparison {
     /// Degrees of freedom of the t quantile (`f64::INFINITY`: normal).
     pub between_run_df: f64,
     /// Where `between_run_sd` came from.
-    pub between_run_source: SpreadSource,
+    pub between_run_source: TestSpreadSource,
     /// The baseline's measured between-run sd, when it has one.
     pub measured_between_run_sd: Option<f64>,
     /// Standard error of `ln(ratio)`, all terms included.

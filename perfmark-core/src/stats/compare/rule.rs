@@ -60,7 +60,9 @@
 
 use serde::Serialize;
 
-use super::{check_confidence, BaselineEstimate, Change, CompareError, Comparison, RunEstimate};
+use super::{
+    check_confidence, BaselineEstimate, Change, CompareError, Comparison, RunEstimate, Spread,
+};
 use crate::stats::dist::{normal_quantile, t_quantile};
 use crate::stats::Interval;
 
@@ -82,18 +84,17 @@ use crate::stats::Interval;
 /// detection power. How to measure a machine's figure:
 /// `docs/regression-rule.md`, "Calibrating the prior on a machine".
 //
-// CALIBRATION (issue 10): measured alone on the reference VM (2-core
-// shared KVM guest), `cargo xtask alarms --runs 20 --pause 90s`, 47
-// minutes, load average 0.02 before and 0.09 after, nothing else running:
-// the six alarm tests' log-ratios to a fixed baseline had a pooled sd of
-// 7.39% over 20 processes (114 df; 6.8–8.1% per test), and their mean sat
-// 7.4% above the baseline recorded minutes earlier: the root mean square,
-// 10.5%, is √2 × 7.4%, what two independent draws of a 7.4% offset give.
-// All tests of one process moved together (the last process read its six
-// tests 1.35–1.41× the baseline at +20% work, with no steal and no time
-// lost to other work): the VM's speed itself drifts. The 1.9% of issue 9
-// was processes back to back. Nothing else in the workspace repeats the
-// number: the docs and the simulation read it.
+// Calibration: measured alone on the reference machine (a 2-core shared
+// KVM guest), `cargo xtask alarms --runs 20 --pause 90s` over 47 minutes
+// with nothing else running: the six alarm tests' log-ratios to a fixed
+// baseline had a pooled sd of 7.39% over 20 processes (114 df; 6.8–8.1%
+// per test), and their mean sat 7.4% above the baseline recorded minutes
+// earlier: the root mean square, 10.5%, is √2 × 7.4%, what two independent
+// draws of a 7.4% offset give. All tests of one process moved together:
+// the machine's speed itself drifts. Processes run back to back measure
+// far less (1.9%), which is why a recording never lowers the prior.
+// Nothing else in the workspace repeats the number: the docs and the
+// simulation read it.
 pub const DEFAULT_BETWEEN_RUN_SD: f64 = 0.075;
 
 /// The weight of the prior [`DEFAULT_BETWEEN_RUN_SD`], in pseudo-degrees of
@@ -105,18 +106,22 @@ pub const DEFAULT_BETWEEN_RUN_SD: f64 = 0.075;
 /// the miscalibration table).
 pub const DEFAULT_PRIOR_DF: f64 = 4.0;
 
-/// The tolerance used when a test declares none (`regression = "5%"`): a
-/// slowdown must exceed 5% of the baseline to fail.
-pub const DEFAULT_TOLERANCE: f64 = 0.05;
+/// The prior a rule starts from when nothing was measured or set:
+/// [`DEFAULT_BETWEEN_RUN_SD`] with the weight [`DEFAULT_PRIOR_DF`].
+pub const DEFAULT_PRIOR: Spread = Spread {
+    sd: DEFAULT_BETWEEN_RUN_SD,
+    df: DEFAULT_PRIOR_DF,
+};
 
 /// The probability at which [`Comparison::min_detectable_slowdown`] is
 /// stated: a true slowdown of that size fails the test 9 times in 10.
 pub const DETECTION_POWER: f64 = 0.9;
 
-/// Where the between-run spread used by a comparison came from.
+/// How the spread in effect for one test was formed: the prior alone, or
+/// the prior pooled with the test's own measured spread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum SpreadSource {
+pub enum TestSpreadSource {
     /// The prior alone: the baseline was recorded in one process (or the
     /// rule's prior has infinite weight).
     Prior,
@@ -127,15 +132,15 @@ pub enum SpreadSource {
     },
 }
 
-/// The between-run spread a comparison used, and its provenance.
+/// The between-run spread in effect for one test against its baseline
+/// ([`RegressionRule::test_spread`]), and how it was formed.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct EffectiveSpread {
-    /// Standard deviation of log estimates between processes, `σ_b`.
-    pub sd: f64,
-    /// Degrees of freedom of the t quantile (`f64::INFINITY`: normal).
-    pub df: f64,
+pub struct TestSpread {
+    /// `σ_b` with the degrees of freedom of the rule's t quantile
+    /// (`f64::INFINITY`: normal).
+    pub spread: Spread,
     /// Prior alone, or pooled with a measurement.
-    pub source: SpreadSource,
+    pub source: TestSpreadSource,
 }
 
 /// The parameters of the regression rule for one test.
@@ -148,14 +153,12 @@ pub struct RegressionRule {
     /// Relative tolerance (0.05 for "5%"): a significant slowdown fails only
     /// when the point ratio exceeds `1 + tolerance`.
     pub tolerance: f64,
-    /// Prior between-run standard deviation of log estimates, `σ₀ > 0`.
-    pub prior_sd: f64,
-    /// Weight of the prior in pseudo-degrees of freedom, `ν₀ > 0`;
-    /// `f64::INFINITY` means the prior is taken as known and measured
-    /// spreads are ignored.
-    pub prior_df: f64,
+    /// The prior between-run spread: `σ₀ > 0` with its weight `ν₀ > 0` in
+    /// pseudo-degrees of freedom; `df = f64::INFINITY` means the prior is
+    /// taken as known and measured spreads are ignored.
+    pub prior: Spread,
     /// Whether the prior is also a floor: the spread used is never below
-    /// `prior_sd`, however small the baseline's measured spread. On by
+    /// `prior.sd`, however small the baseline's measured spread. On by
     /// default: a baseline recorded back to back measured a spread half of
     /// what runs minutes apart show on the reference machine, and failed
     /// 5 of 18 unchanged test-runs (`docs/regression-rule.md`, "Calibrating
@@ -165,7 +168,7 @@ pub struct RegressionRule {
 
 impl RegressionRule {
     /// A rule with the given confidence and tolerance and the default prior
-    /// ([`DEFAULT_BETWEEN_RUN_SD`], [`DEFAULT_PRIOR_DF`]), as a floor.
+    /// ([`DEFAULT_PRIOR`]), as a floor.
     ///
     /// # Errors
     ///
@@ -175,8 +178,7 @@ impl RegressionRule {
         let rule = RegressionRule {
             confidence,
             tolerance,
-            prior_sd: DEFAULT_BETWEEN_RUN_SD,
-            prior_df: DEFAULT_PRIOR_DF,
+            prior: DEFAULT_PRIOR,
             prior_is_floor: true,
         };
         rule.check()?;
@@ -194,18 +196,15 @@ impl RegressionRule {
         }
     }
 
-    /// The same rule with another prior: `sd` as [`DEFAULT_BETWEEN_RUN_SD`],
-    /// `df` as [`DEFAULT_PRIOR_DF`] (may be `f64::INFINITY`).
+    /// The same rule with another prior: its `sd` as
+    /// [`DEFAULT_BETWEEN_RUN_SD`], its `df` as [`DEFAULT_PRIOR_DF`] (may be
+    /// `f64::INFINITY`).
     ///
     /// # Errors
     ///
-    /// When `sd` is not positive and finite or `df` is not positive.
-    pub fn with_prior(self, sd: f64, df: f64) -> Result<Self, CompareError> {
-        let rule = RegressionRule {
-            prior_sd: sd,
-            prior_df: df,
-            ..self
-        };
+    /// When the sd is not positive and finite or the df is not positive.
+    pub fn with_prior(self, prior: Spread) -> Result<Self, CompareError> {
+        let rule = RegressionRule { prior, ..self };
         rule.check()?;
         Ok(rule)
     }
@@ -215,30 +214,27 @@ impl RegressionRule {
     /// measured spread as `(ν₀σ₀² + df·s²) / (ν₀ + df)` with `ν₀ + df`
     /// degrees of freedom (see the module documentation), lifted to the
     /// prior when the prior is a floor.
-    pub fn effective_spread(&self, baseline: &BaselineEstimate) -> EffectiveSpread {
+    pub fn test_spread(&self, baseline: &BaselineEstimate) -> TestSpread {
+        let prior = self.prior;
         match baseline.spread {
-            Some(measured) if self.prior_df.is_finite() => {
-                let df = self.prior_df + measured.df;
-                let var = (self.prior_df * self.prior_sd.powi(2)
-                    + measured.df * measured.sd.powi(2))
-                    / df;
+            Some(measured) if prior.df.is_finite() => {
+                let df = prior.df + measured.df;
+                let var = (prior.df * prior.sd.powi(2) + measured.df * measured.sd.powi(2)) / df;
                 let sd = if self.prior_is_floor {
-                    var.sqrt().max(self.prior_sd)
+                    var.sqrt().max(prior.sd)
                 } else {
                     var.sqrt()
                 };
-                EffectiveSpread {
-                    sd,
-                    df,
-                    source: SpreadSource::Pooled {
+                TestSpread {
+                    spread: Spread { sd, df },
+                    source: TestSpreadSource::Pooled {
                         runs: baseline.runs,
                     },
                 }
             }
-            _ => EffectiveSpread {
-                sd: self.prior_sd,
-                df: self.prior_df,
-                source: SpreadSource::Prior,
+            _ => TestSpread {
+                spread: prior,
+                source: TestSpreadSource::Prior,
             },
         }
     }
@@ -251,16 +247,16 @@ impl RegressionRule {
                 self.tolerance
             )));
         }
-        if !(self.prior_sd > 0.0 && self.prior_sd.is_finite()) {
+        if !(self.prior.sd > 0.0 && self.prior.sd.is_finite()) {
             return Err(CompareError::new(format!(
                 "prior between-run sd must be positive and finite (0.02 for 2%); got {}",
-                self.prior_sd
+                self.prior.sd
             )));
         }
-        if self.prior_df.is_nan() || self.prior_df <= 0.0 {
+        if self.prior.df.is_nan() || self.prior.df <= 0.0 {
             return Err(CompareError::new(format!(
                 "prior degrees of freedom must be positive (or infinite); got {}",
-                self.prior_df
+                self.prior.df
             )));
         }
         Ok(())
@@ -288,7 +284,7 @@ pub fn compare(
     rule.check()?;
     baseline.check()?;
     current.check("current estimate")?;
-    let spread = rule.effective_spread(baseline);
+    let TestSpread { spread, source } = rule.test_spread(baseline);
     let runs = baseline.runs as f64;
     let variance = current.log_se().powi(2)
         + baseline.within_log_se.powi(2) / runs
@@ -325,7 +321,7 @@ pub fn compare(
         tolerance: rule.tolerance,
         between_run_sd: spread.sd,
         between_run_df: spread.df,
-        between_run_source: spread.source,
+        between_run_source: source,
         measured_between_run_sd: baseline.spread.map(|s| s.sd),
         log_se,
         min_detectable_slowdown,
@@ -365,31 +361,34 @@ fn log_interval(center: f64, half: f64, confidence: f64) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::compare::Spread;
-
     use crate::stats::compare::inputs::test_run as run;
 
     #[test]
     fn pooled_spread_weighs_prior_and_measurement() {
         let rule = RegressionRule::new(0.95, 0.05)
             .unwrap()
-            .with_prior(0.02, 4.0)
+            .with_prior(Spread { sd: 0.02, df: 4.0 })
             .unwrap();
         let mut b = BaselineEstimate::from_runs(&[run(100.0, 99.0, 101.0)]).unwrap();
-        let prior = rule.effective_spread(&b);
+        let prior = rule.test_spread(&b);
         assert_eq!(
-            (prior.sd, prior.df, prior.source),
-            (0.02, 4.0, SpreadSource::Prior)
+            (prior.spread, prior.source),
+            (Spread { sd: 0.02, df: 4.0 }, TestSpreadSource::Prior)
         );
         b.runs = 5;
         b.spread = Some(Spread { sd: 0.04, df: 4.0 });
-        let pooled = rule.effective_spread(&b);
+        let pooled = rule.test_spread(&b);
         // (4·0.0004 + 4·0.0016) / 8 = 0.001.
-        assert!((pooled.sd - 0.001f64.sqrt()).abs() < 1e-12);
-        assert_eq!(pooled.df, 8.0);
-        assert_eq!(pooled.source, SpreadSource::Pooled { runs: 5 });
-        let known = rule.with_prior(0.02, f64::INFINITY).unwrap();
-        assert_eq!(known.effective_spread(&b).source, SpreadSource::Prior);
+        assert!((pooled.spread.sd - 0.001f64.sqrt()).abs() < 1e-12);
+        assert_eq!(pooled.spread.df, 8.0);
+        assert_eq!(pooled.source, TestSpreadSource::Pooled { runs: 5 });
+        let known = rule
+            .with_prior(Spread {
+                sd: 0.02,
+                df: f64::INFINITY,
+            })
+            .unwrap();
+        assert_eq!(known.test_spread(&b).source, TestSpreadSource::Prior);
     }
 
     #[test]
@@ -397,7 +396,10 @@ mod tests {
         // One-run baseline, prior 2% with infinite weight: z quantile.
         let rule = RegressionRule::new(0.95, 0.05)
             .unwrap()
-            .with_prior(0.02, f64::INFINITY)
+            .with_prior(Spread {
+                sd: 0.02,
+                df: f64::INFINITY,
+            })
             .unwrap();
         let base = BaselineEstimate::from_runs(&[run(100.0, 100.0, 100.0)]).unwrap();
         let cur = run(110.0, 110.0, 110.0);
@@ -422,14 +424,15 @@ mod tests {
         let b = BaselineEstimate::from_runs(&runs).unwrap();
         let rule = RegressionRule::new(0.95, 0.05).unwrap();
         assert!(rule.prior_is_floor);
-        let pooled = rule.prior_as_floor(false).effective_spread(&b);
+        let pooled = rule.prior_as_floor(false).test_spread(&b);
         assert!(
-            pooled.sd < 0.75 * DEFAULT_BETWEEN_RUN_SD && pooled.sd > 0.5 * DEFAULT_BETWEEN_RUN_SD,
+            pooled.spread.sd < 0.75 * DEFAULT_BETWEEN_RUN_SD
+                && pooled.spread.sd > 0.5 * DEFAULT_BETWEEN_RUN_SD,
             "{pooled:?}"
         );
-        assert_eq!(pooled.df, DEFAULT_PRIOR_DF + 4.0);
-        let floored = rule.effective_spread(&b);
-        assert_eq!(floored.sd, DEFAULT_BETWEEN_RUN_SD);
+        assert_eq!(pooled.spread.df, DEFAULT_PRIOR_DF + 4.0);
+        let floored = rule.test_spread(&b);
+        assert_eq!(floored.spread.sd, DEFAULT_BETWEEN_RUN_SD);
     }
 
     #[test]
@@ -438,7 +441,10 @@ mod tests {
         // the significance threshold is z·se with z = 1.645.
         let rule = RegressionRule::new(0.95, 0.0)
             .unwrap()
-            .with_prior(0.02, f64::INFINITY)
+            .with_prior(Spread {
+                sd: 0.02,
+                df: f64::INFINITY,
+            })
             .unwrap();
         let base = BaselineEstimate::from_runs(&[run(100.0, 100.0, 100.0)]).unwrap();
         let c = compare(&base, &run(100.0, 100.0, 100.0), &rule).unwrap();
@@ -467,7 +473,7 @@ mod tests {
         // A quiet machine's prior: 2% between runs, weight 4.
         let rule = RegressionRule::new(0.95, 0.05)
             .unwrap()
-            .with_prior(0.02, 4.0)
+            .with_prior(Spread { sd: 0.02, df: 4.0 })
             .unwrap();
         let base = BaselineEstimate::from_runs(&[run(100.0, 99.9, 100.1)]).unwrap();
         let tight = |p: f64| run(p, p * 0.999, p * 1.001);
@@ -479,7 +485,7 @@ mod tests {
         // significant changes within it.
         let wide = RegressionRule::new(0.95, 0.30)
             .unwrap()
-            .with_prior(0.02, 4.0)
+            .with_prior(Spread { sd: 0.02, df: 4.0 })
             .unwrap();
         let with = |p: f64| compare(&base, &tight(p), &wide).unwrap().verdict;
         assert_eq!(with(115.0), Change::SlowerWithinTolerance);
@@ -506,8 +512,8 @@ mod tests {
         let err = RegressionRule::new(0.95, -0.1).unwrap_err();
         assert!(err.to_string().contains("tolerance"), "{err}");
         let rule = RegressionRule::new(0.95, 0.05).unwrap();
-        assert!(rule.with_prior(0.0, 4.0).is_err());
-        assert!(rule.with_prior(0.02, 0.0).is_err());
+        assert!(rule.with_prior(Spread { sd: 0.0, df: 4.0 }).is_err());
+        assert!(rule.with_prior(Spread { sd: 0.02, df: 0.0 }).is_err());
         let base = BaselineEstimate {
             point_ns: 10.0,
             runs: 0,

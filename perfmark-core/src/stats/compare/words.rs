@@ -1,7 +1,8 @@
 //! The regression rule's outcome in words. The sentences are part of the
-//! output contract (DESIGN §1, "Output"): change them only with it.
+//! output contract (README, "Reading the output"): change them only with
+//! it.
 
-use super::{Change, Comparison, SpreadSource};
+use super::{Change, Comparison, TestSpreadSource};
 
 impl Comparison {
     /// The verdict in words, one line for the test's output and
@@ -9,12 +10,12 @@ impl Comparison {
     /// `+12.4% [+9.8%, +15.1%] vs baseline (90% CI; run-to-run sd 2.0%,
     /// prior; tolerance 5%): regressed beyond the 5% tolerance`.
     ///
-    /// The wording is part of the output contract (DESIGN §1, "Output"):
-    /// tests and log readers match it.
+    /// The wording is part of the output contract (README, "Reading the
+    /// output"): tests and log readers match it.
     pub fn reason(&self) -> String {
         let source = match self.between_run_source {
-            SpreadSource::Prior => "prior".to_string(),
-            SpreadSource::Pooled { runs } => format!("{runs} runs + prior"),
+            TestSpreadSource::Prior => "prior".to_string(),
+            TestSpreadSource::Pooled { runs } => format!("{runs} runs + prior"),
         };
         let tolerance = plain_percent(self.tolerance);
         let outcome = match self.verdict {
@@ -80,7 +81,7 @@ pub(crate) fn plain_percent(fraction: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::compare::{compare, BaselineEstimate, RegressionRule};
+    use crate::stats::compare::{compare, BaselineEstimate, RegressionRule, Spread};
 
     use crate::stats::compare::inputs::test_run as run;
 
@@ -88,7 +89,7 @@ mod tests {
     fn the_reason_reads_well() {
         let rule = RegressionRule::new(0.95, 0.05)
             .unwrap()
-            .with_prior(0.02, 4.0)
+            .with_prior(Spread { sd: 0.02, df: 4.0 })
             .unwrap();
         let base = BaselineEstimate::from_runs(&[run(100.0, 99.9, 100.1)]).unwrap();
         let c = compare(&base, &run(112.4, 112.3, 112.5), &rule).unwrap();
@@ -112,7 +113,7 @@ mod tests {
     fn every_verdict_has_its_words() {
         let rule = RegressionRule::new(0.95, 0.30)
             .unwrap()
-            .with_prior(0.02, 4.0)
+            .with_prior(Spread { sd: 0.02, df: 4.0 })
             .unwrap();
         let base = BaselineEstimate::from_runs(&[run(100.0, 99.9, 100.1)]).unwrap();
         let reason = |p: f64| {

@@ -11,8 +11,8 @@ use super::summary::{mean, sd_about, Summary};
 
 /// Confidence interval of the standard deviation of `xs`, from the χ²
 /// distribution of `(n−1)s²/σ²`:
-/// `[s·√((n−1)/χ²_{(1+c)/2}), s·√((n−1)/χ²_{(1−c)/2})]`, as Boyer reports it
-/// (seed 002).
+/// `[s·√((n−1)/χ²_{(1+c)/2}), s·√((n−1)/χ²_{(1−c)/2})]`, as Brent Boyer
+/// reports it ("Robust Java benchmarking", 2008).
 ///
 /// Exact for independent normal samples only; heavy tails and serial
 /// correlation make it too narrow, so it describes the spread and never
@@ -47,7 +47,7 @@ pub fn sd_interval(xs: &[f64], confidence: f64) -> Interval {
 /// Relative error bound of one timed block due to the timer's resolution:
 /// `resolution_ns / (2 · block_ns)`.
 ///
-/// Newcomer (seed 001, "Gating Error"): reading a clock of resolution `r` at
+/// Joseph M. Newcomer ("Profiling for performance", 1993, "Gating Error"): reading a clock of resolution `r` at
 /// both ends of an interval misplaces each end by up to a tick, so a sample's
 /// error is at least half the resolution, whatever the standard deviation
 /// says. A block of 1000× the resolution keeps it at 0.05%. Returns +∞ for a
@@ -70,7 +70,7 @@ const NORMAL_IQR_IN_SD: f64 = 1.349;
 /// For normal samples it estimates the coefficient of variation `sd / mean`
 /// (a normal distribution's IQR is 1.349 sd), but one interrupt spike moves
 /// neither quartile, where it can double the sd. It is the spread the noise
-/// floor is measured in (Boyer's `noiseTask`, seed 002) and that a test is
+/// floor is measured in (Boyer's `noiseTask`) and that a test is
 /// compared with it in ([`diagnose_noise`]), so both use this one
 /// definition. Returns 0 when the median is not positive (no relative spread
 /// can be defined) and NaN for an empty summary.
@@ -103,7 +103,7 @@ pub struct NoiseDiagnosis {
     pub machine_dominated: bool,
 }
 
-/// Boyer's `diagnoseSd` (seed 002): given a test's relative spread and the
+/// Boyer's `diagnoseSd` ("Robust Java benchmarking"): given a test's relative spread and the
 /// machine's noise-floor spread (both as coefficients of variation, measured
 /// with comparable block times), says whether the test's spread is the
 /// machine's rather than its own. Variances of independent noises add, so
