@@ -24,11 +24,6 @@ pub use std::hint::black_box;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeSnippets;
 
-/// docs/ci.md's Rust snippets (the user's own xtask), compiled the same way.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/ci.md")]
-pub struct CiSnippets;
-
 /// The entry point of a perf test binary (`harness = false`): runs every
 /// `#[perf_test]` in it with libtest's command line and exit status, and
 /// installs perfmark's counting global allocator ([`CountingAlloc`]), which

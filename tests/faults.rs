@@ -20,8 +20,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use cargo_perfmark::report as json;
 use perfmark_core::baseline::BaselineStore;
-use perfmark_core::report::json;
 
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};

@@ -17,6 +17,7 @@ pub mod baseline;
 pub mod bencher;
 pub mod checks;
 pub mod clock;
+pub mod error;
 pub(crate) mod fs;
 pub mod measure;
 pub mod observe;
@@ -35,6 +36,7 @@ mod props;
 
 pub use allocations::CountingAlloc;
 pub use bencher::{Bencher, Work};
+pub use error::Error;
 #[doc(hidden)]
 pub use inventory;
 pub use size::Size;

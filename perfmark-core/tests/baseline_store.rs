@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use perfmark_core::baseline::{
-    merge_runs, BaselineError, BaselineStore, Entry, Fingerprint, RecordedSpread, StoredEstimate,
+    BaselineError, BaselineStore, BetweenRuns, Entry, Fingerprint, RecordedSpread, StoredEstimate,
     SCHEMA_VERSION,
 };
 use perfmark_core::clock::Clock;
@@ -242,7 +242,7 @@ fn entries_round_trip_exactly() {
     let runs: Vec<Entry> = (0..3)
         .map(|i| noisy_entry("merged", 50.0 + i as f64, 40, 10 + i))
         .collect();
-    entries.push(merge_runs(&runs).expect("merge"));
+    entries.push(recorded(&runs));
     let written = store.save("perf", &entries).expect("save");
 
     let loaded = store.load("perf").expect("load").expect("file exists");
@@ -289,7 +289,7 @@ fn file_is_pretty_with_sorted_keys() {
             fingerprint(),
         ),
     ];
-    let alpha = merge_runs(&alpha_runs).expect("merge");
+    let alpha = recorded(&alpha_runs);
     store.save("perf", &[zeta, alpha]).expect("save");
     let text = fs::read_to_string(dir.join("perf.json")).expect("read");
     let fp = r#"      "fingerprint": {
@@ -974,103 +974,19 @@ fn stale_entries_are_listed() {
     assert_eq!(file.stale_tests(Vec::<&str>::new()).len(), 4);
 }
 
-fn run(ns: f64, seed: u64) -> Entry {
-    noisy_entry("sort_1k", ns, 30, seed)
-}
-
-#[test]
-fn merged_runs_have_the_known_spread_and_keep_the_median_run() {
-    // Run estimates 100·e^{+0.1}, 100·e^{−0.1}, 100: logs ln 100 ± 0.1 and
-    // ln 100, whose sample sd is exactly 0.1; the median run is the third.
-    let runs = [
-        run(100.0 * 0.1f64.exp(), 1),
-        run(100.0 * (-0.1f64).exp(), 2),
-        run(100.0, 3),
-    ];
-    let merged = merge_runs(&runs).expect("merge");
-    let spread = merged.between_runs().expect("spread");
-    assert_eq!(spread.runs, 3);
-    assert!(
-        (spread.sd_log - 0.1).abs() < 1e-12,
-        "sd_log {}",
-        spread.sd_log
-    );
-    assert_eq!(
-        spread.run_estimates_ns,
-        runs.iter()
-            .map(|r| r.estimate().ns_per_iter)
-            .collect::<Vec<_>>()
-    );
-    assert_eq!(merged.estimate(), runs[2].estimate());
-    assert_eq!(merged.samples_ns(), runs[2].samples_ns());
-
-    // Five runs whose logs are ln 50 + {−2, −1, 0, 1, 2}·0.05: sd = 0.05·√(10/4).
-    let steps: [f64; 5] = [2.0, -1.0, 0.0, -2.0, 1.0];
-    let runs: Vec<Entry> = steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| run(50.0 * (0.05 * s).exp(), i as u64))
-        .collect();
-    let merged = merge_runs(&runs).unwrap();
-    let expected_sd = 0.05 * (10.0f64 / 4.0).sqrt();
-    assert!((merged.between_runs().unwrap().sd_log - expected_sd).abs() < 1e-12);
-    assert_eq!(
-        merged.samples_ns(),
-        runs[2].samples_ns(),
-        "the median run is the third"
-    );
-
-    // Even count: the lower middle run. Identical runs: no spread.
-    let merged = merge_runs(&[run(300.0, 1), run(100.0, 2), run(400.0, 3), run(200.0, 4)]).unwrap();
-    assert_eq!(merged.estimate().ns_per_iter, 200.0);
-    let merged = merge_runs(&[run(80.0, 1), run(80.0, 2)]).unwrap();
-    assert_eq!(merged.between_runs().unwrap().sd_log, 0.0);
-    assert_eq!(
-        merged.samples_ns(),
-        run(80.0, 1).samples_ns(),
-        "ties keep the earlier run"
-    );
-
-    // A zero estimate (an empty routine after overhead subtraction) keeps
-    // the spread finite.
-    let merged = merge_runs(&[run(0.0, 1), run(0.5, 2)]).unwrap();
-    assert!(merged.between_runs().unwrap().sd_log.is_finite());
-
-    // One run is kept as it is.
-    assert_eq!(merge_runs(&[run(10.0, 1)]).unwrap(), run(10.0, 1));
-}
-
-#[test]
-fn merging_mismatched_runs_is_refused() {
-    assert!(merge_runs(&[]).unwrap_err().is_invalid());
-    let other_test = noisy_entry("other", 100.0, 30, 1);
-    let error = merge_runs(&[run(100.0, 1), other_test]).unwrap_err();
-    assert!(error.is_invalid() && error.path().is_none());
-    assert!(
-        error.to_string().contains("run 2 has test `other`"),
-        "{error}"
-    );
-    let mean = Entry::new(
-        "sort_1k",
-        StoredEstimate::new("mean", 1.0, (1.0, 1.0), 0.95),
-        vec![1.0],
-        1,
-        fingerprint(),
-    );
-    assert!(merge_runs(&[run(100.0, 1), mean])
-        .unwrap_err()
-        .to_string()
-        .contains("statistic mean"));
-    let other_level = Entry::new(
-        "sort_1k",
-        StoredEstimate::new("median", 1.0, (1.0, 1.0), 0.99),
-        vec![1.0],
-        1,
-        fingerprint(),
-    );
-    assert!(merge_runs(&[run(100.0, 1), other_level])
-        .unwrap_err()
-        .is_invalid());
+/// Runs of one test recorded as one entry, as `cargo perfmark baseline`
+/// records them: the median run (the lower middle one for an even count)
+/// with the runs' spread; one run as it is.
+fn recorded(runs: &[Entry]) -> Entry {
+    if runs.len() == 1 {
+        return runs[0].clone();
+    }
+    let ns: Vec<f64> = runs.iter().map(|r| r.estimate().ns_per_iter).collect();
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by(|&a, &b| ns[a].total_cmp(&ns[b]));
+    runs[order[(runs.len() - 1) / 2]]
+        .clone()
+        .with_between_runs(BetweenRuns::new(ns))
 }
 
 /// Three tests recorded over five processes each, named `a`, `b`, `c`.
@@ -1089,7 +1005,7 @@ fn recording() -> Vec<Entry> {
                     noisy_entry(name, ns, 10, (10 * i + r) as u64)
                 })
                 .collect();
-            merge_runs(&runs).unwrap()
+            recorded(&runs)
         })
         .collect()
 }
@@ -1174,10 +1090,6 @@ fn entries_record_their_clock_and_old_files_read_as_wall() {
     fs::write(dir.join("perf.json"), old).expect("write");
     let loaded = store.load("perf").expect("load").expect("file exists");
     assert_eq!(loaded.get("slept").unwrap().clock(), Clock::Wall);
-
-    // Runs of two clocks are not one baseline.
-    let error = merge_runs(&[run(100.0, 1), run(100.0, 2).with_clock(Clock::Cpu)]).unwrap_err();
-    assert!(error.to_string().contains("the cpu clock"), "{error}");
 }
 
 #[test]

@@ -2,11 +2,10 @@
 //! head) against REV (the base, default `HEAD`: your uncommitted change
 //! against the last commit), each perf test binary paired with its twin
 //! and measured slice by slice (`--compare-with`). Exits 101 on any
-//! regression. The work is perfmark's library
-//! (`perfmark_core::pair::builds::compare_rev`), so a user's xtask is the
-//! same few lines.
+//! regression. The work is `cargo perfmark compare`'s
+//! ([`cargo_perfmark::compare::compare_rev`]).
 
-use std::path::Path;
+use cargo_perfmark::cargo::{Selection, Workspace};
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let (ours, test_args) = match args.iter().position(|a| a == "--") {
@@ -23,12 +22,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
             ))
         }
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("xtask is not inside the workspace")?;
-    let code = perfmark_core::pair::builds::compare_rev(root, rev, &[], test_args)?;
+    let ws = Workspace::locate(&crate::perfrun::workspace_root()).map_err(|e| e.to_string())?;
+    let code = cargo_perfmark::compare::compare_rev(&ws, rev, &Selection::default(), test_args)
+        .map_err(|e| e.to_string())?;
     if code != 0 {
-        std::process::exit(code);
+        std::process::exit(code.into());
     }
     Ok(())
 }

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use perfmark_core::pair::builds::test_binaries_in;
-use perfmark_core::report::{json, Report};
+use cargo_perfmark::cargo::test_binaries_in;
+use perfmark_core::report::Report;
 
 /// The workspace root (xtask lives one level below it).
 pub fn workspace_root() -> PathBuf {
@@ -96,7 +96,8 @@ impl PerfBinary {
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        let report = json::read(&report_dir.join("report.json"))?;
+        let report = cargo_perfmark::report::read(&report_dir.join("report.json"))
+            .map_err(|e| e.to_string())?;
         Ok((report, wall))
     }
 }

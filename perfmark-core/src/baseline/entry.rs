@@ -1,8 +1,8 @@
-//! One test's stored baseline, and the merge of several runs into one.
+//! One test's stored baseline.
 
 use serde::{Deserialize, Serialize};
 
-use super::{BaselineError, Fingerprint};
+use super::Fingerprint;
 use crate::clock::Clock;
 use crate::stats::Interval;
 
@@ -61,17 +61,16 @@ impl StoredEstimate {
 }
 
 /// The between-run (between-process) spread of a baseline recorded over
-/// several processes (`cargo xtask baseline --runs N`).
+/// several processes (`cargo perfmark baseline --runs N`).
 ///
 /// Run-to-run variation is far larger than the spread inside one run
-/// (Newcomer, seed 001, found 30% between a dozen runs of one product; see
-/// DESIGN §1 "Regression"), and it is multiplicative, so it is measured on
-/// a log scale, as the lecture (seed 004) compares performance by ratios
-/// and geometric means.
+/// (Joseph M. Newcomer, "Profiling for performance", found 30% between a
+/// dozen runs of one product), and it is multiplicative, so it is measured
+/// on a log scale, as performance is compared by ratios and geometric means.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BetweenRuns {
     /// Each run's estimate, ns per iteration, in the order the runs were
-    /// given to [`merge_runs`].
+    /// measured.
     pub run_estimates_ns: Vec<f64>,
     /// Number of runs (processes), at least 2.
     pub runs: usize,
@@ -80,13 +79,48 @@ pub struct BetweenRuns {
     pub sd_log: f64,
 }
 
+/// Estimates are floored at this many ns before taking logarithms, only to
+/// keep the spread finite. A run whose time is below the measurement's
+/// resolution (0 as the runner reads it, `stats::at_resolution`; negative
+/// in files saved before that rule) has no place on a log scale, and the
+/// regression check never compares an entry holding one: it says so
+/// instead (`checks/resolution.rs`).
+const LOG_FLOOR_NS: f64 = 1e-3;
+
+impl BetweenRuns {
+    /// The spread of the runs whose estimates are `run_estimates_ns` (ns
+    /// per iteration, in the order measured): `runs` is their count and
+    /// `sd_log` the sample sd of their natural logarithms, estimates
+    /// floored at 0.001 ns. Fewer than 2 runs give an sd of 0, which a
+    /// save refuses: one run has no spread.
+    pub fn new(run_estimates_ns: Vec<f64>) -> BetweenRuns {
+        let n = run_estimates_ns.len();
+        let logs: Vec<f64> = run_estimates_ns
+            .iter()
+            .map(|e| e.max(LOG_FLOOR_NS).ln())
+            .collect();
+        let sd_log = if n < 2 {
+            0.0
+        } else {
+            let mean = logs.iter().sum::<f64>() / n as f64;
+            let ss: f64 = logs.iter().map(|l| (l - mean).powi(2)).sum();
+            (ss / (n - 1) as f64).sqrt()
+        };
+        BetweenRuns {
+            run_estimates_ns,
+            runs: n,
+            sd_log,
+        }
+    }
+}
+
 /// One test's baseline: its estimate, its samples and the environment they
 /// were measured in.
 ///
 /// Built by the runner with [`Entry::new`] from a measured test, or read
 /// from a baseline file. Values are checked when saved, not when built, so
 /// the runner can build one from whatever it measured and get a
-/// [`BaselineError`] naming the test if it is unfit to store.
+/// [`BaselineError`](super::BaselineError) naming the test if it is unfit to store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     name: String,
@@ -103,8 +137,9 @@ impl Entry {
     /// `sorting::sort_1k`) from one run: its `estimate`, the `samples_ns`
     /// themselves (ns per iteration, one per timed block, in measurement
     /// order), the iterations in each sample, and the `fingerprint` of the
-    /// run. It has no between-run spread; see [`merge_runs`]. It was taken
-    /// with the wall clock unless [`Entry::with_clock`] says otherwise.
+    /// run. It has no between-run spread unless [`Entry::with_between_runs`]
+    /// gives it one. It was taken with the wall clock unless
+    /// [`Entry::with_clock`] says otherwise.
     pub fn new(
         name: impl Into<String>,
         estimate: StoredEstimate,
@@ -126,6 +161,13 @@ impl Entry {
     /// The same entry, taken with `clock` (`measure = "cpu"` tests).
     pub fn with_clock(mut self, clock: Clock) -> Entry {
         self.clock = clock;
+        self
+    }
+
+    /// The same entry, as the representative of a recording over several
+    /// processes whose spread is `between_runs` (checked when saved).
+    pub fn with_between_runs(mut self, between_runs: BetweenRuns) -> Entry {
+        self.between_runs = Some(between_runs);
         self
     }
 
@@ -292,96 +334,18 @@ pub(super) struct EntryRepr {
     samples_ns: Vec<f64>,
 }
 
-/// Estimates are floored at this many ns before taking logarithms, only to
-/// keep the stored spread finite. A run whose time is below the
-/// measurement's resolution (0 as the runner reads it,
-/// `stats::at_resolution`; negative in files saved before that rule) has no
-/// place on a log scale, and the regression check never compares an entry
-/// holding one: it says so instead (`checks/resolution.rs`).
-const LOG_FLOOR_NS: f64 = 1e-3;
-
-/// Merges the entries of one test measured in `runs.len()` separate
-/// processes into one entry with the between-run spread, for `cargo xtask
-/// baseline --runs N`.
-///
-/// What is kept: the estimate, confidence interval, samples, iterations per
-/// sample and fingerprint of the **median run** (the run whose estimate is
-/// the median; for an even count, the lower of the two middle runs; ties
-/// keep the earlier run). Pooling all runs' samples would describe no
-/// process that ever ran and would give an interval as narrow as if the
-/// runs were one long run, which is the very mistake the between-run spread
-/// corrects; the median run is a real run, and the one least moved by a
-/// slow or fast process. Added: [`BetweenRuns`] with `runs = N`, every run's
-/// estimate, and the sample sd of their natural logarithms (estimates
-/// floored at 0.001 ns).
-///
-/// One run is returned as it is (no spread can be measured from it).
-///
-/// # Errors
-///
-/// [`BaselineError::is_invalid`] when `runs` is empty, when the runs are of
-/// different tests, statistics or confidence levels, or when one of them
-/// is not a storable entry.
-pub fn merge_runs(runs: &[Entry]) -> Result<Entry, BaselineError> {
-    let Some(first) = runs.first() else {
-        return Err(BaselineError::invalid(
-            None,
-            "cannot merge zero runs into a baseline entry",
-        ));
-    };
-    for (i, run) in runs.iter().enumerate() {
-        let mismatch = if run.name != first.name {
-            Some(format!("test `{}`", run.name))
-        } else if run.estimate.statistic != first.estimate.statistic {
-            Some(format!("statistic {}", run.estimate.statistic))
-        } else if run.estimate.confidence != first.estimate.confidence {
-            Some(format!("confidence {}", run.estimate.confidence))
-        } else if run.clock != first.clock {
-            Some(format!("the {} clock", run.clock.as_str()))
-        } else {
-            None
-        };
-        if let Some(what) = mismatch {
-            return Err(BaselineError::invalid(
-                None,
-                format!(
-                    "test `{}`: run {} has {what}, unlike run 1 ({}, {}, {}); only runs of one \
-                     test measured the same way can be merged",
-                    first.name,
-                    i + 1,
-                    first.name,
-                    first.estimate.statistic,
-                    first.estimate.confidence
-                ),
-            ));
-        }
-        if let Some(problem) = run.problem() {
-            return Err(BaselineError::invalid(
-                None,
-                format!("test `{}`: run {}: {problem}", first.name, i + 1),
-            ));
-        }
-    }
+/// Test code's recording over several processes: the median run (the
+/// lower middle one for an even count) with the runs' spread, as
+/// `cargo perfmark baseline` records it; one run as it is.
+#[cfg(test)]
+pub(crate) fn recorded_for_test(runs: &[Entry]) -> Entry {
     if runs.len() == 1 {
-        return Ok(first.clone());
+        return runs[0].clone();
     }
-
-    let estimates: Vec<f64> = runs.iter().map(|r| r.estimate.ns_per_iter).collect();
+    let ns: Vec<f64> = runs.iter().map(|r| r.estimate.ns_per_iter).collect();
     let mut order: Vec<usize> = (0..runs.len()).collect();
-    // Stable sort: among equal estimates the earlier run comes first.
-    order.sort_by(|&a, &b| estimates[a].total_cmp(&estimates[b]));
-    let median_run = order[(runs.len() - 1) / 2];
-
-    let logs: Vec<f64> = estimates.iter().map(|e| e.max(LOG_FLOOR_NS).ln()).collect();
-    let mean_log = logs.iter().sum::<f64>() / logs.len() as f64;
-    let ss: f64 = logs.iter().map(|l| (l - mean_log).powi(2)).sum();
-    let sd_log = (ss / (logs.len() - 1) as f64).sqrt();
-
-    let mut merged = runs[median_run].clone();
-    merged.between_runs = Some(BetweenRuns {
-        run_estimates_ns: estimates,
-        runs: runs.len(),
-        sd_log,
-    });
-    Ok(merged)
+    order.sort_by(|&a, &b| ns[a].total_cmp(&ns[b]));
+    runs[order[(runs.len() - 1) / 2]]
+        .clone()
+        .with_between_runs(BetweenRuns::new(ns))
 }

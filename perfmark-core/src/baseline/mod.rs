@@ -1,6 +1,6 @@
 //! The baseline store: what a team records with `--save-baseline` (or
-//! `cargo xtask baseline --runs N`) and commits, and what later runs compare
-//! against (the README's "Baselines" section describes the file).
+//! `cargo perfmark baseline --runs N`) and commits, and what later runs
+//! compare against (the README's "Baselines" section describes the file).
 //!
 //! # Layout
 //!
@@ -37,7 +37,7 @@
 //!
 //! (shown compacted here; the file has one value per line). `between_runs`
 //! is present only for baselines recorded over several processes
-//! ([`merge_runs`]). A recording over several processes also stores the
+//! ([`Entry::with_between_runs`]). A recording over several processes also stores the
 //! machine's between-run spread at the top level, beside `schema` and
 //! `tests` ([`RecordedSpread`]):
 //!
@@ -79,7 +79,9 @@ mod spread;
 mod store;
 mod unique_keys;
 
-pub use entry::{merge_runs, BetweenRuns, Entry, StoredEstimate};
+#[cfg(test)]
+pub(crate) use entry::recorded_for_test;
+pub use entry::{BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;
 pub use fingerprint::{cpu_model_from_cpuinfo, rfc3339_utc, Fingerprint, MachineMatch};
 pub use spread::{RecordedSpread, SMYTH_MOMENTS};

@@ -111,7 +111,7 @@ impl RecordedSpread {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baseline::{merge_runs, StoredEstimate};
+    use crate::baseline::{recorded_for_test, StoredEstimate};
 
     fn fingerprint(cpu: &str) -> Fingerprint {
         let mut f = Fingerprint::current("rustc 1.95.0", "release", "0.1.0");
@@ -132,7 +132,7 @@ mod tests {
                 )
             })
             .collect();
-        merge_runs(&runs).unwrap()
+        recorded_for_test(&runs)
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! cost. What a policy measured for one test is a [`Measurement`].
 
 pub mod budget_looks;
+pub(crate) mod capture;
 pub mod driver;
 pub mod noise_floor;
 pub mod paired;
@@ -21,7 +22,8 @@ pub use paired::{
 };
 pub use sampler::{Adaptive, Plan};
 
-use crate::clock::ClockInfo;
+use crate::clock::{Clock, ClockInfo};
+use crate::registry::PerfTest;
 use crate::stats::Statistic;
 
 /// How the samples were taken.
@@ -43,8 +45,8 @@ pub enum SampleKind {
 impl SampleKind {
     /// The statistic a test measured this way is decided on: the mean for
     /// per-call sampling, where a single reading says nothing and only the
-    /// total over many calls is unbiased (Falco, "Measuring performance via
-    /// probability", 2009), else the default
+    /// total over many calls is unbiased (Mark Falco, "Measuring performance
+    /// via probability" (2009)), else the default
     /// ([`Statistic::default`]).
     pub fn verdict_statistic(self) -> Statistic {
         match self {
@@ -121,4 +123,10 @@ pub fn resolution_per_iter_ns(kind: SampleKind, clock: &ClockInfo, iters: u64) -
         SampleKind::Loop | SampleKind::Batched | SampleKind::PerCall => clock.resolution_ns,
     };
     tick_ns / iters.max(1) as f64
+}
+
+/// The clock `t` is timed with: its `measure` option, the wall clock by
+/// default. A normal run and a worker serving slices time a test alike.
+pub(crate) fn clock_of(t: &PerfTest) -> Clock {
+    t.options.measure.map(Clock::from).unwrap_or_default()
 }

@@ -1,5 +1,5 @@
 //! The slice policy of a paired comparison: what to time next, when to
-//! stop, and the verdict (DESIGN §1, "Paired comparison of two builds").
+//! stop, and the verdict of `--compare-with`.
 //!
 //! The policy runs over a [`PairDriver`], which the coordinator implements
 //! over two worker processes (one of each build) and the simulation over a
@@ -10,11 +10,13 @@
 //! One comparison, step by step:
 //!
 //! 1. Open the first process pair and read the harness's loop overhead
-//!    (one figure for both sides, subtracted from both: seed 004's
-//!    `T'e = Tt/n − h`, so that k times the work reads k times the time even
-//!    for bodies of a nanosecond).
+//!    (one figure for both sides, subtracted from both: `T'e = Tt/n − h`,
+//!    as the university lecture "Performance measurement" writes it), so
+//!    that k times the work reads k times the time even for bodies of a
+//!    nanosecond.
 //! 2. Find the iterations per slice on the head: grow `n` (at least
-//!    doubling, Sestoft's Mark5, seed 003) until a slice lasts
+//!    doubling, as Peter Sestoft's Mark5 in "Microbenchmarks in Java and
+//!    C#" (2016)) until a slice lasts
 //!    [`PairedPlan::slice_target`]. Both sides and all later pairs use that
 //!    `n`, so every slice pair compares equal work.
 //! 3. In each process pair, run [`PairedPlan::slices_per_pair`] slice pairs
@@ -300,7 +302,8 @@ impl PairedMeasurement {
         log_ratios_by_pair(&self.slice_pairs, self.pairs_opened)
     }
 
-    /// The summary line (DESIGN §1), with `verdict` (this measurement's).
+    /// The summary line (`… vs base (paired: …)`), with `verdict` (this
+    /// measurement's).
     pub fn summary_line(&self, verdict: &PairedVerdict) -> String {
         match &self.estimate {
             Some(est) => summary_line(est, verdict),
@@ -549,7 +552,11 @@ fn analyze(
 
 #[cfg(test)]
 mod tests {
+    use std::convert::Infallible;
+    use std::path::Path;
+
     use super::*;
+    use crate::Error;
 
     /// A quiet machine: every iteration of the base costs `base_ns`, of the
     /// head `head_ns`, plus `overhead_ns` of harness; opening a pair costs
@@ -577,15 +584,15 @@ mod tests {
     }
 
     impl PairDriver for Exact {
-        type Error = String;
+        type Error = Infallible;
 
-        fn open_pair(&mut self) -> Result<(), String> {
+        fn open_pair(&mut self) -> Result<(), Infallible> {
             self.opened += 1;
             self.clock_ns += 30e6;
             Ok(())
         }
 
-        fn slice(&mut self, side: Side, iters: u64, warm: u64) -> Result<Duration, String> {
+        fn slice(&mut self, side: Side, iters: u64, warm: u64) -> Result<Duration, Infallible> {
             self.calls.push((side, iters, warm));
             let per_iter = match side {
                 Side::Base => self.base_ns,
@@ -597,7 +604,7 @@ mod tests {
             ))
         }
 
-        fn loop_overhead_ns(&mut self) -> Result<Option<f64>, String> {
+        fn loop_overhead_ns(&mut self) -> Result<Option<f64>, Infallible> {
             Ok(Some(self.overhead_ns))
         }
 
@@ -688,15 +695,15 @@ mod tests {
         /// waited 1 ms for a CPU, the head's none.
         struct Observing(Exact, Option<Side>);
         impl PairDriver for Observing {
-            type Error = String;
-            fn open_pair(&mut self) -> Result<(), String> {
+            type Error = Infallible;
+            fn open_pair(&mut self) -> Result<(), Infallible> {
                 self.0.open_pair()
             }
-            fn slice(&mut self, side: Side, iters: u64, warm: u64) -> Result<Duration, String> {
+            fn slice(&mut self, side: Side, iters: u64, warm: u64) -> Result<Duration, Infallible> {
                 self.1 = Some(side);
                 self.0.slice(side, iters, warm)
             }
-            fn loop_overhead_ns(&mut self) -> Result<Option<f64>, String> {
+            fn loop_overhead_ns(&mut self) -> Result<Option<f64>, Infallible> {
                 self.0.loop_overhead_ns()
             }
             fn elapsed(&self) -> Duration {
@@ -739,14 +746,14 @@ mod tests {
     fn driver_errors_are_returned() {
         struct Broken;
         impl PairDriver for Broken {
-            type Error = &'static str;
-            fn open_pair(&mut self) -> Result<(), &'static str> {
+            type Error = Error;
+            fn open_pair(&mut self) -> Result<(), Error> {
                 Ok(())
             }
-            fn slice(&mut self, _: Side, _: u64, _: u64) -> Result<Duration, &'static str> {
-                Err("worker crashed")
+            fn slice(&mut self, side: Side, _: u64, _: u64) -> Result<Duration, Error> {
+                Err(Error::worker(side, Path::new("perf"), "crashed"))
             }
-            fn loop_overhead_ns(&mut self) -> Result<Option<f64>, &'static str> {
+            fn loop_overhead_ns(&mut self) -> Result<Option<f64>, Error> {
                 Ok(None)
             }
             fn elapsed(&self) -> Duration {
@@ -754,7 +761,9 @@ mod tests {
             }
         }
         let plan = PairedPlan::new(0.95, 0.05, Duration::from_secs(3));
-        assert_eq!(run_paired(&mut Broken, &plan), Err("worker crashed"));
+        let e = run_paired(&mut Broken, &plan).unwrap_err();
+        assert!(e.is_worker(), "{e}");
+        assert!(e.to_string().ends_with("worker (perf) crashed"), "{e}");
     }
 
     #[test]

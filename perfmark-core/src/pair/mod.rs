@@ -10,12 +10,11 @@
 //! candidate the same way, and duet benchmarking (Bulej et al., ICPE 2020)
 //! runs the two side by side for the same reason.
 
-pub mod builds;
 pub mod lines;
 pub mod process;
 pub mod protocol;
 pub mod serve;
 pub mod worker;
 
-pub use process::{probe, ProcessPair, WorkerError, WorkerProcess};
+pub use process::{probe, ProcessPair, WorkerProcess};
 pub use protocol::{PROTOCOL_VERSION, WORKER_FLAG};

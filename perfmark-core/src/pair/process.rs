@@ -7,7 +7,6 @@
 //! effects (address-space layout, page placement) differ from pair to pair
 //! and enter the uncertainty.
 
-use std::fmt;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -21,6 +20,7 @@ use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG
 use crate::measure::paired::{PairDriver, Side};
 use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
+use crate::Error;
 
 /// How long a worker may take to greet and to reach its routine (the
 /// test's own setup runs in between), and how long one request may go
@@ -33,37 +33,9 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// The shortest block timed when measuring the harness's own cost.
 const OVERHEAD_BLOCK_NS: f64 = 1e6;
 
-/// Why a worker could not serve.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WorkerError {
-    /// Which build's worker.
-    pub side: Side,
-    /// The binary.
-    pub path: PathBuf,
-    /// What went wrong, in words.
-    pub message: String,
-}
-
-impl fmt::Display for WorkerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = match self.side {
-            Side::Base => "base",
-            Side::Head => "head",
-        };
-        write!(
-            f,
-            "the {side} worker ({}) {}",
-            self.path.display(),
-            self.message
-        )
-    }
-}
-
-impl std::error::Error for WorkerError {}
-
 #[derive(Debug)]
 enum Event {
-    Reply(Result<Reply, String>),
+    Reply(Result<Reply, Error>),
     Closed,
 }
 
@@ -80,12 +52,8 @@ pub struct WorkerProcess {
 
 impl WorkerProcess {
     /// Starts `path` in worker mode for `test`, or to list its tests.
-    pub fn spawn(path: &Path, side: Side, test: Option<&str>) -> Result<Self, WorkerError> {
-        let fail = |message: String| WorkerError {
-            side,
-            path: path.to_owned(),
-            message,
-        };
+    pub fn spawn(path: &Path, side: Side, test: Option<&str>) -> Result<Self, Error> {
+        let fail = |message: String| Error::worker(side, path, message);
         let mut cmd = Command::new(path);
         cmd.arg(WORKER_FLAG);
         if let Some(test) = test {
@@ -149,27 +117,23 @@ impl WorkerProcess {
         })
     }
 
-    fn error(&self, message: String) -> WorkerError {
-        WorkerError {
-            side: self.side,
-            path: self.path.clone(),
-            message,
-        }
+    fn error(&self, message: String) -> Error {
+        Error::worker(self.side, &self.path, message)
     }
 
     /// The next protocol reply, within `timeout`. A worker that says it
     /// failed, exits, or stays silent is an error (and a silent one is
     /// killed).
-    pub fn expect(&mut self, timeout: Duration) -> Result<Reply, WorkerError> {
+    pub fn expect(&mut self, timeout: Duration) -> Result<Reply, Error> {
         match self.events.recv_timeout(timeout) {
             Ok(Event::Reply(Ok(Reply::Failed { message }))) => {
                 let _ = self.child.wait();
                 Err(self.error(format!("failed: {message}")))
             }
             Ok(Event::Reply(Ok(reply))) => Ok(reply),
-            Ok(Event::Reply(Err(message))) => {
+            Ok(Event::Reply(Err(e))) => {
                 self.kill();
-                Err(self.error(message))
+                Err(e.of_worker(self.side, &self.path))
             }
             Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                 let status = self
@@ -192,7 +156,7 @@ impl WorkerProcess {
     }
 
     /// Sends `request` and waits for the answer.
-    pub fn ask(&mut self, request: &Request, timeout: Duration) -> Result<Reply, WorkerError> {
+    pub fn ask(&mut self, request: &Request, timeout: Duration) -> Result<Reply, Error> {
         let line = serde_json::to_string(request).expect("a request always serializes");
         let sent = match self.stdin.as_mut() {
             Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
@@ -208,7 +172,7 @@ impl WorkerProcess {
     }
 
     /// Waits for the greeting and checks the protocol version.
-    fn greet(&mut self, timeout: Duration) -> Result<Vec<String>, WorkerError> {
+    fn greet(&mut self, timeout: Duration) -> Result<Vec<String>, Error> {
         match self.expect(timeout) {
             Ok(Reply::Hello {
                 protocol, tests, ..
@@ -217,28 +181,28 @@ impl WorkerProcess {
                 protocol, perfmark, ..
             }) => {
                 self.kill();
-                Err(self.error(format!(
+                Err(Error::protocol(format!(
                     "speaks perfmark worker protocol {protocol} (perfmark {perfmark}); this \
                      perfmark speaks {PROTOCOL_VERSION}: rebuild both with the same perfmark"
-                )))
+                ))
+                .of_worker(self.side, &self.path))
             }
             Ok(other) => {
                 self.kill();
                 Err(self.error(format!("began with {other:?} instead of a greeting")))
             }
-            Err(e) => Err(WorkerError {
-                message: format!(
-                    "is not a perfmark test binary, or not one this perfmark can drive: it {}",
-                    e.message
-                ),
-                ..e
-            }),
+            Err(e) => Err(e.reworded(|message| {
+                format!(
+                    "is not a perfmark test binary, or not one this perfmark can drive: it \
+                     {message}"
+                )
+            })),
         }
     }
 
     /// Lets the test body return and the process exit; kills it if it does
     /// not within a few seconds.
-    pub fn finish(mut self) -> Result<(), WorkerError> {
+    pub fn finish(mut self) -> Result<(), Error> {
         let result = match self.ask(&Request::Done, Duration::from_secs(10)) {
             Ok(Reply::Finished) => Ok(()),
             Ok(other) => Err(self.error(format!("answered {other:?} to done"))),
@@ -291,13 +255,13 @@ impl Drop for WorkerProcess {
 /// The perf tests of the perfmark test binary at `path`, from its greeting.
 /// An error names the path when it is not a perfmark test binary or speaks
 /// another protocol version.
-pub fn probe(path: &Path, side: Side) -> Result<Vec<String>, WorkerError> {
+pub fn probe(path: &Path, side: Side) -> Result<Vec<String>, Error> {
     if !path.is_file() {
-        return Err(WorkerError {
+        return Err(Error::worker(
             side,
-            path: path.to_owned(),
-            message: "is not a file: give the path of another build of this test target".into(),
-        });
+            path,
+            "is not a file: give the path of another build of this test target",
+        ));
     }
     let mut worker = WorkerProcess::spawn(path, side, None)?;
     let tests = worker.greet(PROBE_TIMEOUT)?;
@@ -363,7 +327,7 @@ impl ProcessPair {
     }
 
     /// Finishes the current pair, if any.
-    pub fn close(&mut self) -> Result<(), WorkerError> {
+    pub fn close(&mut self) -> Result<(), Error> {
         if let Some((head, base)) = self.current.take() {
             let head = head.finish();
             let base = base.finish();
@@ -373,7 +337,7 @@ impl ProcessPair {
         Ok(())
     }
 
-    fn start(&self, side: Side) -> Result<WorkerProcess, WorkerError> {
+    fn start(&self, side: Side) -> Result<WorkerProcess, Error> {
         let path = match side {
             Side::Head => &self.head,
             Side::Base => &self.base,
@@ -394,9 +358,9 @@ impl ProcessPair {
 }
 
 impl PairDriver for ProcessPair {
-    type Error = WorkerError;
+    type Error = Error;
 
-    fn open_pair(&mut self) -> Result<(), WorkerError> {
+    fn open_pair(&mut self) -> Result<(), Error> {
         self.close()?;
         // Both start together; the order alternates so neither side always
         // gets the fresher page cache.
@@ -440,7 +404,7 @@ impl PairDriver for ProcessPair {
         Ok(())
     }
 
-    fn slice(&mut self, side: Side, iters: u64, warm_iters: u64) -> Result<Duration, WorkerError> {
+    fn slice(&mut self, side: Side, iters: u64, warm_iters: u64) -> Result<Duration, Error> {
         let timeout = self.timeout;
         self.last_observed = None;
         let worker = self.worker(side);
@@ -457,7 +421,7 @@ impl PairDriver for ProcessPair {
         self.last_observed.take()
     }
 
-    fn loop_overhead_ns(&mut self) -> Result<Option<f64>, WorkerError> {
+    fn loop_overhead_ns(&mut self) -> Result<Option<f64>, Error> {
         if self.kind == Some(SampleKind::Custom) {
             return Ok(None);
         }

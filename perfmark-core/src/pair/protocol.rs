@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
+use crate::Error;
 
 /// Bumped whenever a message changes shape or meaning.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -111,10 +112,13 @@ pub fn encode(reply: &Reply) -> String {
 /// The reply on `line`: `None` when the line is not a protocol line (the
 /// test printed it), an error when it is one but does not parse. The prefix
 /// may come after text the test printed without a newline.
-pub fn decode(line: &str) -> Option<Result<Reply, String>> {
+pub fn decode(line: &str) -> Option<Result<Reply, Error>> {
     let at = line.find(LINE_PREFIX)?;
     let json = line[at + LINE_PREFIX.len()..].trim_end_matches(['\r', '\n']);
-    Some(serde_json::from_str(json).map_err(|e| format!("unreadable worker line {json:?}: {e}")))
+    Some(
+        serde_json::from_str(json)
+            .map_err(|e| Error::protocol(format!("unreadable worker line {json:?}: {e}"))),
+    )
 }
 
 /// [`decode`] for a line as [`LineReader`](super::lines::LineReader)
@@ -122,13 +126,13 @@ pub fn decode(line: &str) -> Option<Result<Reply, String>> {
 /// it when that is a whole protocol line (the test printed a long line
 /// before it), refused when it still shows the prefix, and skipped
 /// otherwise (the test's own output).
-pub fn decode_line(line: &super::lines::Line<'_>) -> Option<Result<Reply, String>> {
+pub fn decode_line(line: &super::lines::Line<'_>) -> Option<Result<Reply, Error>> {
     let text = String::from_utf8_lossy(line.bytes);
     match decode(&text) {
-        Some(Err(_)) if line.cut => Some(Err(format!(
+        Some(Err(_)) if line.cut => Some(Err(Error::protocol(format!(
             "wrote a protocol line longer than {} bytes",
             super::lines::MAX_LINE_BYTES
-        ))),
+        )))),
         decoded => decoded,
     }
 }
@@ -179,7 +183,7 @@ mod tests {
         assert_eq!(decode("hello from the test\n"), None);
         let after_print = format!("partial line{}", encode(&Reply::Finished));
         assert_eq!(decode(&after_print), Some(Ok(Reply::Finished)));
-        assert!(matches!(decode("@perfmark-worker {nope"), Some(Err(_))));
+        assert!(matches!(decode("@perfmark-worker {nope"), Some(Err(e)) if e.is_protocol()));
     }
 
     #[test]

@@ -1,20 +1,20 @@
 //! `report.json`: the run in full, typed both ways.
 //!
-//! The format is versioned ([`super::REPORT_SCHEMA`]) and other tools may read
-//! it (the README's "Reports" section shows it). Its stable core is `schema`
-//! and, per test, `name`, `verdict`, `reasons`, `estimate` {`statistic`,
-//! `ns_per_iter`, `ci_low`, `ci_high`, `confidence`}, `samples` (the count) and
-//! `iters_per_sample`; later versions only add fields, so a reader ignores the
-//! fields it does not know. The types are [`Report`] and what it holds:
-//! [`to_string`] writes them, [`from_str`] and [`read`] read them back, equal.
+//! The format is versioned ([`super::REPORT_SCHEMA`]) and other tools may
+//! read it (the README's "Reports" section shows it). Its stable core is
+//! `schema` and, per test, `name`, `verdict`, `reasons`, `estimate`
+//! {`statistic`, `ns_per_iter`, `ci_low`, `ci_high`, `confidence`}, `samples`
+//! (the count) and `iters_per_sample`; later versions only add fields, so a
+//! reader ignores the fields it does not know. The types are [`Report`] and
+//! what it holds: [`to_string`] writes them, [`deserialize`] reads them back,
+//! equal.
 //!
 //! JSON has no NaN and no infinities: a number that is not finite is written
 //! as `null`. CI bounds read such a `null` back as −∞ or +∞ (see
 //! [`crate::stats::Interval`]); every other number reads it back as NaN
-//! ([`from_str`]), so a report with a degenerate statistic still reads.
+//! ([`deserialize`]), so a report with a degenerate statistic still reads.
 
 use std::fmt;
-use std::path::Path;
 
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess};
 use serde::de::{VariantAccess, Visitor};
@@ -27,34 +27,38 @@ pub fn to_string(report: &Report) -> String {
     serde_json::to_string_pretty(report).expect("a report always serializes")
 }
 
-/// Reads a report from the text of a `report.json`, of this version or a
-/// later one (whose added fields are ignored).
+/// Reads a report from `deserializer`, as `report.json` holds it: of this
+/// version or a later one (whose added fields are ignored), `null` read
+/// back as NaN (or as ±∞ for a CI bound). This is the format's half that a
+/// reader needs; opening and parsing a file is the reader's
+/// (`cargo_perfmark::report::read`).
+///
+/// Generic, so perfmark-core itself compiles none of it, nor the whole
+/// report's `Deserialize` it instantiates: a test binary never reads a
+/// report back, and compiled here that code was a quarter of the crate's,
+/// in every user's build (README, "Dependencies, and why").
 ///
 /// # Errors
-/// When `text` is not JSON, or lacks a field of this version or has one of
-/// the wrong type; the error names the line and column.
-// `#[inline]`, here and on `read`: only tools read reports back (the
-// xtask), so perfmark-core leaves this code, with the whole report's
-// `Deserialize` it instantiates, to the crates that call it. Compiled in
-// perfmark-core, it was a quarter of the crate's code, in every user's
-// build (README, "Dependencies, and why").
-#[inline]
-pub fn from_str(text: &str) -> Result<Report, serde_json::Error> {
+/// When the input lacks a field of this version or has one of the wrong
+/// type.
+pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Report, D::Error> {
+    Report::deserialize(NullAsNan(deserializer))
+}
+
+/// The tests' reader of a `report.json` text.
+#[cfg(test)]
+pub(crate) fn from_str(text: &str) -> Result<Report, serde_json::Error> {
     let mut json = serde_json::Deserializer::from_str(text);
-    let report = Report::deserialize(NullAsNan(&mut json))?;
+    let report = deserialize(&mut json)?;
     json.end()?;
     Ok(report)
 }
 
-/// Reads the `report.json` at `path` ([`from_str`]).
-///
-/// # Errors
-/// When the file cannot be read or is not a report; the message names it.
-#[inline]
-pub fn read(path: &Path) -> Result<Report, String> {
+/// The tests' reader of a `report.json` file: errors name it.
+#[cfg(test)]
+pub(crate) fn read(path: &std::path::Path) -> Result<Report, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let not_a_report = |why: String| format!("{} is not a perfmark report: {why}", path.display());
-    // A file that reads but is not text is not a report, rather than "cannot be read".
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| not_a_report(format!("it is not UTF-8 text ({e})")))?;
     from_str(text).map_err(|e| not_a_report(e.to_string()))
@@ -549,7 +553,7 @@ mod tests {
         assert!(from_str("[]").is_err());
         let text = to_string(&fixtures::report(Vec::new()));
         assert!(from_str(&format!("{text} trailing")).is_err());
-        let e = read(Path::new("/nonexistent/report.json")).unwrap_err();
+        let e = read(std::path::Path::new("/nonexistent/report.json")).unwrap_err();
         assert!(e.contains("/nonexistent/report.json"), "{e}");
     }
 }

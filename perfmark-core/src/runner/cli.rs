@@ -14,6 +14,7 @@ use perfmark_options::text as option_text;
 use perfmark_options::Key;
 
 use crate::pair::process::DEFAULT_WORKER_TIMEOUT;
+use crate::Error;
 
 /// Where environment variables come from (a trait so tests can give their own).
 pub(super) trait Env {
@@ -92,7 +93,7 @@ impl Options {
     /// given a value (`--save-baseline=false`), or flags that exclude each
     /// other; libtest's own flags, libtest's message
     /// ([`Arguments::parse`]).
-    pub(super) fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, String> {
+    pub(super) fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, Error> {
         let mut rest = Vec::with_capacity(args.len());
         let mut flags = Flags::default();
         let mut args = args.into_iter();
@@ -112,16 +113,16 @@ impl Options {
             };
             let name = name.as_str();
             if SWITCHES.contains(&name) && inline.is_some() {
-                return Err(format!(
+                return Err(Error::usage(format!(
                     "{name} takes no value: give {name} alone, or leave it out"
-                ));
+                )));
             }
-            let mut value = |flag: &str| -> Result<OsString, String> {
+            let mut value = |flag: &str| -> Result<OsString, Error> {
                 inline
                     .clone()
                     .or_else(|| args.next())
                     .filter(|v| !v.is_empty())
-                    .ok_or_else(|| format!("{flag} needs {}", flag_value(flag)))
+                    .ok_or_else(|| Error::usage(format!("{flag} needs {}", flag_value(flag))))
             };
             match name {
                 "--save-baseline" => flags.save_baseline = true,
@@ -136,19 +137,18 @@ impl Options {
                 "--family-wise" => flags.family_wise = true,
                 "--between-run-sd" => {
                     let text = text_value(name, value(name)?)?;
-                    flags.between_run_sd =
-                        Some(between_run_sd(&text).map_err(|e| format!("{name}: {e}"))?);
+                    flags.between_run_sd = Some(between_run_sd(&text).map_err(|e| e.within(name))?);
                 }
                 "--timeout" => {
                     let text = text_value(name, value(name)?)?;
-                    flags.timeout = Some(timeout(&text).map_err(|e| format!("{name}: {e}"))?);
+                    flags.timeout = Some(timeout(&text).map_err(|e| e.within(name))?);
                 }
                 _ => rest.push(arg),
             }
         }
         let libtest = Arguments::parse(rest)?;
         let family_wise = family_wise(&flags, env)?;
-        let flag = |set: bool, var: &str| -> Result<bool, String> {
+        let flag = |set: bool, var: &str| -> Result<bool, Error> {
             Ok(set || env_bool(env, var)?.unwrap_or(false))
         };
         let options = Options {
@@ -163,21 +163,18 @@ impl Options {
                 .report_dir
                 .or_else(|| env_path(env, "PERFMARK_REPORT_DIR")),
             confidence: match env_text(env, "PERFMARK_CONFIDENCE", accepts(Key::Confidence))? {
-                Some(v) => {
-                    option_text::confidence(&v).map_err(|e| format!("PERFMARK_CONFIDENCE: {e}"))?
-                }
+                Some(v) => option_text::confidence(&v)
+                    .map_err(|e| Error::usage(format!("PERFMARK_CONFIDENCE: {e}")))?,
                 None => DEFAULT_CONFIDENCE,
             },
             precision: match env_text(env, "PERFMARK_PRECISION", accepts(Key::Precision))? {
-                Some(v) => {
-                    option_text::precision(&v).map_err(|e| format!("PERFMARK_PRECISION: {e}"))?
-                }
+                Some(v) => option_text::precision(&v)
+                    .map_err(|e| Error::usage(format!("PERFMARK_PRECISION: {e}")))?,
                 None => DEFAULT_PRECISION,
             },
             regression: match env_text(env, "PERFMARK_REGRESSION", accepts(Key::Regression))? {
-                Some(v) => {
-                    option_text::regression(&v).map_err(|e| format!("PERFMARK_REGRESSION: {e}"))?
-                }
+                Some(v) => option_text::regression(&v)
+                    .map_err(|e| Error::usage(format!("PERFMARK_REGRESSION: {e}")))?,
                 None => DEFAULT_REGRESSION,
             },
             max_time: env_duration(
@@ -194,22 +191,20 @@ impl Options {
             between_run_sd: match flags.between_run_sd {
                 Some(sd) => Some(sd),
                 None => env_text(env, "PERFMARK_BETWEEN_RUN_SD", BETWEEN_RUN_SD_ACCEPTS)?
-                    .map(|v| {
-                        between_run_sd(&v).map_err(|e| format!("PERFMARK_BETWEEN_RUN_SD: {e}"))
-                    })
+                    .map(|v| between_run_sd(&v).map_err(|e| e.within("PERFMARK_BETWEEN_RUN_SD")))
                     .transpose()?,
             },
             worker_timeout: match env_text(env, "PERFMARK_WORKER_TIMEOUT", accepts(Key::MaxTime))? {
                 Some(v) => option_text::max_time_ns(&v)
                     .map(Duration::from_nanos)
-                    .map_err(|e| format!("PERFMARK_WORKER_TIMEOUT: {e}"))?,
+                    .map_err(|e| Error::usage(format!("PERFMARK_WORKER_TIMEOUT: {e}")))?,
                 None => DEFAULT_WORKER_TIMEOUT,
             },
             no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
             timeout: match flags.timeout {
                 Some(bound) => Some(bound),
                 None => env_text(env, "PERFMARK_TIMEOUT", TIMEOUT_ACCEPTS)?
-                    .map(|v| timeout(&v).map_err(|e| format!("PERFMARK_TIMEOUT: {e}")))
+                    .map(|v| timeout(&v).map_err(|e| e.within("PERFMARK_TIMEOUT")))
                     .transpose()?,
             },
             no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
@@ -217,14 +212,15 @@ impl Options {
             libtest,
         };
         if options.compare_with.is_some() && options.save_baseline {
-            return Err(
+            return Err(Error::usage(
                 "--compare-with and --save-baseline cannot be used together: a paired \
-                 comparison measures two builds, not a baseline"
-                    .to_owned(),
-            );
+                 comparison measures two builds, not a baseline",
+            ));
         }
         if options.save_baseline && options.no_baseline {
-            return Err("--save-baseline and --no-baseline cannot be used together".to_owned());
+            return Err(Error::usage(
+                "--save-baseline and --no-baseline cannot be used together",
+            ));
         }
         Ok(options)
     }
@@ -243,11 +239,15 @@ impl Options {
 /// `--per-test-confidence` / `PERFMARK_PER_TEST_CONFIDENCE=1` (or
 /// `PERFMARK_FAMILY_WISE=0`) off; a flag wins over the variables, and
 /// asking for both at one level is an error.
-fn family_wise(flags: &Flags, env: &dyn Env) -> Result<Option<bool>, String> {
+fn family_wise(flags: &Flags, env: &dyn Env) -> Result<Option<bool>, Error> {
     const BOTH: &str = "cannot be used together: choose family-wise (the run keeps the \
                         confidence) or per-test (each test keeps it)";
     match (flags.family_wise, flags.per_test_confidence) {
-        (true, true) => return Err(format!("--family-wise and --per-test-confidence {BOTH}")),
+        (true, true) => {
+            return Err(Error::usage(format!(
+                "--family-wise and --per-test-confidence {BOTH}"
+            )))
+        }
         (true, false) => return Ok(Some(true)),
         (false, true) => return Ok(Some(false)),
         (false, false) => {}
@@ -255,9 +255,9 @@ fn family_wise(flags: &Flags, env: &dyn Env) -> Result<Option<bool>, String> {
     let on = env_bool(env, "PERFMARK_FAMILY_WISE")?;
     let per_test = env_bool(env, "PERFMARK_PER_TEST_CONFIDENCE")?.filter(|&p| p);
     match (on, per_test) {
-        (Some(true), Some(true)) => Err(format!(
+        (Some(true), Some(true)) => Err(Error::usage(format!(
             "PERFMARK_FAMILY_WISE=1 and PERFMARK_PER_TEST_CONFIDENCE=1 {BOTH}"
-        )),
+        ))),
         (Some(on), _) => Ok(Some(on)),
         (None, Some(true)) => Ok(Some(false)),
         _ => Ok(None),
@@ -266,19 +266,19 @@ fn family_wise(flags: &Flags, env: &dyn Env) -> Result<Option<bool>, String> {
 
 /// A between-run sd written as a percentage of the percent grammar
 /// (`"2%"`, `"0.5 %"`), above 0% and below 100%, as a fraction.
-fn between_run_sd(text: &str) -> Result<f64, String> {
+fn between_run_sd(text: &str) -> Result<f64, Error> {
     const ACCEPTS: &str = BETWEEN_RUN_SD_ACCEPTS;
     match perfmark_options::grammar::percent(text) {
         Ok(pct) if pct > 0.0 && pct < 100.0 => Ok(pct / 100.0),
-        Ok(_) => Err(format!(
+        Ok(_) => Err(Error::usage(format!(
             "invalid between-run sd `{text}`: out of range; expected {ACCEPTS}"
-        )),
-        Err(perfmark_options::grammar::Refusal::Negative) => Err(format!(
+        ))),
+        Err(perfmark_options::grammar::Refusal::Negative) => Err(Error::usage(format!(
             "invalid between-run sd `{text}`: an sd cannot be negative; expected {ACCEPTS}"
-        )),
-        Err(_) => Err(format!(
+        ))),
+        Err(_) => Err(Error::usage(format!(
             "invalid between-run sd `{text}`: expected {ACCEPTS}"
-        )),
+        ))),
     }
 }
 
@@ -395,10 +395,13 @@ fn flag_value(flag: &str) -> String {
 
 /// The value of a flag that takes text, not a path: an error naming the
 /// flag when it is not UTF-8.
-fn text_value(flag: &str, value: OsString) -> Result<String, String> {
-    value
-        .into_string()
-        .map_err(|_| format!("{flag} needs {}; its value is not UTF-8", flag_value(flag)))
+fn text_value(flag: &str, value: OsString) -> Result<String, Error> {
+    value.into_string().map_err(|_| {
+        Error::usage(format!(
+            "{flag} needs {}; its value is not UTF-8",
+            flag_value(flag)
+        ))
+    })
 }
 
 /// What `--timeout` and `PERFMARK_TIMEOUT` accept.
@@ -407,8 +410,12 @@ const TIMEOUT_ACCEPTS: &str = "a positive duration string such as \"90s\" or \"1
 
 /// A test's time bound as written in `--timeout` / `PERFMARK_TIMEOUT`: the
 /// attribute's duration grammar, at least a millisecond.
-fn timeout(text: &str) -> Result<Duration, String> {
-    let refused = || format!("`{text}` is not understood: expected {TIMEOUT_ACCEPTS}");
+fn timeout(text: &str) -> Result<Duration, Error> {
+    let refused = || {
+        Error::usage(format!(
+            "`{text}` is not understood: expected {TIMEOUT_ACCEPTS}"
+        ))
+    };
     let ns = perfmark_options::grammar::duration_ns(text).map_err(|_| refused())?;
     // Below a millisecond no test could ever finish; above u64 ns (584
     // years) the cast would saturate, which is "no bound" anyway.
@@ -429,14 +436,14 @@ const BOOL_ACCEPTS: &str = "1/true/yes/on or 0/false/no/off";
 /// A variable read as text: `None` when unset, an error naming it and
 /// saying what it `accepts` when its value is not UTF-8 (no value of a text
 /// variable can be).
-fn env_text(env: &dyn Env, var: &str, accepts: &str) -> Result<Option<String>, String> {
+fn env_text(env: &dyn Env, var: &str, accepts: &str) -> Result<Option<String>, Error> {
     match env.get(var) {
         None => Ok(None),
         Some(value) => value.into_string().map(Some).map_err(|value| {
-            format!(
+            Error::usage(format!(
                 "{var}={:?} is not valid UTF-8: expected {accepts}",
                 value.to_string_lossy()
-            )
+            ))
         }),
     }
 }
@@ -448,14 +455,14 @@ fn env_path(env: &dyn Env, var: &str) -> Option<PathBuf> {
     env.get(var).filter(|v| !v.is_empty()).map(PathBuf::from)
 }
 
-fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, String> {
+fn env_bool(env: &dyn Env, var: &str) -> Result<Option<bool>, Error> {
     match env_text(env, var, BOOL_ACCEPTS)?.as_deref().map(str::trim) {
         None => Ok(None),
         Some("1" | "true" | "yes" | "on") => Ok(Some(true)),
         Some("" | "0" | "false" | "no" | "off") => Ok(Some(false)),
-        Some(other) => Err(format!(
+        Some(other) => Err(Error::usage(format!(
             "{var}={other:?} is not understood: use {BOOL_ACCEPTS}"
-        )),
+        ))),
     }
 }
 
@@ -465,13 +472,13 @@ fn env_duration(
     key: Key,
     parse: fn(&str) -> Result<u64, perfmark_options::OptionError>,
     default: Duration,
-) -> Result<Duration, String> {
+) -> Result<Duration, Error> {
     let var = key.spec().env.as_ref().map_or("", |e| e.var);
     match env_text(env, var, accepts(key))? {
         None => Ok(default),
         Some(v) => parse(&v)
             .map(Duration::from_nanos)
-            .map_err(|e| format!("{var}: {e}")),
+            .map_err(|e| Error::usage(format!("{var}: {e}"))),
     }
 }
 
@@ -499,7 +506,10 @@ mod tests {
             .chain(args.iter().copied())
             .map(OsString::from)
             .collect();
-        Options::parse(args, &FakeEnv(env.iter().copied().collect()))
+        Options::parse(args, &FakeEnv(env.iter().copied().collect())).map_err(|e| {
+            assert!(e.is_usage(), "{e}");
+            e.to_string()
+        })
     }
 
     #[test]
@@ -682,7 +692,9 @@ mod tests {
                     .then(|| self.0.clone())
             }
         }
-        let e = Options::parse(vec!["perf".into()], &Bytes(not_utf8())).unwrap_err();
+        let e = Options::parse(vec!["perf".into()], &Bytes(not_utf8()))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("PERFMARK_MAX_TIME=") && e.contains("not valid UTF-8"),
             "{e}"
@@ -710,7 +722,9 @@ mod tests {
         assert_eq!(o.baseline_dir, Some(PathBuf::from(not_utf8())));
         let mut inline = OsString::from("--timeout=");
         inline.push(not_utf8());
-        let e = Options::parse(vec!["perf".into(), inline], &FakeEnv(HashMap::new())).unwrap_err();
+        let e = Options::parse(vec!["perf".into(), inline], &FakeEnv(HashMap::new()))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("--timeout needs a duration") && e.contains("not UTF-8"),
             "{e}"

@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use perfmark_options::Complexity;
 
-use super::{Outcome, Runner};
+use super::one_test::Outcome;
+use super::Runner;
 use crate::checks::complexity::{self, ComplexityPoint};
 use crate::checks::Verdict;
 use crate::registry::PerfTest;

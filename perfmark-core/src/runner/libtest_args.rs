@@ -26,6 +26,8 @@
 
 use std::ffi::OsString;
 
+use crate::Error;
+
 /// The options of libtest that perfmark acts on; the others are checked
 /// and dropped.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -99,13 +101,13 @@ impl Arguments {
     /// libtest's message for an unknown option, a missing or unexpected
     /// argument, an option given twice, a value out of its set, or an
     /// argument that is not UTF-8.
-    pub(super) fn parse(args: Vec<OsString>) -> Result<Arguments, String> {
+    pub(super) fn parse(args: Vec<OsString>) -> Result<Arguments, Error> {
         let mut parsed = Arguments::default();
         // Each option's values in the order given (`--skip` may repeat).
         let mut given: Vec<(&'static str, Option<String>)> = Vec::new();
         let mut args = args.into_iter().skip(1).map(|arg| {
             arg.into_string()
-                .map_err(|arg| format!("argument {arg:?} is not valid unicode"))
+                .map_err(|arg| Error::usage(format!("argument {arg:?} is not valid unicode")))
         });
         let mut only_filters = false;
         while let Some(arg) = args.next() {
@@ -119,20 +121,22 @@ impl Arguments {
                     Some((name, value)) => (name, Some(value.to_owned())),
                     None => (long, None),
                 };
-                let (name, _, takes) = OPTIONS
-                    .iter()
-                    .find(|(n, _, _)| n.len() > 1 && *n == name)
-                    .ok_or_else(|| format!("Unrecognized option: '{name}'"))?;
+                let (name, _, takes) =
+                    OPTIONS
+                        .iter()
+                        .find(|(n, _, _)| n.len() > 1 && *n == name)
+                        .ok_or_else(|| Error::usage(format!("Unrecognized option: '{name}'")))?;
                 let value = match (takes, inline) {
                     (Takes::Nothing, Some(_)) => {
-                        return Err(format!("Option '{name}' does not take an argument"))
+                        return Err(Error::usage(format!(
+                            "Option '{name}' does not take an argument"
+                        )))
                     }
                     (Takes::Nothing, None) => None,
                     (_, Some(value)) => Some(value),
-                    (_, None) => Some(
-                        args.next()
-                            .ok_or_else(|| format!("Argument to option '{name}' missing"))??,
-                    ),
+                    (_, None) => Some(args.next().ok_or_else(|| {
+                        Error::usage(format!("Argument to option '{name}' missing"))
+                    })??),
                 };
                 give(&mut given, name, *takes, value)?;
             } else {
@@ -140,18 +144,20 @@ impl Arguments {
                 // takes the rest of the group (or the next argument).
                 let group = &arg[1..];
                 for (at, c) in group.char_indices() {
-                    let (name, _, takes) = OPTIONS
-                        .iter()
-                        .find(|(_, short, _)| *short == Some(c))
-                        .ok_or_else(|| format!("Unrecognized option: '{c}'"))?;
+                    let (name, _, takes) =
+                        OPTIONS
+                            .iter()
+                            .find(|(_, short, _)| *short == Some(c))
+                            .ok_or_else(|| Error::usage(format!("Unrecognized option: '{c}'")))?;
                     if *takes == Takes::Nothing {
                         give(&mut given, name, Takes::Nothing, None)?;
                         continue;
                     }
                     let rest = &group[at + c.len_utf8()..];
                     let value = if rest.is_empty() {
-                        args.next()
-                            .ok_or_else(|| format!("Argument to option '{name}' missing"))??
+                        args.next().ok_or_else(|| {
+                            Error::usage(format!("Argument to option '{name}' missing"))
+                        })??
                     } else {
                         rest.to_owned()
                     };
@@ -173,18 +179,18 @@ impl Arguments {
                 "quiet" => quiet = true,
                 "exact" => parsed.exact = true,
                 "test-threads" => match value.parse::<usize>() {
-                    Ok(0) => return Err("argument for --test-threads must not be 0".to_owned()),
+                    Ok(0) => return Err(Error::usage("argument for --test-threads must not be 0")),
                     Ok(_) => {}
                     Err(e) => {
-                        return Err(format!(
+                        return Err(Error::usage(format!(
                             "argument for --test-threads must be a number > 0 (error: {e})"
-                        ))
+                        )))
                     }
                 },
                 "color" if !matches!(value.as_str(), "auto" | "always" | "never") => {
-                    return Err(format!(
+                    return Err(Error::usage(format!(
                         "argument for --color must be auto, always, or never (was {value})"
-                    ));
+                    )));
                 }
                 "format" => {
                     format = Some(match value.as_str() {
@@ -192,16 +198,16 @@ impl Arguments {
                         "terse" => Format::Terse,
                         "json" => Format::Json,
                         _ => {
-                            return Err(format!(
+                            return Err(Error::usage(format!(
                                 "argument for --format must be pretty, terse or json (was {value})"
-                            ))
+                            )))
                         }
                     })
                 }
                 "Z" if value != "unstable-options" => {
-                    return Err(format!(
+                    return Err(Error::usage(format!(
                         "argument for -Z must be unstable-options (was {value})"
-                    ));
+                    )));
                 }
                 // color, Z (checked above), test, bench, nocapture,
                 // no-capture, show-output, logfile.
@@ -209,9 +215,9 @@ impl Arguments {
             }
         }
         if parsed.ignored && parsed.include_ignored {
-            return Err(
-                "the options --include-ignored and --ignored are mutually exclusive".to_owned(),
-            );
+            return Err(Error::usage(
+                "the options --include-ignored and --ignored are mutually exclusive",
+            ));
         }
         // libtest: `--format` wins over `-q`, which alone means terse.
         parsed.format = format.unwrap_or(if quiet { Format::Terse } else { Format::Pretty });
@@ -226,9 +232,11 @@ fn give(
     name: &'static str,
     takes: Takes,
     value: Option<String>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if takes != Takes::Many && given.iter().any(|(n, _)| *n == name) {
-        return Err(format!("Option '{name}' given more than once"));
+        return Err(Error::usage(format!(
+            "Option '{name}' given more than once"
+        )));
     }
     given.push((name, value));
     Ok(())
@@ -245,6 +253,10 @@ mod tests {
                 .map(OsString::from)
                 .collect(),
         )
+        .map_err(|e| {
+            assert!(e.is_usage(), "{e}");
+            e.to_string()
+        })
     }
 
     fn strings(xs: &[&str]) -> Vec<String> {
@@ -380,6 +392,7 @@ mod tests {
         use std::os::unix::ffi::OsStringExt;
         let args = vec!["perf".into(), OsString::from_vec(vec![0xff])];
         let e = Arguments::parse(args).unwrap_err();
-        assert!(e.contains("not valid unicode"), "{e}");
+        assert!(e.is_usage(), "{e}");
+        assert!(e.to_string().contains("not valid unicode"), "{e}");
     }
 }

@@ -3,7 +3,8 @@
 //! A test binary runs its perf tests one after the other, but a test runner
 //! that starts several processes at once does not: cargo-nextest runs every
 //! test in a process of its own, as many at a time as there are cores. Two
-//! measurements at once disturb each other (DESIGN §1, `--test-threads`).
+//! measurements at once disturb each other (which is why `--test-threads`
+//! is accepted and ignored).
 //! So every process that is about to measure takes an exclusive lock on a
 //! file in the temporary directory (`std::fs::File::lock`, an advisory lock
 //! the OS drops when the process ends, however it ends), named after the

@@ -11,16 +11,18 @@ use std::panic::{self, AssertUnwindSafe};
 
 use super::family::Family;
 use super::judge::judge;
-use super::{keep_measurement, Outcome, Runner};
+use super::one_test::{keep_measurement, Outcome};
+use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Allocs, Budget, Check, Paired, RunSpreads, Verdict};
 use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
-use crate::pair::{probe, ProcessPair, WorkerError};
+use crate::pair::{probe, ProcessPair};
 use crate::registry::PerfTest;
 use crate::report::TestReport;
+use crate::Error;
 
 /// What compare mode knows for the whole run.
 #[derive(Debug)]
@@ -38,12 +40,14 @@ pub(super) struct Comparing {
 impl Comparing {
     /// Greets the base (an error names it when it is not a perfmark test
     /// binary of this protocol) and finds this binary.
-    pub fn start(base: &Path) -> Result<Self, WorkerError> {
+    pub fn start(base: &Path) -> Result<Self, Error> {
         let base_tests = probe(base, Side::Base)?.into_iter().collect();
-        let head = std::env::current_exe().map_err(|e| WorkerError {
-            side: Side::Head,
-            path: PathBuf::from("<this test binary>"),
-            message: format!("cannot be found to start its workers: {e}"),
+        let head = std::env::current_exe().map_err(|e| {
+            Error::worker(
+                Side::Head,
+                Path::new("<this test binary>"),
+                format!("cannot be found to start its workers: {e}"),
+            )
         })?;
         Ok(Comparing {
             base: base.to_owned(),
@@ -56,15 +60,6 @@ impl Comparing {
     /// Whether the base has `name`.
     pub fn has(&self, name: &str) -> bool {
         self.base_tests.contains(name)
-    }
-
-    /// The header line, with the run's family-wise correction in words.
-    pub fn header(&self, family: &Family) -> String {
-        format!(
-            "comparing with base {} (paired, slice by slice; {}; stored baselines not read)",
-            self.base.display(),
-            family.words()
-        )
     }
 }
 

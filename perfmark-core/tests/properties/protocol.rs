@@ -169,8 +169,9 @@ fn any_line_is_skipped_read_or_refused() {
                 let again = protocol::encode(&reply);
                 prop_assert_eq!(decode(&again), Some(Ok(reply)));
             }
-            Some(Err(message)) => {
-                prop_assert!(message.starts_with("unreadable worker line"), "{}", message);
+            Some(Err(e)) => {
+                prop_assert!(e.is_protocol(), "{}", e);
+                prop_assert!(e.to_string().starts_with("unreadable worker line"), "{}", e);
             }
         }
         // A worker reads requests with the same parser.

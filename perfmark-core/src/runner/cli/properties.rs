@@ -94,7 +94,9 @@ fn every_variable_value_is_taken_or_refused_by_name() {
             let env = Vars(HashMap::from([(var.to_owned(), value.clone())]));
             match Options::parse(vec!["perf".into()], &env) {
                 Ok(o) => sound(&o)?,
-                Err(message) => {
+                Err(e) => {
+                    prop_assert!(e.is_usage(), "{var}={value:?}: {e}");
+                    let message = e.to_string();
                     prop_assert!(message.starts_with(var), "{var}={value:?}: {message}");
                     prop_assert!(
                         message.contains("expected") || message.contains("use 1/true"),
@@ -223,7 +225,8 @@ fn flags_in_any_order_are_taken_or_refused_by_name() {
             if let Some(filter) = &filter {
                 args.push(filter.into());
             }
-            let result = Options::parse(args.clone(), &Vars(HashMap::new()));
+            let result =
+                Options::parse(args.clone(), &Vars(HashMap::new())).map_err(|e| e.to_string());
             match (expected(&flags), result) {
                 (Ok(e), Ok(o)) => {
                     sound(&o)?;

@@ -1,5 +1,6 @@
 //! Panic capture: a test's panic is recorded with its location, as libtest
 //! shows it under `failures:`, instead of being printed where it happens.
+//! Both a normal run and a worker serving slices run a test's body under it.
 
 use std::panic;
 use std::sync::Mutex;
@@ -46,7 +47,7 @@ pub(crate) fn panic_payload_text(payload: &(dyn std::any::Any + Send)) -> String
 /// panic hook puts a `file:line:col:` line before the message, which is
 /// skipped when present (a payload taken without the hook has none, and
 /// its first line is the message's).
-pub(super) fn panic_headline(text: &str) -> &str {
+pub(crate) fn panic_headline(text: &str) -> &str {
     let mut lines = text.lines();
     let first = lines.next().unwrap_or("");
     if is_location_line(first) {

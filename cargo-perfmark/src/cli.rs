@@ -1,0 +1,282 @@
+//! The command line of `cargo perfmark`: parsed by hand (two commands and
+//! a few options do not need a parser crate's build time).
+
+use std::time::Duration;
+
+use crate::baseline::{self, Recording};
+use crate::cargo::{Selection, Workspace};
+use crate::compare;
+use crate::Error;
+
+/// What `cargo perfmark --help` prints.
+pub const USAGE: &str = "\
+usage: cargo perfmark COMMAND [OPTIONS]
+
+commands:
+  baseline [--runs N] [--pause D] [-p PKG] [--test NAME] [-- ARGS]
+      record the perf test targets' baselines over N processes (default 5),
+      D apart (default 30s; 0s for none), into each package's perf-baselines/
+  compare [REV] [-p PKG] [--test NAME] [-- ARGS]
+      build REV (default HEAD) in a git worktree and the working tree, and
+      run each perf test binary with --compare-with its twin of REV
+
+options:
+  -p, --package PKG   only this package's test targets (repeatable)
+      --test NAME     only this test target (repeatable)
+  -- ARGS             passed on to every test binary (a filter, say)
+  -h, --help          this text
+
+exit status: 0 nothing regressed, 101 a test failed, 2 a usage or build error
+";
+
+/// A parsed command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Invocation {
+    /// Print [`USAGE`].
+    Help,
+    /// `cargo perfmark baseline`.
+    Baseline(Recording),
+    /// `cargo perfmark compare`.
+    Compare {
+        /// The base revision.
+        rev: String,
+        /// The test targets.
+        selection: Selection,
+        /// Passed on to every test binary.
+        test_args: Vec<String>,
+    },
+}
+
+/// Parses the arguments after the program's name; a leading `perfmark`
+/// (what cargo passes a `cargo perfmark` subcommand) is skipped.
+///
+/// # Errors
+/// [`Error::is_usage`], saying what is accepted.
+pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Error> {
+    let mut args: Vec<String> = args.into_iter().collect();
+    if args.first().is_some_and(|a| a == "perfmark") {
+        args.remove(0);
+    }
+    let (ours, test_args) = match args.iter().position(|a| a == "--") {
+        Some(i) => (args[..i].to_vec(), args[i + 1..].to_vec()),
+        None => (args, Vec::new()),
+    };
+    let mut ours = ours.into_iter();
+    let command = match ours.next() {
+        None => return Ok(Invocation::Help),
+        Some(c) => c,
+    };
+    let mut selection = Selection::default();
+    let mut runs = None;
+    let mut pause = None;
+    let mut positional = Vec::new();
+    while let Some(arg) = ours.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_owned(), Some(v.to_owned())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |what: &str| -> Result<String, Error> {
+            inline
+                .clone()
+                .or_else(|| ours.next())
+                .ok_or_else(|| Error::usage(format!("{name} needs {what}\n\n{USAGE}")))
+        };
+        match name.as_str() {
+            "-h" | "--help" => return Ok(Invocation::Help),
+            "-p" | "--package" => selection.packages.push(value("a package name")?),
+            "--test" => selection.tests.push(value("a test target's name")?),
+            "--runs" if command == "baseline" => runs = Some(parse_runs(&value("a number")?)?),
+            "--pause" if command == "baseline" => {
+                pause = Some(parse_pause(&value("a duration such as 30s")?)?)
+            }
+            _ if !name.starts_with('-') => positional.push(arg),
+            _ => {
+                return Err(Error::usage(format!(
+                    "unknown option `{arg}` for `cargo perfmark {command}`\n\n{USAGE}"
+                )))
+            }
+        }
+    }
+    match command.as_str() {
+        "-h" | "--help" | "help" => Ok(Invocation::Help),
+        "baseline" => {
+            if let Some(extra) = positional.first() {
+                return Err(Error::usage(format!(
+                    "baseline takes no revision or name, got `{extra}`; a filter for the \
+                     tests goes after `--`\n\n{USAGE}"
+                )));
+            }
+            Ok(Invocation::Baseline(Recording {
+                runs: runs.unwrap_or(baseline::DEFAULT_RUNS),
+                pause: pause.unwrap_or(baseline::DEFAULT_PAUSE),
+                selection,
+                test_args,
+            }))
+        }
+        "compare" => {
+            if positional.len() > 1 {
+                return Err(Error::usage(format!(
+                    "compare takes one revision, got {positional:?}; the test binaries' \
+                     arguments go after `--`\n\n{USAGE}"
+                )));
+            }
+            Ok(Invocation::Compare {
+                rev: positional.pop().unwrap_or_else(|| "HEAD".to_owned()),
+                selection,
+                test_args,
+            })
+        }
+        other => Err(Error::usage(format!(
+            "unknown command `{other}`: the commands are `baseline` and `compare`\n\n{USAGE}"
+        ))),
+    }
+}
+
+fn parse_runs(value: &str) -> Result<usize, Error> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n >= 2)
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--runs takes a whole number of processes, at least 2, not `{value}`"
+            ))
+        })
+}
+
+fn parse_pause(value: &str) -> Result<Duration, Error> {
+    perfmark_options::grammar::duration_ns(value)
+        .ok()
+        .filter(|ns| ns.is_finite() && *ns >= 0.0)
+        .map(|ns| Duration::from_nanos(ns as u64))
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--pause takes a duration such as 30s, 500ms or 0s, not `{value}`"
+            ))
+        })
+}
+
+/// Runs `invocation` in the workspace around the current directory and
+/// returns the exit status: 0, 101 on a failed test, 2 on an error.
+///
+/// # Errors
+/// Any [`Error`] of the task.
+pub fn run(invocation: Invocation) -> Result<u8, Error> {
+    let here = std::env::current_dir()
+        .map_err(|e| Error::build(format!("cannot read the current directory: {e}")))?;
+    match invocation {
+        Invocation::Help => {
+            print!("{USAGE}");
+            Ok(0)
+        }
+        Invocation::Baseline(recording) => {
+            baseline::record_workspace(&Workspace::locate(&here)?, &recording)?;
+            Ok(0)
+        }
+        Invocation::Compare {
+            rev,
+            selection,
+            test_args,
+        } => compare::compare_rev(&Workspace::locate(&here)?, &rev, &selection, &test_args),
+    }
+}
+
+/// The whole program: parses `args` (those after the program's name), runs
+/// the task, prints an error as `error: …`, and returns the exit status.
+pub fn main<I: IntoIterator<Item = String>>(args: I) -> u8 {
+    match parse(args).and_then(run) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(line: &str) -> Result<Invocation, Error> {
+        parse(line.split_whitespace().map(str::to_owned))
+    }
+
+    #[test]
+    fn cargo_s_subcommand_name_is_skipped_and_bare_is_help() {
+        assert_eq!(parse_str("").unwrap(), Invocation::Help);
+        assert_eq!(parse_str("perfmark").unwrap(), Invocation::Help);
+        assert_eq!(parse_str("perfmark --help").unwrap(), Invocation::Help);
+        assert_eq!(parse_str("-h").unwrap(), Invocation::Help);
+        assert_eq!(parse_str("compare --help").unwrap(), Invocation::Help);
+    }
+
+    #[test]
+    fn baseline_options() {
+        assert_eq!(
+            parse_str("perfmark baseline").unwrap(),
+            Invocation::Baseline(Recording::default())
+        );
+        let Invocation::Baseline(r) =
+            parse_str("baseline --runs 3 --pause=0s -p a --package=b --test perf -- sort").unwrap()
+        else {
+            panic!("a baseline");
+        };
+        assert_eq!((r.runs, r.pause), (3, Duration::ZERO));
+        assert_eq!(r.selection.packages, ["a", "b"]);
+        assert_eq!(r.selection.tests, ["perf"]);
+        assert_eq!(r.test_args, ["sort"]);
+        let Invocation::Baseline(r) = parse_str("baseline --pause 1.5s").unwrap() else {
+            panic!("a baseline");
+        };
+        assert_eq!(r.pause, Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn compare_options() {
+        assert_eq!(
+            parse_str("perfmark compare").unwrap(),
+            Invocation::Compare {
+                rev: "HEAD".into(),
+                selection: Selection::default(),
+                test_args: Vec::new(),
+            }
+        );
+        assert_eq!(
+            parse_str("compare origin/main -p k --test perf -- sort --exact").unwrap(),
+            Invocation::Compare {
+                rev: "origin/main".into(),
+                selection: Selection {
+                    packages: vec!["k".into()],
+                    tests: vec!["perf".into()],
+                },
+                test_args: vec!["sort".into(), "--exact".into()],
+            }
+        );
+    }
+
+    #[test]
+    fn mistakes_say_what_is_accepted() {
+        let cases = [
+            ("frobnicate", "unknown command `frobnicate`"),
+            ("baseline --runs", "--runs needs a number"),
+            ("baseline --runs 1", "at least 2, not `1`"),
+            ("baseline --runs five", "not `five`"),
+            ("baseline --pause 3 parsecs", "--pause takes a duration"),
+            ("baseline --verbose", "unknown option `--verbose`"),
+            ("baseline HEAD", "baseline takes no revision"),
+            ("compare a b", "compare takes one revision"),
+            ("compare --runs 3", "unknown option `--runs`"),
+            ("compare -p", "-p needs a package name"),
+        ];
+        for (line, expected) in cases {
+            let e = parse_str(line).unwrap_err();
+            assert!(e.is_usage(), "{line}: {e}");
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains(expected), "{line}: {e}");
+        }
+        assert!(parse_str("compare --bogus")
+            .unwrap_err()
+            .to_string()
+            .contains("usage: cargo perfmark"));
+    }
+}

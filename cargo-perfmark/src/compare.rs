@@ -1,0 +1,228 @@
+//! `cargo perfmark compare [REV]`: the working tree (the head) against a
+//! revision (the base) checked out in a git worktree, each perf test binary
+//! run with `--compare-with` its base twin.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::cargo::{build_perf_binaries, Selection, TestBinary, Workspace};
+use crate::Error;
+
+/// Head and base binaries matched by package and target; the rest are
+/// listed as only in one build.
+#[derive(Debug, Default)]
+pub struct Pairing {
+    /// (head, base) twins.
+    pub pairs: Vec<(TestBinary, TestBinary)>,
+    /// Perf test binaries only the head has.
+    pub head_only: Vec<TestBinary>,
+    /// Perf test binaries only the base has.
+    pub base_only: Vec<TestBinary>,
+}
+
+/// Matches head binaries with their base twins by package and target.
+pub fn pair_binaries(head: Vec<TestBinary>, base: Vec<TestBinary>) -> Pairing {
+    let key = |b: &TestBinary| (b.package.clone(), b.target.clone());
+    let mut base: BTreeMap<_, _> = base.into_iter().map(|b| (key(&b), b)).collect();
+    let mut pairing = Pairing::default();
+    for h in head {
+        match base.remove(&key(&h)) {
+            Some(b) => pairing.pairs.push((h, b)),
+            None => pairing.head_only.push(h),
+        }
+    }
+    pairing.base_only = base.into_values().collect();
+    pairing
+}
+
+/// Runs git in `dir`; its trimmed stdout, or its stderr as the error.
+fn git(dir: &Path, args: &[&str]) -> Result<String, Error> {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .map_err(|e| Error::git(format!("cannot run git: {e}; is git installed?")))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    } else {
+        Err(Error::git(format!(
+            "`git {}` failed in {}: {}",
+            args.join(" "),
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )))
+    }
+}
+
+/// Checks out `rev` of the git repository at `repo` in a detached worktree
+/// at `dir` (reusing, moved to the new commit, one left there by an earlier
+/// run, so its build is incremental) and returns the commit it resolved to.
+///
+/// # Errors
+/// [`Error::is_git`] when `repo` is not in a git repository, `rev` is not
+/// one of its revisions, or the worktree cannot be made.
+pub fn worktree(repo: &Path, rev: &str, dir: &Path) -> Result<String, Error> {
+    let commit = git(
+        repo,
+        &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+    )
+    .map_err(|e| {
+        Error::git(format!(
+            "{rev:?} is not a revision of the repository at {}: {e}",
+            repo.display()
+        ))
+    })?;
+    let path = dir.to_string_lossy().into_owned();
+    if dir.join(".git").is_file() {
+        if git(
+            dir,
+            &["checkout", "--quiet", "--detach", "--force", &commit],
+        )
+        .is_ok()
+        {
+            return Ok(commit);
+        }
+        let _ = git(repo, &["worktree", "remove", "--force", &path]);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = git(repo, &["worktree", "prune"]);
+    git(
+        repo,
+        &[
+            "worktree", "add", "--quiet", "--detach", "--force", &path, &commit,
+        ],
+    )?;
+    Ok(commit)
+}
+
+/// Where the base of a comparison is checked out and built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseDirs {
+    /// The git worktree: `target/perfmark-compare/base` in the workspace
+    /// root, so that cargo finds no other workspace above the base's.
+    pub worktree: PathBuf,
+    /// The base's workspace inside it (a subdirectory when the workspace
+    /// is not at the repository's top).
+    pub workspace: PathBuf,
+    /// The base's own target directory, `perfmark-compare/target` in the
+    /// head's: cargo names a path package's artifacts without its path,
+    /// so in one directory the base's test binaries would replace the
+    /// head's.
+    pub target_dir: PathBuf,
+}
+
+impl BaseDirs {
+    /// The directories for a comparison in `ws`.
+    ///
+    /// # Errors
+    /// [`Error::is_git`] when the workspace is not in a git repository.
+    pub fn of(ws: &Workspace) -> Result<BaseDirs, Error> {
+        let top = PathBuf::from(git(&ws.root, &["rev-parse", "--show-toplevel"])?);
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
+        let (top, root) = (canonical(&top), canonical(&ws.root));
+        let inside = root.strip_prefix(&top).unwrap_or(Path::new("")).to_owned();
+        let worktree = ws.root.join("target").join("perfmark-compare").join("base");
+        Ok(BaseDirs {
+            workspace: worktree.join(inside),
+            worktree,
+            target_dir: ws.target_dir.join("perfmark-compare").join("target"),
+        })
+    }
+}
+
+/// `cargo perfmark compare REV`: builds the workspace `ws` as it is (the
+/// head) and `rev` in a worktree ([`BaseDirs`]), the test targets
+/// `selection` names, then runs each head perf test binary with
+/// `--compare-with` its base twin and `test_args`, its output going to
+/// ours. Returns the exit status: 101 when any binary failed (a
+/// regression, a budget, a crashed worker), else 0.
+///
+/// # Errors
+/// When git or a build fails, when no perf test binary is in both builds,
+/// or when a binary cannot be run.
+pub fn compare_rev(
+    ws: &Workspace,
+    rev: &str,
+    selection: &Selection,
+    test_args: &[String],
+) -> Result<u8, Error> {
+    let dirs = BaseDirs::of(ws)?;
+    if let Some(parent) = dirs.worktree.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Error::git(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let commit = worktree(&ws.root, rev, &dirs.worktree)?;
+    eprintln!(
+        "perfmark compare: base {rev} ({commit}) in {}",
+        dirs.worktree.display()
+    );
+    eprintln!("perfmark compare: building the head");
+    let head = build_perf_binaries(&ws.root, None, selection)?;
+    eprintln!("perfmark compare: building the base");
+    let base = build_perf_binaries(&dirs.workspace, Some(&dirs.target_dir), selection)?;
+    if let Some((h, _)) = head.iter().zip(&base).find(|(h, b)| h.path == b.path) {
+        return Err(Error::build(format!(
+            "the head and the base built the same file {}: nothing to compare",
+            h.path.display()
+        )));
+    }
+    let pairing = pair_binaries(head, base);
+    for b in &pairing.head_only {
+        eprintln!(
+            "perfmark compare: {}/{} is new: not compared",
+            b.package, b.target
+        );
+    }
+    for b in &pairing.base_only {
+        eprintln!(
+            "perfmark compare: {}/{} was removed: not compared",
+            b.package, b.target
+        );
+    }
+    if pairing.pairs.is_empty() {
+        return Err(Error::build(
+            "no perf test binary is in both builds: nothing to compare (a perf test target \
+             is a `[[test]]` with `harness = false` whose main is `perfmark::main!()`)",
+        ));
+    }
+    let mut code = 0;
+    for (head, base) in &pairing.pairs {
+        eprintln!("perfmark compare: {}/{}", head.package, head.target);
+        let status = Command::new(&head.path)
+            .current_dir(&head.package_dir)
+            .arg("--compare-with")
+            .arg(&base.path)
+            .args(test_args)
+            .status()
+            .map_err(|e| Error::run(format!("cannot run {}: {e}", head.path.display())))?;
+        if !status.success() {
+            code = 101;
+        }
+    }
+    Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binaries_pair_by_package_and_target() {
+        let b = |package: &str, target: &str, path: &str| TestBinary {
+            package: package.into(),
+            target: target.into(),
+            path: path.into(),
+            package_dir: PathBuf::new(),
+        };
+        let pairing = pair_binaries(
+            vec![b("k", "perf", "/h/perf"), b("k", "new", "/h/new")],
+            vec![b("k", "old", "/b/old"), b("k", "perf", "/b/perf")],
+        );
+        assert_eq!(pairing.pairs.len(), 1);
+        assert_eq!(pairing.pairs[0].0.path, PathBuf::from("/h/perf"));
+        assert_eq!(pairing.pairs[0].1.path, PathBuf::from("/b/perf"));
+        assert_eq!(pairing.head_only[0].target, "new");
+        assert_eq!(pairing.base_only[0].target, "old");
+    }
+}

@@ -1,0 +1,189 @@
+//! End to end: the built `cargo-perfmark` binary in a fresh user crate
+//! outside this workspace (set up as perfmark's README shows, committed to
+//! a git repository of its own): `baseline` writes the baseline file with
+//! the between-run spread, `compare` exits 0 on an unchanged tree and 101
+//! on a slowed one, and a wrong command line exits 2. The timings are
+//! synthetic (`iter_custom`), so every verdict is deterministic on a noisy
+//! machine.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// perfmark's workspace root: the user crate's path dependency.
+fn perfmark_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cargo-perfmark is in the workspace")
+        .to_owned()
+}
+
+/// One target directory for every build here, under this workspace's
+/// `target/`, so perfmark is compiled once (and once more for the bases).
+fn shared_target_dir() -> PathBuf {
+    perfmark_root().join("target").join("cargo-perfmark-e2e")
+}
+
+/// The test file, its `slowed` test taking `slowed_ns` per iteration.
+fn perf_rs(slowed_ns: u64) -> String {
+    format!(
+        r#"use perfmark::{{perf_test, Bencher}};
+use std::time::Duration;
+
+#[perf_test]
+fn steady(b: &mut Bencher) {{
+    b.iter_custom(|iters| Duration::from_nanos(100 * iters));
+}}
+
+#[perf_test]
+fn slowed(b: &mut Bencher) {{
+    b.iter_custom(|iters| Duration::from_nanos({slowed_ns} * iters));
+}}
+
+perfmark::main!();
+"#
+    )
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "perfmark")
+        .env("GIT_AUTHOR_EMAIL", "perfmark@example.invalid")
+        .env("GIT_COMMITTER_NAME", "perfmark")
+        .env("GIT_COMMITTER_EMAIL", "perfmark@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", explain(&out));
+}
+
+/// A user's crate in a fresh directory under the system's temp dir,
+/// committed with `slowed` at 100 ns.
+fn user_crate() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cargo-perfmark-e2e-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let perfmark = perfmark_root();
+    write(
+        &dir.join("Cargo.toml"),
+        &format!(
+            r#"[package]
+name = "perf-user"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dev-dependencies]
+perfmark = {{ path = {:?} }}
+
+[[test]]
+name = "perf"
+harness = false
+"#,
+            perfmark.display().to_string()
+        ),
+    );
+    write(&dir.join("src/lib.rs"), "");
+    write(&dir.join("tests/perf.rs"), &perf_rs(100));
+    write(&dir.join(".gitignore"), "/target\n");
+    git(&dir, &["init", "--quiet"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "--quiet", "-m", "perf tests"]);
+    dir
+}
+
+fn cargo_perfmark(dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-perfmark"));
+    cmd.current_dir(dir)
+        .args(args)
+        .env("CARGO_TARGET_DIR", shared_target_dir());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PERFMARK_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().expect("cargo-perfmark runs")
+}
+
+fn explain(out: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn baseline_and_compare_in_a_user_crate() {
+    let dir = user_crate();
+
+    // Usage: bare prints it; a wrong option or revision exits 2 and says why.
+    let out = cargo_perfmark(&dir, &["perfmark"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("usage: cargo perfmark"));
+    let out = cargo_perfmark(&dir, &["perfmark", "baseline", "--runz", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error: unknown option `--runz`"),
+        "{}",
+        explain(&out)
+    );
+    let out = cargo_perfmark(&dir, &["perfmark", "compare", "no-such-revision"]);
+    assert_eq!(out.status.code(), Some(2), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("\"no-such-revision\" is not a revision"),
+        "{}",
+        explain(&out)
+    );
+
+    // Baselines over two processes: each entry has its between-run spread.
+    let out = cargo_perfmark(
+        &dir,
+        &["perfmark", "baseline", "--runs", "2", "--pause", "0s"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let file = dir.join("perf-baselines/perf.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("the baseline file")).unwrap();
+    for test in ["steady", "slowed"] {
+        let runs = &saved["tests"][test]["between_runs"];
+        assert_eq!(runs["runs"], 2, "{test}: {saved}");
+        assert_eq!(runs["run_estimates_ns"].as_array().unwrap().len(), 2);
+        assert!(runs["sd_log"].as_f64().is_some(), "{test}: {saved}");
+    }
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("2 tests recorded over 2 processes"),
+        "{}",
+        explain(&out)
+    );
+    // The recording is not part of the comparisons below.
+    std::fs::remove_dir_all(dir.join("perf-baselines")).unwrap();
+
+    // The working tree as committed: nothing regressed.
+    let out = cargo_perfmark(&dir, &["perfmark", "compare"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("vs base"),
+        "{}",
+        explain(&out)
+    );
+
+    // `slowed` twice as slow in the working tree: a regression, exit 101.
+    write(&dir.join("tests/perf.rs"), &perf_rs(200));
+    let out = cargo_perfmark(&dir, &["perfmark", "compare", "HEAD", "--", "slowed"]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("test slowed ... FAILED"),
+        "{}",
+        explain(&out)
+    );
+    assert!(stdout.contains("regressed"), "{}", explain(&out));
+
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,245 @@
+//! One test, measured and judged: its plan from its options and the
+//! run's, its body run under the [`watchdog`] with what the OS saw
+//! meanwhile, the checks' verdict, and a second measurement when a failure
+//! was measured under interference ([`remeasure`]).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::family::Family;
+use super::judge::judge;
+use super::remeasure;
+use super::watchdog::{self, Bounded, Ran};
+use super::Runner;
+use crate::allocations::{self, Allocations};
+use crate::bencher::{Bencher, Measurer};
+use crate::checks::{Check, Verdict};
+use crate::clock::{self, Clock};
+use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
+use crate::measure::{clock_of, Adaptive, Measurement, Plan, StopReason};
+use crate::registry::{Ignore, PerfTest};
+use crate::report::TestReport;
+
+/// What happened to a test that ran.
+pub(super) struct Outcome {
+    pub(super) report: TestReport,
+    /// What libtest prints under `failures:` for a failed test.
+    pub(super) failure_detail: Option<String>,
+    /// The test did not return within its bound and its thread still runs:
+    /// no other test may be measured beside it.
+    pub(super) hung: bool,
+}
+
+impl Runner {
+    /// The measurement plan of `t`: its options, else the run's.
+    pub(super) fn plan_for(&self, t: &PerfTest) -> Plan {
+        let o = &t.options;
+        let mut plan = Plan::new(
+            o.confidence.unwrap_or(self.options.confidence),
+            o.precision.unwrap_or(self.options.precision),
+            o.max_time_ns
+                .map_or(self.options.max_time, Duration::from_nanos),
+            o.warmup_ns
+                .map_or(self.options.warmup, Duration::from_nanos),
+        );
+        plan.budget_ns = o.budget_ns;
+        plan.smoke = !self.measuring();
+        plan.allocs = o.allocs;
+        plan.measure = clock_of(t);
+        // Without a thread CPU clock the test fails before it is measured
+        // (see `measure_one`); the wall clock's figures stand in meanwhile.
+        if let Some(info) = plan.measure.info() {
+            plan.clock = info;
+        }
+        plan
+    }
+
+    /// Measures and judges `t`; a failure measured under interference is
+    /// measured once more, and that measurement decides
+    /// ([`remeasure`]).
+    pub(super) fn run_one(
+        &self,
+        t: &PerfTest,
+        name: String,
+        noise_floor: Option<f64>,
+        family: &Family,
+        checks: &[&dyn Check],
+    ) -> Outcome {
+        let started = Instant::now();
+        let mut plan = self.plan_for(t);
+        // Measured at the run's corrected level, so the sampler keeps going
+        // until that interval clears the budget, and every verdict of the
+        // test is decided at it.
+        plan.confidence = family.confidence(&name, plan.confidence);
+        let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        let mut outcome = self.measure_one(t, name.clone(), &plan, tolerance, noise_floor, checks);
+        if !self.options.no_remeasure && !outcome.hung && remeasure::wanted(&outcome.report) {
+            let mut again = plan.clone();
+            again.max_time =
+                remeasure::max_time(plan.max_time, outcome.report.measurement.as_ref());
+            let second = self.measure_one(t, name, &again, tolerance, noise_floor, checks);
+            outcome = remeasure::combine(outcome, second, again.max_time);
+        }
+        outcome.report.duration_s = started.elapsed().as_secs_f64();
+        outcome
+    }
+
+    /// One measurement of `t` under `plan`, judged, with what the OS knew
+    /// about other work meanwhile (read on the test's thread, before and
+    /// after the body: outside every timed block). The body runs under the
+    /// [`watchdog`]: a test that does not return within its bound fails as
+    /// hung.
+    pub(super) fn measure_one(
+        &self,
+        t: &PerfTest,
+        name: String,
+        plan: &Plan,
+        tolerance: f64,
+        noise_floor: Option<f64>,
+        checks: &[&dyn Check],
+    ) -> Outcome {
+        if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
+            let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
+            report.measure = Clock::Cpu;
+            let reason = "measure = \"cpu\" needs the thread's CPU clock \
+                          (CLOCK_THREAD_CPUTIME_ID), which this platform does not have here; \
+                          remove the option to measure wall time"
+                .to_owned();
+            report.reasons.push(reason.clone());
+            return Outcome {
+                report,
+                failure_detail: Some(reason),
+                hung: false,
+            };
+        }
+        let mut bencher =
+            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(plan.measure);
+        if allocations::installed() {
+            bencher = bencher.counting_allocations();
+        }
+        take_panic_message();
+        let bound = self.bound_for(plan);
+        let observer = Arc::clone(&self.observer);
+        let (result, ran) = match watchdog::run_bounded(&name, bound, t.body, bencher, observer) {
+            Bounded::Returned(result, ran) => (result, ran),
+            Bounded::Hung => {
+                let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
+                return failed_outcome(t, name, plan, reason, true);
+            }
+            Bounded::NoThread(reason) => return failed_outcome(t, name, plan, reason, false),
+        };
+        let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
+        report.measure = plan.measure;
+        let mut measurement = None;
+        if let Some(ran) = ran {
+            let Ran {
+                bencher,
+                before,
+                after,
+            } = *ran;
+            report.interference = self.observer.between(&before, &after);
+            report.wall_ns_per_iter = bencher.wall_ns_per_iter();
+            report.size = bencher.size();
+            report.allocations = bencher
+                .counted()
+                .map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
+            let (m, work) = bencher.finish();
+            report.work = work;
+            measurement = m;
+        }
+        if plan.measure == Clock::Cpu
+            && measurement
+                .as_ref()
+                .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
+        {
+            report.warnings.push(
+                "measure = \"cpu\" does not apply to iter_custom: the routine's own times are \
+                 used as given"
+                    .to_owned(),
+            );
+        }
+        let mut failure_detail = None;
+        match (result, measurement) {
+            (Err(payload), _) => {
+                let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
+                report.verdict = Verdict::Fail;
+                report
+                    .reasons
+                    .push(format!("panicked: {}", panic_headline(&message)));
+                failure_detail = Some(format!("panicked at {message}"));
+                report.panic = Some(message);
+            }
+            (Ok(()), None) => {
+                report.verdict = Verdict::Fail;
+                let reason = "the test never handed a routine to the Bencher: call b.iter, \
+                              b.iter_batched, b.iter_batched_ref, b.iter_per_call or \
+                              b.iter_custom once"
+                    .to_owned();
+                failure_detail = Some(reason.clone());
+                report.reasons.push(reason);
+            }
+            (Ok(()), Some(m)) if m.stop == StopReason::Smoke => {
+                report.verdict = Verdict::NotMeasured;
+                report
+                    .reasons
+                    .push("not measured: unoptimized build, run `cargo test --release`".to_owned());
+                report.samples = m.samples_ns.len();
+                report.iters_per_sample = m.iters_per_sample;
+                report.measurement = Some(m);
+            }
+            (Ok(()), Some(m)) => {
+                judge(&mut report, plan, tolerance, &m, noise_floor, checks);
+                report
+                    .warnings
+                    .extend(report.interference.as_ref().and_then(|i| i.warning()));
+                failure_detail = keep_measurement(&mut report, m);
+            }
+        }
+        Outcome {
+            report,
+            failure_detail,
+            hung: false,
+        }
+    }
+
+    /// How long the body of a test measured with `plan` may run
+    /// ([`watchdog`]).
+    fn bound_for(&self, plan: &Plan) -> Duration {
+        self.options
+            .timeout
+            .unwrap_or_else(|| watchdog::default_bound(plan.warmup, plan.max_time))
+    }
+}
+
+/// A test measured with `plan` failed before it measured anything, for
+/// `reason`; `hung` when its thread is still running.
+fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: String, hung: bool) -> Outcome {
+    let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
+    report.measure = plan.measure;
+    report.reasons.push(reason.clone());
+    Outcome {
+        report,
+        failure_detail: Some(reason),
+        hung,
+    }
+}
+
+/// Keeps the judged measurement in its report; returns the failure detail
+/// libtest prints under `failures:` when the test failed.
+pub(super) fn keep_measurement(report: &mut TestReport, m: Measurement) -> Option<String> {
+    report.samples = m.samples_ns.len();
+    report.iters_per_sample = m.iters_per_sample;
+    report.measurement = Some(m);
+    (report.verdict == Verdict::Fail).then(|| report.reasons.join("\n"))
+}
+
+/// The report of a selected test that is not run.
+pub(super) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
+    let reasons = match t.options.ignore {
+        Ignore::Because(why) => vec![format!("ignored: {why}")],
+        _ => vec!["ignored".to_owned()],
+    };
+    let mut report = TestReport::new(name, Verdict::Ignored, t.file, t.line);
+    report.reasons = reasons;
+    report
+}

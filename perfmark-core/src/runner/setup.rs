@@ -1,0 +1,267 @@
+//! A run's setup, before its first test: the machine-wide lock, the
+//! clocks' calibration, the platform and what to warn about, the stored
+//! baselines or the base build to compare with, and the noise floor.
+
+use std::error::Error as StdError;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::case::Case;
+use super::machine::{self, MachineLock};
+use super::paired::Comparing;
+use super::Runner;
+use crate::allocations;
+use crate::baseline::{BaselineFile, BaselineStore, Fingerprint};
+use crate::checks::{allocs, Prior};
+use crate::clock::{self, Clock};
+use crate::measure::{clock_of, noise_floor};
+use crate::platform::Platform;
+use crate::registry::PerfTest;
+use crate::report::console::Console;
+use crate::report::Startup;
+use crate::Error;
+
+/// What a run knows before its first test.
+pub(super) struct Setup {
+    /// Every registered test, selected or not.
+    pub(super) tests: Vec<&'static PerfTest>,
+    /// The machine-wide measurement lock, held until every test ran.
+    pub(super) machine_lock: Option<MachineLock>,
+    /// Whether any selected test will be measured.
+    pub(super) will_measure: bool,
+    pub(super) platform: Platform,
+    /// Said once, in the header.
+    pub(super) environment_warnings: Vec<String>,
+    pub(super) store: BaselineStore,
+    /// This machine and build, as baselines record it.
+    pub(super) fingerprint: Fingerprint,
+    /// Compare mode's base build, if any.
+    pub(super) comparing: Option<Comparing>,
+    /// The stored baselines the run compares with, if any.
+    pub(super) baselines: Option<BaselineFile>,
+    /// The machine's noise floor, a fraction, when measured.
+    pub(super) noise_floor: Option<f64>,
+    /// What the start-up cost, when the run measures.
+    pub(super) startup: Option<Startup>,
+    /// How much estimates move between processes here.
+    pub(super) prior: Prior,
+    pub(super) report_dir: PathBuf,
+}
+
+impl Runner {
+    /// Sets the run up for the `selected` of the registered `tests`.
+    ///
+    /// # Errors
+    /// Saving baselines from an unoptimized build, a base build that cannot
+    /// be driven, or a baseline file that cannot be trusted; the run then
+    /// ends with status 101 before any test.
+    pub(super) fn set_up(
+        &self,
+        tests: Vec<&'static PerfTest>,
+        selected: &[&Case],
+        console: &mut Console,
+    ) -> Result<Setup, Box<dyn StdError>> {
+        let will_measure = self.measuring() && selected.iter().any(|c| self.runs(c.test()));
+        // Taken before the clock's calibration and the noise floor, which
+        // are measurements too.
+        let (machine_lock, lock_warning) = if will_measure && !self.options.no_lock {
+            self.take_machine_lock(console)
+        } else {
+            (None, None)
+        };
+        let (platform, clock_calibration_s) = self.calibrate(selected);
+        let mut environment_warnings = platform.warnings();
+        if !allocations::installed() {
+            environment_warnings.push(format!(
+                "allocations are not counted: {}",
+                allocs::NOT_COUNTED
+            ));
+        }
+        environment_warnings.extend(self.observer.coverage().header_warning());
+        let store = self.baseline_store();
+        let fingerprint = Fingerprint::current(
+            &platform.rustc,
+            &platform.profile,
+            &platform.perfmark_version,
+        );
+        if self.options.save_baseline && !self.measuring() {
+            return Err(Error::usage(
+                "refusing to save baselines from an unoptimized build: run `cargo test \
+                 --release -- --save-baseline`",
+            )
+            .into());
+        }
+        let (comparing, baselines) = self.what_to_compare_with(&store, selected)?;
+        if let Some(file) = &baselines {
+            let stale = file.stale_tests(tests.iter().map(|t| t.name()));
+            if !stale.is_empty() {
+                environment_warnings.push(format!(
+                    "{} has entries for tests that no longer exist: {}",
+                    file.path().display(),
+                    stale.join(", ")
+                ));
+            }
+        }
+        let noise_floor_started = Instant::now();
+        let (noise_floor, noise_floor_shared) = if will_measure {
+            let (floor, shared) = self.noise_floor(machine_lock.as_ref());
+            (Some(floor), shared)
+        } else {
+            (None, false)
+        };
+        let startup = will_measure.then(|| Startup {
+            clock_calibration_s,
+            noise_floor_s: noise_floor_started.elapsed().as_secs_f64(),
+            noise_floor_shared,
+        });
+        environment_warnings.extend(lock_warning);
+        // How much estimates move between processes here: the source both
+        // the regression rule and the budget's near-the-line note read.
+        let prior = Prior::resolve(
+            self.options.between_run_sd,
+            baselines.as_ref(),
+            &fingerprint,
+        );
+        Ok(Setup {
+            tests,
+            machine_lock,
+            will_measure,
+            platform,
+            environment_warnings,
+            store,
+            fingerprint,
+            comparing,
+            baselines,
+            noise_floor,
+            startup,
+            prior,
+            report_dir: self.report_dir(),
+        })
+    }
+
+    /// Calibrates the clocks the `selected` tests use (the thread CPU
+    /// clock only when one of them measures CPU time) and detects the
+    /// platform; returns it and how long the calibration took, in seconds.
+    fn calibrate(&self, selected: &[&Case]) -> (Platform, f64) {
+        let calibration_started = Instant::now();
+        let clock = clock::info();
+        let cpu_clock = selected
+            .iter()
+            .any(|c| self.runs(c.test()) && clock_of(c.test()) == Clock::Cpu)
+            .then(clock::cpu_info)
+            .flatten();
+        let clock_calibration_s = calibration_started.elapsed().as_secs_f64();
+        let mut platform = Platform::detect(!self.build.debug_assertions, clock);
+        platform.cpu_clock = cpu_clock;
+        (platform, clock_calibration_s)
+    }
+
+    /// What the run compares with: the base build of `--compare-with`
+    /// (greeted, with the count of `selected` tests it has), or the stored
+    /// baselines from `store`, or nothing (`--no-baseline`,
+    /// `--save-baseline`, an unoptimized build).
+    fn what_to_compare_with(
+        &self,
+        store: &BaselineStore,
+        selected: &[&Case],
+    ) -> Result<(Option<Comparing>, Option<BaselineFile>), Box<dyn StdError>> {
+        if let Some(path) = &self.options.compare_with {
+            let mut c = Comparing::start(path).map_err(|e| e.within("--compare-with"))?;
+            c.compared = self
+                .measured(selected)
+                .iter()
+                .filter(|t| c.has(&t.name()))
+                .count();
+            return Ok((Some(c), None));
+        }
+        if self.options.no_baseline || self.options.save_baseline || !self.measuring() {
+            return Ok((None, None));
+        }
+        Ok((None, store.load(self.build.crate_name)?))
+    }
+
+    /// Takes the machine-wide measurement lock ([`machine`]), saying so
+    /// when it has to wait; when it cannot be taken, measures without it and
+    /// returns the warning that says so.
+    fn take_machine_lock(&self, console: &mut Console) -> (Option<MachineLock>, Option<String>) {
+        let dir = self
+            .options
+            .lock_dir
+            .clone()
+            .unwrap_or_else(std::env::temp_dir);
+        let taken = MachineLock::acquire(&dir, |path| console.waiting_for_lock(path));
+        match taken {
+            Ok(lock) => (Some(lock), None),
+            Err(e) => (
+                None,
+                Some(format!(
+                    "cannot take the machine-wide measurement lock in {}: {e}; measuring \
+                     without it, so a perfmark run in another process may disturb this one \
+                     (set PERFMARK_LOCK_DIR to a writable directory)",
+                    dir.display()
+                )),
+            ),
+        }
+    }
+
+    /// The id of the nextest run this process is a test of, if any.
+    pub(super) fn nextest_run_id(&self) -> Option<String> {
+        std::env::var(machine::NEXTEST_RUN_ID)
+            .ok()
+            .filter(|id| !id.is_empty())
+    }
+
+    /// The machine's noise floor: under nextest, the one an earlier test of
+    /// the same run measured (while holding the lock); else measured now.
+    /// Returns it and whether it was shared.
+    fn noise_floor(&self, lock: Option<&MachineLock>) -> (f64, bool) {
+        let run = lock.zip(self.nextest_run_id());
+        if let Some(floor) = run
+            .as_ref()
+            .and_then(|(lock, id)| lock.shared_noise_floor(id))
+        {
+            return (floor, true);
+        }
+        let floor = noise_floor::measure();
+        if let Some((lock, id)) = &run {
+            lock.share_noise_floor(id, floor);
+        }
+        (floor, false)
+    }
+
+    /// The baseline store: `--baseline-dir` (relative to the package),
+    /// else the package's own.
+    fn baseline_store(&self) -> BaselineStore {
+        match &self.options.baseline_dir {
+            Some(dir) => BaselineStore::new(Path::new(self.build.manifest_dir).join(dir)),
+            None => BaselineStore::in_package(self.build.manifest_dir),
+        }
+    }
+
+    /// Where the reports go: `--report-dir`, else
+    /// `<target dir>/perfmark/<test target>`.
+    fn report_dir(&self) -> PathBuf {
+        if let Some(dir) = &self.options.report_dir {
+            return dir.clone();
+        }
+        target_dir(Path::new(self.build.manifest_dir))
+            .join("perfmark")
+            .join(self.build.crate_name)
+    }
+}
+
+/// The directory cargo builds into: `CARGO_TARGET_DIR` when set, else the
+/// ancestor of this executable above `<profile>/deps/`, else
+/// `<manifest dir>/target`.
+fn target_dir(manifest_dir: &Path) -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return manifest_dir.join(dir);
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| {
+            let deps = exe.parent()?;
+            (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
+        })
+        .unwrap_or_else(|| manifest_dir.join("target"))
+}
