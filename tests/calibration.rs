@@ -1,6 +1,7 @@
 //! perfmark measuring itself: routines of known relative cost, so that
 //! `cargo xtask linearity` can check that k times the work reads k times
-//! the time (seed 004: T'e = Tt/n − h) and `cargo xtask stability` that an
+//! the time (T'e = Tt/n − h, as the lecture "Performance measurement"
+//! subtracts the loop's own cost) and `cargo xtask stability` that an
 //! estimate repeats across processes. Ignored in ordinary runs: the xtasks
 //! run them with `--include-ignored`.
 //!

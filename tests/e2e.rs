@@ -1,6 +1,7 @@
 //! End to end: a user's crate (`tests/fixtures/basic`) built and run by
 //! cargo the way a user would, checked against libtest's behaviour and
-//! perfmark's contract (DESIGN §1).
+//! perfmark's contract (the README's "Setup in your crate" through
+//! "The command line").
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -14,9 +14,9 @@
 //! inlines into the sampler, and an outlined closure reaches the routine's
 //! captured variables through memory (the calibration suite's `ns_3` loop
 //! then loaded and stored its state every iteration; see [`Policy`]). The
-//! wall clock's closures are the ones measured before CPU time existed; the
-//! CPU clock's, larger by their second clock and the wall time they keep,
-//! and the counting pass's are marked `#[inline(always)]` (read in the
+//! CPU clock's closures, larger than the wall clock's by their second clock
+//! and the wall time they keep, and the counting pass's are marked
+//! `#[inline(always)]` (read in the
 //! disassembly of `ns_3`: every loop keeps its state in registers).
 //!
 //! After the measurement, when the run counts allocations, the method runs

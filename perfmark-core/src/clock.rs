@@ -1,9 +1,10 @@
 //! The clocks: `std::time::Instant` (wall time), and the measuring
 //! thread's CPU time for `measure = "cpu"`, each calibrated once per run.
 //!
-//! Two numbers decide how long a timed block must be (seed 004: the time of
-//! a block should be 100–1000× the timer's overhead; seed 001: a reading is
-//! off by up to half the timer's resolution — the "gating error"):
+//! Two numbers decide how long a timed block must be (the lecture
+//! "Performance measurement": the time of a block should be 100–1000× the
+//! timer's overhead; Newcomer, "Profiling for performance" (1993): a reading
+//! is off by up to half the timer's resolution — the "gating error"):
 //! - the **resolution**, the smallest non-zero difference between two reads;
 //! - the **overhead**, what one read costs, so a block's start/stop pair
 //!   can be subtracted from it.
@@ -31,11 +32,11 @@ pub struct ClockInfo {
 }
 
 impl ClockInfo {
-    /// Shortest timed block that keeps the clock's own error negligible:
-    /// 1000× both the resolution and the cost of a read pair (seed 004's
-    /// upper factor), and never under 1 ms — long enough that a block
-    /// averages over many cache and branch-predictor states, short enough
-    /// that a timer interrupt hits only a few blocks.
+    /// Shortest timed block that keeps the clock's own error negligible: 1000×
+    /// both the resolution and the cost of a read pair (the upper factor of the
+    /// lecture "Performance measurement"), and never under 1 ms — long enough
+    /// that a block averages over many cache and branch-predictor states, short
+    /// enough that a timer interrupt hits only a few blocks.
     pub fn min_block(&self) -> Duration {
         let floor_ns = 1_000.0 * self.resolution_ns.max(2.0 * self.overhead_ns);
         Duration::from_nanos(floor_ns.max(1_000_000.0) as u64)

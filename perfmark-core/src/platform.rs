@@ -1,4 +1,5 @@
-//! The platform header (Sestoft's SystemInfo, seed 003) and the
+//! The platform header (the `SystemInfo` of Sestoft's "Microbenchmarks in
+//! Java and C#", 2016) and the
 //! environment checks (as BenchmarkDotNet's): facts that decide whether a
 //! timing can be trusted and whether two timings are comparable.
 

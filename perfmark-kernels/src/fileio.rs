@@ -1,6 +1,7 @@
 //! Reading a file one byte at a time, unbuffered versus buffered.
 //!
-//! Source: seed 001, Joseph Newcomer: "an input loop was reading from the
+//! Source: Joseph M. Newcomer, "Profiling for performance", Dr. Dobb's
+//! Journal (1993): "an input loop was reading from the
 //! input file one character at a time, unbuffered. When we changed it to
 //! use buffered I/O, it ran almost ten times faster" — and a timer that
 //! counted only user time had hidden it, since the cost is in the kernel.

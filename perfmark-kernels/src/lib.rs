@@ -13,24 +13,30 @@
 //!
 //! | module | kernels | source |
 //! |---|---|---|
-//! | [`logchain`] | 100 chained logarithms | seed 000, Falco |
-//! | [`math`] | `multiply`; the Mark7 math functions | seed 003, Sestoft |
-//! | [`memory`] | pointer-chasing latency over 1 KiB … 256 MiB | seed 003, Sestoft |
-//! | [`allocation`] | boxed object creation; malloc in the loop vs stack / reused buffer | seeds 003, 001 |
-//! | [`threads`] | thread create, create + start, create + start + join | seed 003, Sestoft |
-//! | [`sync`] | uncontended lock; atomic vs plain reads (sortedness check) | seed 003, Sestoft |
-//! | [`primes`] | prime counting, sequential and over N threads; sieve | seeds 003, 004 |
-//! | [`noise`] | LFSR advancer, the runner's noise floor | seed 002, Boyer |
-//! | [`paging`] | touching 5 / 10 / 100 / 1000 fresh pages | seed 001, Newcomer |
-//! | [`fileio`] | unbuffered vs buffered byte-by-byte file reads | seed 001, Newcomer |
-//! | [`linalg`] | DAXPY; Gaussian elimination with partial pivoting | seed 004, lecture |
-//! | [`livermore`] | Livermore loops 1, 3, 5, 7, 12 | seed 004, lecture |
-//! | [`sorting`] | quicksort on a deterministic shuffle | seed 004, lecture |
-//! | [`search`] | binary search over varied keys | seed 003, Sestoft |
+//! | [`logchain`] | 100 chained logarithms | Falco (2009) |
+//! | [`math`] | `multiply`; the Mark7 math functions | Sestoft (2016) |
+//! | [`memory`] | pointer-chasing latency over 1 KiB … 256 MiB | Sestoft (2016) |
+//! | [`allocation`] | boxed object creation; malloc in the loop vs stack / reused buffer | Sestoft (2016); Newcomer (1993) |
+//! | [`threads`] | thread create, create + start, create + start + join | Sestoft (2016) |
+//! | [`sync`] | uncontended lock; atomic vs plain reads (sortedness check) | Sestoft (2016) |
+//! | [`primes`] | prime counting, sequential and over N threads; sieve | Sestoft (2016); the performance-measurement lecture |
+//! | [`noise`] | LFSR advancer, the runner's noise floor | Boyer (2008) |
+//! | [`paging`] | touching 5 / 10 / 100 / 1000 fresh pages | Newcomer (1993) |
+//! | [`fileio`] | unbuffered vs buffered byte-by-byte file reads | Newcomer (1993) |
+//! | [`linalg`] | DAXPY; Gaussian elimination with partial pivoting | the performance-measurement lecture |
+//! | [`livermore`] | Livermore loops 1, 3, 5, 7, 12 | the performance-measurement lecture; McMahon (1986) |
+//! | [`sorting`] | quicksort on a deterministic shuffle | the performance-measurement lecture |
+//! | [`search`] | binary search over varied keys | Sestoft (2016) |
 //!
-//! The seeds are the source documents in the perfmark repository's
-//! `shared/seeds/`; `docs/kernels.md` gives each kernel's measured time and
-//! rate on a reference machine.
+//! The sources: Mark Falco, "Measuring performance via probability" (2009);
+//! Peter Sestoft, "Microbenchmarks in Java and C#" and his lecture
+//! "Practical Concurrent and Parallel Programming 4" (2016); Brent Boyer,
+//! "Robust Java benchmarking" and its `bb.util.Benchmark` (2008); Joseph M.
+//! Newcomer, "Profiling for performance", Dr. Dobb's Journal (1993);
+//! "Performance measurement", a university lecture on performance
+//! evaluation; F. H. McMahon, "The Livermore Fortran Kernels" (1986).
+//! `docs/references.md` lists them in full; `docs/kernels.md` gives each
+//! kernel's measured time and rate on a reference machine.
 
 pub mod allocation;
 pub mod fileio;

@@ -1,7 +1,8 @@
 //! Dense linear algebra from the LINPACK benchmark: DAXPY, and solving
 //! A x = b by Gaussian elimination with partial pivoting.
 //!
-//! Source: seed 004, the lecture on performance evaluation: LINPACK
+//! Source: "Performance measurement", a university lecture on performance
+//! evaluation: LINPACK
 //! "solves system of linear equations Ax=b with Gaussian elimination",
 //! its metric is MFLOP/s, and "DAXPY [is its] most time consuming routine"
 //! (`y[i] = a * x[i] + y[i]`).

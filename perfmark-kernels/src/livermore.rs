@@ -1,10 +1,13 @@
 //! Five of the Livermore Fortran Kernels, named by their numbers.
 //!
-//! Source: seed 004, the lecture on performance evaluation: the Livermore
+//! Source: "Performance measurement", a university lecture on performance
+//! evaluation: the Livermore
 //! loops are "24 numerical application kernels" from LLNL "such as
 //! hydrodynamics fragment, … inner product, … tridiagonal linear systems
 //! solution, … first sum, first difference", rated in MFLOP/s. The loops
-//! below follow McMahon's definitions (the C translation of the LFK suite),
+//! below follow F. H. McMahon's definitions ("The Livermore Fortran Kernels:
+//! A computer test of the numerical performance range", Lawrence Livermore
+//! National Laboratory, 1986; here from the C translation of the suite),
 //! with his long-loop lengths; the flop counts are those of the loop bodies
 //! as written.
 //!

@@ -1,7 +1,7 @@
 //! Falco's chained logarithms: 100 natural logarithms, each taking the one
 //! before as its input.
 //!
-//! Source: seed 000, Mark Falco, "Measuring performance via probability"
+//! Source: Mark Falco, "Measuring performance via probability"
 //! (2009), whose `testMethod` applies `Math.log` to its own result 100
 //! times: an operation far shorter than a coarse clock's tick, so it can be
 //! timed only in aggregate. The chain is latency-bound: no logarithm can

@@ -1,7 +1,7 @@
 //! Sestoft's arithmetic micro-kernels: `multiply` and the Mark7 table of
 //! math functions.
 //!
-//! Source: seed 003, Peter Sestoft, "Practical Concurrent and Parallel
+//! Source: Peter Sestoft, "Practical Concurrent and Parallel
 //! Programming 4" (2016) and his note "Microbenchmarks in Java and C#".
 //! Both kernels take the loop counter `i` as input and use only its low
 //! eight bits (`i & 0xFF`), so that the result depends on `i` (nothing can

@@ -1,6 +1,7 @@
 //! Memory latency by pointer chasing over a footprint.
 //!
-//! Source: seed 003, Sestoft's "Cost of memory access": `k = arr[k]` over
+//! Source: Peter Sestoft, "Microbenchmarks in Java and C#" (2016), "Cost of
+//! memory access": `k = arr[k]` over
 //! an array holding one cycle, "memory footprint equals cycle length", run
 //! for footprints from a few KiB to hundreds of MiB; the time per access
 //! steps up each time the footprint outgrows a cache level.

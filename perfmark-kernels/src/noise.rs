@@ -1,8 +1,8 @@
 //! Boyer's noise task: a linear feedback shift register (LFSR) advanced a
 //! fixed number of steps.
 //!
-//! Source: seed 002, Brent Boyer's `bb.util.Benchmark` ("Robust Java
-//! benchmarking"), whose `noiseTask` is an `LfsrAdvancer`: a task that
+//! Source: Brent Boyer, "Robust Java benchmarking" (2008) and its
+//! `bb.util.Benchmark`, whose `noiseTask` is an `LfsrAdvancer`: a task that
 //! "repeatedly performs a very simple but irreducible computation", creates
 //! nothing, and so should always take the same time; whatever spread its
 //! timings show is the machine's (context switches, timer error), not its

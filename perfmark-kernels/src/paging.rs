@@ -1,6 +1,7 @@
 //! Touching pages of a fresh allocation: the cost of page faults.
 //!
-//! Source: seed 001, Joseph Newcomer, on calibrating a profiler: "malloc a
+//! Source: Joseph M. Newcomer, "Profiling for performance", Dr. Dobb's
+//! Journal (1993), on calibrating a profiler: "malloc a
 //! large amount of memory … access bytes one page apart to start forcing
 //! paging to occur. Run the test accessing 5 pages, 10 pages, 100 pages,
 //! and so on." On a modern OS the first write to each page of a fresh

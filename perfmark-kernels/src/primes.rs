@@ -2,10 +2,12 @@
 //! (Sestoft), and with the sieve of Eratosthenes (the lecture's toy
 //! benchmark).
 //!
-//! Sources: seed 003, Sestoft's `TestCountPrimes` (`countSequential` and
+//! Sources: Peter Sestoft's `TestCountPrimes` in "Practical Concurrent and
+//! Parallel Programming 4" (2016) (`countSequential` and
 //! `countParallelN` over a range of 100,000; about 11 ms sequentially in
 //! Java, 4.1× faster at best on 4 cores, "one thread slower than
-//! sequential"); seed 004, the lecture on benchmarking, which lists the
+//! sequential"); "Performance measurement", a university lecture on
+//! performance evaluation, which lists the
 //! sieve among "toy benchmarks … that the result is known before running".
 //! Known answers: π(10,000) = 1229, π(100,000) = 9592, π(1,000,000) = 78,498.
 

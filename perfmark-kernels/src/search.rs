@@ -1,7 +1,8 @@
 //! Binary search over a sorted table, with a precomputed sequence of varied
 //! keys.
 //!
-//! Source: seed 003, Sestoft's pitfalls: "Measure the right thing. Eg when
+//! Source: Peter Sestoft, "Microbenchmarks in Java and C#" (2016), among
+//! its pitfalls: "Measure the right thing. Eg when
 //! measuring binary search, do not search for the same item repeatedly" —
 //! the same key every time takes the same path, which the branch predictor
 //! and the caches learn, and a benchmark of it reports a best case no real

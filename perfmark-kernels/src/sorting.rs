@@ -1,6 +1,7 @@
 //! Quicksort on a deterministic shuffle.
 //!
-//! Source: seed 004, the lecture on performance evaluation, which lists
+//! Source: "Performance measurement", a university lecture on performance
+//! evaluation, which lists
 //! quicksort among the "toy benchmarks" whose "result is known before
 //! running". The sort is written here (not `slice::sort_unstable`) so the
 //! workload does not change when the standard library's sort does.

@@ -1,17 +1,16 @@
 //! perfmark's own perf suite: every kernel of `perfmark-kernels`, grouped by
-//! the source document it comes from (`falco::…`, `sestoft::…`, `boyer::…`,
-//! `newcomer::…`, `lecture::…`).
+//! the published source it comes from (`falco::…`, `sestoft::…`, `boyer::…`,
+//! `newcomer::…`, `lecture::…`; docs/references.md lists them).
 //!
 //! Run it with `cargo test --release -p perfmark-kernels --test perf`.
 //!
-//! Budgets are 3× the largest median time per iteration that five runs of
-//! this suite measured on the reference machine (a 2-core KVM guest on an
-//! Intel Xeon at 2.1 GHz, shared with other builds: load average 2 to 8),
-//! rounded up to two significant figures; docs/kernels.md lists the
-//! figures. That is far enough above a loaded machine's worst run that
-//! noise passes, and close enough that a kernel becoming several times
-//! slower fails. Every test caps its sampling with `max_time` (1 s, 2 s
-//! for the slowest) so the whole suite runs in about a minute.
+//! Budgets are 3× the largest median time per iteration that five runs of this
+//! suite measured on the reference machine (a shared 2-core VM), rounded up to
+//! two significant figures; docs/kernels.md lists the figures and the machine.
+//! That is far enough above a loaded machine's worst run that noise passes, and
+//! close enough that a kernel becoming several times slower fails. Every test
+//! caps its sampling with `max_time` (1 s, 2 s for the slowest) so the whole
+//! suite runs in about a minute.
 //!
 //! Every test runs at `confidence = 0.999`. The suite is checked against
 //! its committed baselines (`perf-baselines/perf.json`) in perfmark's own
@@ -24,7 +23,8 @@
 /// Seed of every pseudo-random input in this suite.
 const SEED: u64 = 0x5EED_2024;
 
-/// Seed 000, Mark Falco: an operation far below a coarse clock's tick.
+/// Mark Falco, "Measuring performance via probability" (2009): an operation
+/// far below a coarse clock's tick.
 mod falco {
     use super::SEED;
     use perfmark::{black_box, perf_test, Bencher};
@@ -40,7 +40,8 @@ mod falco {
     }
 }
 
-/// Seed 003, Peter Sestoft: Mark7 kernels, memory, objects, threads, locks.
+/// Peter Sestoft, "Microbenchmarks in Java and C#" (2016): Mark7 kernels,
+/// memory, objects, threads, locks.
 mod sestoft {
     use std::sync::atomic::AtomicU64;
     use std::sync::Arc;
@@ -272,7 +273,7 @@ mod sestoft {
     }
 }
 
-/// Seed 002, Brent Boyer: the noise task.
+/// Brent Boyer, "Robust Java benchmarking" (2008): the noise task.
 mod boyer {
     use perfmark::{black_box, perf_test, Bencher};
     use perfmark_kernels::noise::{lfsr_advance, LFSR_OPS_PER_STEP};
@@ -292,7 +293,8 @@ mod boyer {
     }
 }
 
-/// Seed 001, Joseph Newcomer: paging, malloc in the inner loop, unbuffered I/O.
+/// Joseph M. Newcomer, "Profiling for performance" (1993): paging, malloc in
+/// the inner loop, unbuffered I/O.
 mod newcomer {
     use std::time::{Duration, Instant};
 
@@ -370,7 +372,8 @@ mod newcomer {
     }
 }
 
-/// Seed 004, the lecture on performance evaluation: LINPACK, Livermore, toys.
+/// "Performance measurement", a university lecture on performance
+/// evaluation: LINPACK, Livermore, toys.
 mod lecture {
     use super::SEED;
     use perfmark::{black_box, perf_test, Bencher};

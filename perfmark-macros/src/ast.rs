@@ -1,6 +1,6 @@
 //! The function under `#[perf_test]`, as written: its signature split into
-//! the parts whose shape `valid.rs` judges (DESIGN.md §1, "Function shapes
-//! accepted").
+//! the parts whose shape `valid.rs` judges (the shapes the README lists under
+//! "Function shapes").
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;

@@ -29,8 +29,9 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
     // (argument name, argument value, body) of each test.
     let entries: Vec<(TokenStream, TokenStream, TokenStream)> = match &test.shape {
         // The body is one iteration; `iter` passes its result through
-        // `black_box`, so the work cannot be optimized away (seed 003's
-        // Mark2, seed 002's `preventDce`).
+        // `black_box`, so the work cannot be optimized away (Sestoft's
+        // Mark2 in "Microbenchmarks in Java and C#"; Boyer's `preventDce`
+        // in `bb.util.Benchmark`).
         Shape::Iter => vec![(
             none(),
             none(),

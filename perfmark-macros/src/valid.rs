@@ -50,7 +50,7 @@ pub enum Ignore {
     Because(LitStr),
 }
 
-/// The accepted function shapes (DESIGN.md §1).
+/// The accepted function shapes (the README's "Function shapes").
 pub enum Shape<'a> {
     /// `fn f()` / `fn f() -> T`: the body is one iteration.
     Iter,

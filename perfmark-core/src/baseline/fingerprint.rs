@@ -1,7 +1,8 @@
 //! The environment a baseline was recorded in, and whether a stored one is
 //! comparable with this machine.
 //!
-//! As Sestoft's `SystemInfo` (seed 003) prints OS, runtime, CPU, cores and
+//! As the `SystemInfo` of Sestoft's "Microbenchmarks in Java and C#"
+//! (2016) prints OS, runtime, CPU, cores and
 //! date above every benchmark table, every baseline entry carries a
 //! [`Fingerprint`]: a time is only meaningful next to the machine and
 //! toolchain that produced it.

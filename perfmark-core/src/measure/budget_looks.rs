@@ -1,13 +1,14 @@
 //! When the adaptive sampler looks at a budget, and at what level.
 //!
-//! DESIGN §1's budget verdict keeps sampling while the CI straddles the
-//! budget. Testing the ordinary CI again and again as samples come in is
-//! optional stopping: each look is another chance for a CI that misses the
-//! truth to clear the budget on the wrong side. Measured through the sampler
-//! (`tests/budget_simulation.rs`, docs/budget-rule.md), re-testing after
-//! every sample called a test whose truth *equals* its budget "over budget"
-//! in 10–11% of runs at the default 3 s `max_time`, against the 2.5% a 95%
-//! CI promises on one side; now 2.1–2.4%.
+//! The budget verdict (the README's "The verdict") keeps sampling while the CI
+//! straddles the budget. Testing the ordinary CI again and again as samples
+//! come in is optional stopping: each look is another chance for a CI that
+//! misses the truth to clear the budget on the wrong side. Measured through the
+//! sampler (`tests/budget_simulation.rs`, docs/budget-rule.md), re-testing
+//! after every sample calls a test whose truth *equals* its budget "over
+//! budget" in 10–11% of runs at the default 3 s `max_time`, against the 2.5% a
+//! 95% CI promises on one side; the looks below keep it at 2.1–2.4%
+//! (docs/measurements.md gives the commands).
 //!
 //! The cure is the one group-sequential tests use (Pocock 1977; Jennison and
 //! Turnbull, *Group Sequential Methods*, 2000, on repeated confidence

@@ -1,5 +1,6 @@
 //! The machine's noise floor: the spread of a task with no variation of its
-//! own, measured once per run (Boyer's `noiseTask`, seed 002), so that a
+//! own, measured once per run (the `noiseTask` of Boyer's "Robust Java
+//! benchmarking", 2008), so that a
 //! test whose spread is no larger can be told the spread is the machine's.
 //!
 //! The task is a 64-bit Galois linear feedback shift register advanced a

@@ -1,7 +1,8 @@
-//! Falco's per-call sampling (seed 000, "Measuring performance via
-//! probability"), the block of [`SampleKind::PerCall`](super::SampleKind):
-//! for routines whose inputs are too large to make ahead in batches, each
-//! call gets a fresh input from the untimed setup and is timed alone.
+//! Falco's per-call sampling (Mark Falco, "Measuring performance via
+//! probability", 2009), the block of
+//! [`SampleKind::PerCall`](super::SampleKind): for routines whose inputs are
+//! too large to make ahead in batches, each call gets a fresh input from the
+//! untimed setup and is timed alone.
 //!
 //! A call may be shorter than the clock's resolution R: most readings are
 //! then 0 and a few are R. Falco's argument is that their mean is

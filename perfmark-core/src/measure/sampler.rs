@@ -2,17 +2,21 @@
 //! loop-overhead calibration, iterations per sample, warm-up, and the
 //! adaptive number of samples.
 //!
-//! The steps, from the sources:
-//! 1. the first call is timed on its own (Boyer's `timeExecFirst`, seed 002);
+//! The steps, from the sources (Brent Boyer, "Robust Java benchmarking" and
+//! its `bb.util.Benchmark`, 2008; Peter Sestoft, "Microbenchmarks in Java
+//! and C#", 2016; Joseph M. Newcomer, "Profiling for performance", 1993;
+//! "Performance measurement", a university lecture on performance
+//! evaluation):
+//! 1. the first call is timed on its own (Boyer's `timeExecFirst`);
 //! 2. the harness's per-iteration cost `h` is measured with an empty routine
-//!    and subtracted, T'e = Tt/n − h (seed 004);
+//!    and subtracted, T'e = Tt/n − h (the lecture);
 //! 3. `n` grows until a block lasts [`ClockInfo::min_block`] (Sestoft's Mark5
-//!    doubling, seed 003; Boyer's `determineNumberExecutions`), so the clock's
-//!    overhead and gating error are negligible (seeds 001, 004);
+//!    doubling; Boyer's `determineNumberExecutions`), so the clock's
+//!    overhead and gating error are negligible (Newcomer; the lecture);
 //! 4. blocks run until their time settles or the warm-up cap is reached;
 //! 5. samples are taken until the CI of the verdict statistic reaches the
 //!    target precision — planned from the pilot as n = (z·s / (e·x̄))²
-//!    (seed 004), which with the CI's own correction for serial correlation
+//!    (the lecture), which with the CI's own correction for serial correlation
 //!    accounts for correlated samples — or until `max_time`;
 //! 6. with a budget, the budget is looked at from then on only at the looks
 //!    of [`super::budget_looks`] (at most five before `max_time`, each at a
@@ -372,7 +376,8 @@ pub(crate) fn grow(n: u64, block_ns: f64, target_ns: f64) -> u64 {
 ///
 /// Per-call blocks ([`SampleKind::PerCall`]) take the median instead: their
 /// readings are each a whole number of ticks, unbiased only on average
-/// (seed 000), so the smallest of several sums is biased low, by about one
+/// (Falco, "Measuring performance via probability", 2009), so the smallest
+/// of several sums is biased low, by about one
 /// standard deviation of the sum (in simulation, +0.4% on a 300 ns call).
 #[inline(always)]
 pub(crate) fn loop_overhead_ns<D: Driver + ?Sized>(
@@ -393,8 +398,8 @@ pub(crate) fn loop_overhead_ns<D: Driver + ?Sized>(
     // A plain loop into an array, not an iterator collected into a Vec:
     // `collect` is not inlined, and the closure handed to it holds the
     // driver, so the routine's captured variables would escape into memory
-    // in every timed loop (a 1.8 ns body read 5.0 ns; `cargo xtask
-    // linearity`, issue 11).
+    // in every timed loop (a 1.8 ns body would read 5.0 ns in `cargo xtask
+    // linearity`).
     let mut blocks = [block_ns; 8];
     let mut len = 1;
     for _ in 0..7 {
@@ -433,10 +438,10 @@ fn precise_enough(estimate: &Estimate, precision: f64) -> bool {
     estimate.ci.relative_half_width(estimate.point) <= precision
 }
 
-/// Samples needed for the target precision, from the current interval:
-/// the half-width shrinks as 1/√n, so n' = n · (w / e)² (seed 004's
-/// n = (z·s / (e·x̄))², with the interval's own z, spread and correction for
-/// serial correlation already inside w).
+/// Samples needed for the target precision, from the current interval: the
+/// half-width shrinks as 1/√n, so n' = n · (w / e)² (the lecture "Performance
+/// measurement"'s n = (z·s / (e·x̄))², with the interval's own z, spread and
+/// correction for serial correlation already inside w).
 fn plan_samples(estimate: &Estimate, precision: f64, n: usize) -> usize {
     let w = estimate.ci.relative_half_width(estimate.point);
     if !w.is_finite() {

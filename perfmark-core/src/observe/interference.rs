@@ -305,8 +305,8 @@ impl Interference {
 /// test whose threads outnumber the cores makes its measuring thread wait
 /// for them; on a quiet machine other processes still use a little (a
 /// daemon, the parent process, `/proc/stat`'s 10 ms ticks rounding), and
-/// without the split the whole of that little was charged as lost time
-/// (issue 14: 2 of 128 quiet test-runs warned, at most 8.7%). The split
+/// without the split the whole of that little would be charged as lost
+/// time, enough to warn on quiet test-runs. The split
 /// is the even-handed guess: a waiting thread waits for whoever ran, in
 /// proportion to how much each ran.
 fn waited_for_others(wait_ns: f64, run_ns: Option<f64>, m: &MachineSpan) -> f64 {

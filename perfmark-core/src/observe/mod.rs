@@ -5,9 +5,10 @@
 //! Samples alone cannot tell a slow routine from a routine that was kept
 //! off its CPU: a hypervisor that steals the virtual CPU, another process
 //! that takes the core, a migration to a cold cache. Newcomer's timer
-//! (seed 001) charged interrupts and context swaps to the measured loop and
-//! made a 100 µs loop read 5 ms, and he asks that every thread have its own
-//! time accounting; Boyer's noise task (seed 002) is "only subject to
+//! ("Profiling for performance", 1993) charged interrupts and context swaps
+//! to the measured loop and made a 100 µs loop read 5 ms, and he asks that
+//! every thread have its own time accounting; the noise task of Boyer's
+//! `bb.util.Benchmark` ("Robust Java benchmarking", 2008) is "only subject to
 //! external noise (e.g. from operating system context switches)". Linux
 //! keeps exactly that accounting per thread, and this module reads it:
 //!
@@ -34,7 +35,7 @@
 //!   machine other processes still use a few tens of milliseconds a second
 //!   (daemons, the parent process, the 10 ms ticks of `/proc/stat`), and
 //!   charging a multi-threaded test's whole wait to them up to that bound
-//!   made 2 of 128 quiet test-runs warn (issue 14).
+//!   would make quiet test-runs warn.
 //! - **stolen** = the thread's run time × f / (1 − f), where f is the share
 //!   of the CPUs' wanted time (busy + steal) that the hypervisor stole over
 //!   the span. Stolen time is counted neither as the thread's run time nor

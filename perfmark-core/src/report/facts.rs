@@ -3,7 +3,8 @@
 //! [`Fact`]s, each in its own layout.
 //!
 //! A fact is plain text (a form escapes it as it needs). The platform facts
-//! follow Sestoft's SystemInfo (seed 003): what a reader needs to judge
+//! follow the `SystemInfo` of Sestoft's "Microbenchmarks in Java and C#"
+//! (2016): what a reader needs to judge
 //! whether two timings are comparable.
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};

@@ -1,12 +1,13 @@
 //! `report.json`: the run in full, typed both ways.
 //!
 //! The format is versioned ([`super::REPORT_SCHEMA`]) and other tools may
-//! read it. Its stable core is `schema` and, per test, `name`,
-//! `verdict`, `reasons`, `estimate` {`statistic`, `ns_per_iter`, `ci_low`,
-//! `ci_high`, `confidence`}, `samples` (the count) and `iters_per_sample`;
-//! later versions only add fields, so a reader ignores the fields it does
-//! not know. The types are [`Report`] and what it holds: [`to_string`]
-//! writes them, [`deserialize`] reads them back, equal.
+//! read it (the README's "Reports" section shows it). Its stable core is
+//! `schema` and, per test, `name`, `verdict`, `reasons`, `estimate`
+//! {`statistic`, `ns_per_iter`, `ci_low`, `ci_high`, `confidence`}, `samples`
+//! (the count) and `iters_per_sample`; later versions only add fields, so a
+//! reader ignores the fields it does not know. The types are [`Report`] and
+//! what it holds: [`to_string`] writes them, [`deserialize`] reads them back,
+//! equal.
 //!
 //! JSON has no NaN and no infinities: a number that is not finite is written
 //! as `null`. CI bounds read such a `null` back as −∞ or +∞ (see
@@ -392,7 +393,7 @@ mod tests {
 
     /// The realistic fixture's report.json as committed: the format does
     /// not change under the writer.
-    const REALISTIC: &str = include_str!("json/realistic.json");
+    const REALISTIC: &str = include_str!("../../tests/data/realistic.json");
 
     #[test]
     fn the_format_is_the_committed_one() {

@@ -8,7 +8,8 @@ use crate::report::Diagnostics;
 
 /// The autocorrelation of the samples' ranks by lag, against the band an
 /// independent series stays inside 95% of the time — Boyer's
-/// `diagnoseSerialCorrelation` (seed 002) drawn as a correlogram.
+/// `diagnoseSerialCorrelation` ("Robust Java benchmarking", 2008) drawn
+/// as a correlogram.
 pub(super) fn correlogram_figure(d: &Diagnostics) -> String {
     let s = &d.serial;
     let k = s.lags.len();

@@ -1,7 +1,8 @@
-//! A **histogram** of the samples, where several modes show as several
-//! humps (Newcomer's histogram "looking for modalities of distribution",
-//! seed 001). The bins come from [`stats::histogram()`]: the spikes beyond
-//! the severe Tukey fences are left out, and the caption says so.
+//! A **histogram** of the samples, where several modes show as several humps
+//! (Newcomer's histogram "looking for modalities of distribution", in
+//! "Profiling for performance", 1993). The bins come from
+//! [`stats::histogram()`]: the spikes beyond the severe Tukey fences are left
+//! out, and the caption says so.
 
 use std::fmt::Write as _;
 

@@ -1,8 +1,9 @@
 //! The samples **in the order taken**, as a plain scatter with no smoothing
-//! (Sestoft, seed 003: "always use scatter (x-y) plots, no smoothing"), so
-//! drifts, warm-up left-overs and periodic interrupt spikes show as a
-//! pattern in time — Newcomer (seed 001) found his 5 ms and 11 ms peaks
-//! recurring every time-slice quantum by laying samples out as a time line.
+//! (Sestoft, "Microbenchmarks in Java and C#", 2016: "always use scatter (x-y)
+//! plots, no smoothing"), so drifts, warm-up left-overs and periodic interrupt
+//! spikes show as a pattern in time — Newcomer ("Profiling for performance",
+//! 1993) found his 5 ms and 11 ms peaks recurring every time-slice quantum by
+//! laying samples out as a time line.
 
 use std::fmt::Write as _;
 

@@ -1,7 +1,8 @@
 //! What the time plots mark besides the samples: the point estimate, its
 //! confidence interval (shaded), the budget, the mild Tukey fences (the
-//! box-plot rule Boyer uses to flag outliers, seed 002) and the modes; and
-//! how far from the data a mark may lie before it is drawn at the edge.
+//! box-plot rule Boyer's "Robust Java benchmarking" uses to flag outliers) and
+//! the modes; and how far from the data a mark may lie before it is drawn at
+//! the edge.
 
 use std::fmt::Write as _;
 
