@@ -1,0 +1,234 @@
+use super::*;
+use crate::report::fixtures;
+
+#[test]
+fn the_summary_lines_of_a_measured_test() {
+    let report = fixtures::realistic();
+    let lines = summary_lines(&report.tests[0]);
+    assert_eq!(
+        lines,
+        [
+            "median 41.03 ns/iter [40.77 ns, 41.31 ns] (95% CI, 120 samples × 4096 iters) · 1.561 GB/s",
+            "mean 41.47 ns · sd 2.756 ns · min 39.65 ns · cov 6.6% · first call 1.234 µs",
+            "median 41.03 ns/iter",
+            "warning: 3 outliers of 120 samples (3 high, 0 of them severe; 0 low)",
+        ]
+    );
+    let under = lines_under(&report.tests[0], false);
+    assert_eq!(under.len(), 4);
+    assert!(under.iter().all(|l| l.starts_with(INDENT)));
+    // A comparison with a stored baseline says what it could detect,
+    // right after the reasons.
+    let compared = summary_lines(&report.tests[3]);
+    let at = compared
+        .iter()
+        .position(|l| l.starts_with("this comparison can detect slowdowns above +"))
+        .expect("a detection line");
+    assert_eq!(at, 2 + report.tests[3].reasons.len(), "{compared:?}");
+}
+
+#[test]
+fn cpu_time_and_allocations_have_lines_of_their_own() {
+    use crate::allocations::{AllocCount, Allocations};
+    use crate::clock::Clock;
+    let mut t = fixtures::realistic().tests[0].clone();
+    let plain = summary_lines(&t);
+    t.measure = Clock::Cpu;
+    t.wall_ns_per_iter = Some(4.0 * t.estimate.as_ref().unwrap().ns_per_iter);
+    t.allocations = Some(Allocations::per_iteration(
+        AllocCount {
+            allocs: 4096,
+            bytes: 4096 * 48,
+        },
+        4096,
+        None,
+    ));
+    let lines = summary_lines(&t);
+    assert_eq!(lines.len(), plain.len() + 2);
+    assert_eq!(
+        lines[2],
+        "times are thread CPU time (measure = \"cpu\") · wall median 164.1 ns/iter over the \
+         same blocks; on the CPU 25% of its wall time"
+    );
+    assert_eq!(
+        lines[3],
+        "heap: 1 allocation (48 B) per iteration (counted untimed over 4096 iterations)"
+    );
+}
+
+#[test]
+fn test_lines_as_libtest_prints_them() {
+    let report = fixtures::realistic();
+    assert_eq!(outcome_word(&report.tests[0]), "ok");
+    assert_eq!(outcome_word(&report.tests[2]), "FAILED");
+    assert_eq!(test_line_start("a::b"), "test a::b ... ");
+    assert_eq!(ignored_line("slow", None), "test slow ... ignored");
+    assert_eq!(
+        ignored_line("slow", Some("needs a disk")),
+        "test slow ... ignored, needs a disk"
+    );
+}
+
+#[test]
+fn verbose_lines_state_the_facts_then_the_figures_in_text() {
+    let report = fixtures::realistic();
+    let t = &report.tests[0];
+    let lines = verbose_lines(t);
+    let facts = test_facts(t);
+    for (line, fact) in lines.iter().zip(&facts) {
+        assert_eq!(*line, format!("{}: {}", fact.label, fact.value));
+    }
+    let rest = &lines[facts.len()..];
+    assert_eq!(
+        rest[0],
+        "Tukey fences: 37.76 ns · 39.17 ns · 42.93 ns · 44.34 ns"
+    );
+    assert!(rest[1].starts_with("autocorrelation by lag 1..10: +0.02 +0.15"));
+    assert_eq!(rest[2], "histogram (ns/iter):");
+    assert_eq!(rest.len(), 3 + TEXT_HISTOGRAM_BINS);
+    let ignored = &report.tests[4];
+    assert!(verbose_lines(ignored).is_empty());
+    assert!(lines_under(ignored, true).is_empty());
+}
+
+/// What `say` prints on a console over buffers: stdout, stderr.
+fn printed(say: impl FnOnce(&mut Console<Vec<u8>, Vec<u8>>)) -> (String, String) {
+    let mut console = Console::new(Vec::new(), Vec::new());
+    say(&mut console);
+    let (out, err) = console.into_inner();
+    (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+#[test]
+fn the_header_names_the_platform_timers_and_reports() {
+    let (out, err) = printed(|c| {
+        c.header(
+            &fixtures::platform(),
+            Some(0.0123),
+            true,
+            &["load average 3.1 above 2 cores".to_owned()],
+            Path::new("target/perfmark/perf"),
+        );
+        c.lock_waited(Duration::from_millis(1500), Path::new("/tmp/perfmark.lock"));
+    });
+    assert_eq!(
+        out,
+        "perfmark 0.1.0 · linux 6.1.0-test x86_64 · Test CPU <8 cores> @ 3.0GHz · 2 cores · \
+         rustc 1.80.0 · release build\n\
+         timer: Instant, resolution 20.00 ns, overhead 24.50 ns per read · noise floor 1.23% \
+         (LFSR task, robust spread)\n\
+         warning: load average 3.1 above 2 cores\n\
+         reports: target/perfmark/perf\n\
+         machine lock: waited 1.50 s for another perfmark run measuring on this machine \
+         (/tmp/perfmark.lock)\n"
+    );
+    assert_eq!(err, "");
+    let (out, _) = printed(|c| c.header(&fixtures::platform(), None, false, &[], Path::new("r")));
+    assert!(out.contains("· noise floor not measured\n"), "{out}");
+    assert!(
+        out.contains("\nunoptimized build: tests run as smoke tests"),
+        "{out}"
+    );
+}
+
+#[test]
+fn each_test_has_its_line_and_the_lines_under_it() {
+    let report = fixtures::realistic();
+    let (out, _) = printed(|c| {
+        c.running(1);
+        c.test_started(&report.tests[0].name);
+        c.test_finished(&report.tests[0], false);
+        c.ignored("slow", Some("needs a disk"));
+        c.run_stopped(2);
+    });
+    let mut expected = format!("\nrunning 1 test\ntest {} ... ok\n", report.tests[0].name);
+    for line in lines_under(&report.tests[0], false) {
+        expected.push_str(&line);
+        expected.push('\n');
+    }
+    expected.push_str("test slow ... ignored, needs a disk\n");
+    expected.push_str("    run stopped: 2 test(s) after it were not run\n");
+    assert_eq!(out, expected);
+    assert_eq!(printed(|c| c.running(3)).0, "\nrunning 3 tests\n");
+}
+
+#[test]
+fn the_closing_lines_as_libtest_prints_them() {
+    let failures = vec![
+        ("a".to_owned(), Some("median above the budget".to_owned())),
+        ("b".to_owned(), None),
+    ];
+    let counts = Counts {
+        passed: 3,
+        failed: 2,
+        ignored: 1,
+        filtered_out: 4,
+    };
+    let (out, _) = printed(|c| {
+        c.removed(&["gone".to_owned()]);
+        c.failures(&failures);
+        c.result(&counts, Duration::from_millis(1234));
+    });
+    assert_eq!(
+        out,
+        "\nremoved: gone (in the base build only, not compared)\n\
+         \nfailures:\n\n---- a ----\nmedian above the budget\n\
+         \nfailures:\n    a\n    b\n\
+         \ntest result: FAILED. 3 passed; 2 failed; 1 ignored; 0 measured; 4 filtered out; \
+         finished in 1.23s\n\n"
+    );
+    let (out, _) = printed(|c| {
+        c.removed(&[]);
+        c.failures(&[]);
+        c.result(&Counts::default(), Duration::ZERO);
+    });
+    assert_eq!(
+        out,
+        "\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; \
+         finished in 0.00s\n\n"
+    );
+}
+
+#[test]
+fn counts_take_a_smoke_test_as_passed() {
+    let report = fixtures::realistic();
+    let counts = Counts::of(&report.tests, 7);
+    let of = |v: Verdict| report.tests.iter().filter(|t| t.verdict == v).count();
+    assert_eq!(counts.passed, of(Verdict::Pass) + of(Verdict::NotMeasured));
+    assert_eq!(counts.failed, of(Verdict::Fail));
+    assert_eq!(counts.ignored, of(Verdict::Ignored));
+    assert_eq!(counts.filtered_out, 7);
+}
+
+#[test]
+fn list_saved_baselines_and_errors() {
+    let names = vec!["a".to_owned(), "b::1".to_owned()];
+    assert_eq!(
+        printed(|c| c.list(&names, false)).0,
+        "a: test\nb::1: test\n\n2 tests, 0 benchmarks\n"
+    );
+    assert_eq!(printed(|c| c.list(&names, true)).0, "a: test\nb::1: test\n");
+    let (out, _) = printed(|c| {
+        c.baselines_saved(Some((Path::new("perf-baselines/perf.json"), 5)), 2, &["x"]);
+        c.baselines_saved(None, 0, &[]);
+    });
+    assert_eq!(
+        out,
+        "\nbaseline saved: perf-baselines/perf.json (2 of its 5 tests recorded in this run); \
+         not recorded, their CI unbounded (too few samples): x\n\
+         \nno baseline saved: no test was measured with a bounded CI\n"
+    );
+    let (out, err) = printed(|c| {
+        c.error("--timeout needs a duration");
+        c.waiting_for_lock(Path::new("/tmp/l"));
+    });
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: --timeout needs a duration\n\
+         waiting for another perfmark run measuring on this machine to finish (/tmp/l)\n"
+    );
+}

@@ -1,0 +1,159 @@
+use super::*;
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn estimate_matches_a_hand_computation() {
+    // Three pairs of two slice pairs each, no order effect: the centers
+    // are 0.1, 0.2, 0.3; mean 0.2, sd 0.1, se 0.1/√3, t(0.95; 2) =
+    // 2.919986.
+    let pairs = vec![vec![0.1, 0.1], vec![0.2, 0.2], vec![0.3, 0.3]];
+    let est = paired_estimate(&pairs, 0.95).unwrap();
+    let se = 0.1 / 3f64.sqrt();
+    let half = 2.919_986 * se;
+    assert!(close(est.log_ratio, 0.2, 1e-12));
+    assert!(close(est.ratio, 0.2f64.exp(), 1e-12));
+    assert!(close(est.between_pair_sd, 0.1, 1e-12));
+    assert!(close(est.log_se, se, 1e-12));
+    assert_eq!(est.df, 2.0);
+    assert!(close(est.lower_one_sided, (0.2 - half).exp(), 1e-6));
+    assert!(close(est.upper_one_sided, (0.2 + half).exp(), 1e-6));
+    assert!(close(est.lower_one_sided, 1.031_91, 1e-5));
+    assert!(close(est.interval.confidence, 0.90, 1e-12));
+    // t = 0.2 / se = √12 with 2 df, whose upper tail is
+    // 1/2 − t / (2·√(2 + t²)) = 1/2 − √12 / (2·√14) = 0.037090.
+    assert!(close(est.p_slower, 0.037_090, 1e-6), "{}", est.p_slower);
+    assert_eq!(est.slices, 6);
+    assert_eq!(est.process_pairs, 3);
+    assert_eq!(est.within_pair_sd, 0.0);
+    assert_eq!(est.order_effect, 0.0);
+}
+
+#[test]
+fn abba_cancels_the_order_effect_and_reports_it() {
+    // Truth 0.05; a side running second is 0.02 slower: head-second
+    // slice pairs (even k) read 0.07, head-first ones (odd k) 0.03.
+    let pair = |offset: f64| vec![0.07 + offset, 0.03 + offset, 0.07 + offset, 0.03 + offset];
+    let pairs = vec![pair(-0.01), pair(0.0), pair(0.01)];
+    for center in [PairCenter::QuadMedian, PairCenter::Mean] {
+        let est = paired_estimate_with(&pairs, 0.95, center).unwrap();
+        assert!(close(est.log_ratio, 0.05, 1e-12), "{center:?}");
+        assert!(close(est.order_effect, 0.02, 1e-12));
+        assert!(close(est.within_pair_sd, 0.0, 1e-12));
+    }
+}
+
+#[test]
+fn the_quad_median_ignores_one_disturbed_slice() {
+    // One slice pair of the middle process pair hit by an interrupt in
+    // its head slice (+40%): the median of quads does not move, the mean
+    // does.
+    let mut pairs = vec![vec![0.0; 6], vec![0.0; 6], vec![0.0; 6]];
+    pairs[1][3] = 0.4;
+    let median = paired_estimate(&pairs, 0.95).unwrap();
+    let mean = paired_estimate_with(&pairs, 0.95, PairCenter::Mean).unwrap();
+    assert_eq!(median.log_ratio, 0.0);
+    assert!(close(mean.log_ratio, 0.4 / 6.0 / 3.0, 1e-12));
+}
+
+#[test]
+fn estimate_needs_two_pairs() {
+    assert!(paired_estimate(&[], 0.95).is_none());
+    assert!(paired_estimate(&[vec![0.1, 0.2]], 0.95).is_none());
+    assert!(paired_estimate(&[vec![0.1], vec![], vec![f64::NAN]], 0.95).is_none());
+    // Identical pairs: a zero-width interval, decided by the sign.
+    let est = paired_estimate(&[vec![0.1], vec![0.1]], 0.95).unwrap();
+    assert_eq!(est.lower_one_sided, est.upper_one_sided);
+    assert_eq!(est.p_slower, 0.0);
+}
+
+fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
+    let mut est = paired_estimate(&[vec![0.0], vec![0.1]], 0.95).unwrap();
+    est.ratio = ratio;
+    est.lower_one_sided = low;
+    est.upper_one_sided = high;
+    est.interval.low = low;
+    est.interval.high = high;
+    est.slices = 40;
+    est.process_pairs = 4;
+    est
+}
+
+#[test]
+fn decide_covers_every_outcome() {
+    let d = |r, lo, hi| decide(&estimate_at(r, lo, hi), 0.95, 0.05).change;
+    assert_eq!(d(1.081, 1.060, 1.103), PairedChange::Regressed);
+    // Significant and beyond the tolerance on the point, though the
+    // interval reaches into the band: still a regression.
+    assert_eq!(d(1.06, 1.01, 1.11), PairedChange::Regressed);
+    // Beyond the tolerance but not significant.
+    assert_eq!(d(1.06, 0.99, 1.13), PairedChange::Inconclusive);
+    // Significant, within tolerance, interval reaching beyond it.
+    assert_eq!(d(1.03, 1.01, 1.06), PairedChange::Inconclusive);
+    assert_eq!(d(1.02, 1.01, 1.04), PairedChange::Unchanged);
+    assert_eq!(d(1.00, 0.98, 1.02), PairedChange::Unchanged);
+    assert_eq!(d(0.92, 0.90, 0.94), PairedChange::Improved);
+    assert_eq!(d(0.97, 0.94, 0.99), PairedChange::Inconclusive);
+    let v = decide(&estimate_at(1.081, 1.060, 1.103), 0.95, 0.05);
+    assert!(v.fails && v.significantly_slower);
+    assert!(!decide(&estimate_at(0.92, 0.90, 0.94), 0.95, 0.05).fails);
+}
+
+#[test]
+fn summary_lines_for_every_outcome() {
+    let line = |r, lo, hi| {
+        let est = estimate_at(r, lo, hi);
+        summary_line(&est, &decide(&est, 0.95, 0.05))
+    };
+    assert_eq!(
+        line(1.081, 1.060, 1.103),
+        "+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; \
+         95% one-sided; tolerance 5%): regressed beyond the 5% tolerance"
+    );
+    assert_eq!(
+        line(0.92, 0.90, 0.94),
+        "-8.0% [-10.0%, -6.0%] vs base (paired: 40 slices in 4 process pairs; \
+         95% one-sided; tolerance 5%): improved beyond the 5% tolerance"
+    );
+    assert_eq!(
+        line(1.004, 0.988, 1.020),
+        "+0.4% [-1.2%, +2.0%] vs base (paired: 40 slices in 4 process pairs; \
+         95% one-sided; tolerance 5%): unchanged within the 5% tolerance"
+    );
+    assert_eq!(
+        line(1.042, 0.995, 1.091),
+        "+4.2% [-0.5%, +9.1%] vs base (paired: 40 slices in 4 process pairs; \
+         95% one-sided; tolerance 5%): inconclusive: the interval spans the 5% tolerance"
+    );
+    assert_eq!(
+        summary_line_without_estimate(6, 1, 0.99, 0.025),
+        "no estimate vs base (paired: 6 slices in 1 process pair; 99% one-sided; \
+         tolerance 2.5%): inconclusive: fewer than 2 process pairs"
+    );
+}
+
+#[test]
+fn look_schedule_splits_alpha() {
+    let s = LookSchedule::equal(4, 12, 2);
+    assert_eq!(s.pairs(), &[4, 6, 8, 10, 12]);
+    assert!(close(s.shares().iter().sum::<f64>(), 1.0, 1e-12));
+    assert!(close(s.confidence_at(0, 0.95), 0.99, 1e-12));
+    assert_eq!(s.look_for(4), Some(0));
+    assert_eq!(s.look_for(3), Some(0));
+    assert_eq!(s.look_for(5), Some(1));
+    assert_eq!(s.look_for(13), None);
+    assert!(close(s.adjusted_p(2, 0.004), 0.02, 1e-12));
+    assert_eq!(s.adjusted_p(2, 0.5), 1.0);
+    assert_eq!(LookSchedule::equal(4, 9, 2).pairs(), &[4, 6, 8, 9]);
+    assert_eq!(LookSchedule::equal(5, 5, 2).pairs(), &[5]);
+}
+
+#[test]
+fn serde_names_are_snake_case() {
+    let json = serde_json::to_string(&PairedChange::Inconclusive).unwrap();
+    assert_eq!(json, "\"inconclusive\"");
+    let json = serde_json::to_string(&PairCenter::QuadMedian).unwrap();
+    assert_eq!(json, "\"quad_median\"");
+}
