@@ -177,8 +177,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let index = |name: &str| chosen.iter().position(|h| h.name == name);
     if let (Some(p), Some(d)) = (index("perfmark"), index("divan")) {
         println!(
-            "\nperfmark / divan, wall: {:.2}× (the goal is ≤ 1.1×)",
+            "\nperfmark / divan, wall: {:.2}× (the goal is ≤ 1.6×)",
             medians[p] / medians[d]
+        );
+    }
+    if let (Some(p), Some(c)) = (index("perfmark"), index("criterion")) {
+        println!(
+            "perfmark / criterion, wall: {:.2}× (the goal is ≤ 0.5×)",
+            medians[p] / medians[c]
         );
     }
     if let Some(p) = index("perfmark") {
