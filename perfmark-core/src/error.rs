@@ -91,27 +91,7 @@ impl Error {
     /// This error, prefixed: `context: error`, the same kind. For the
     /// name of the option whose value was refused.
     pub(crate) fn within(self, context: &str) -> Error {
-        let prefix = |text: String| format!("{context}: {text}");
-        let kind = match self.kind {
-            Kind::Usage { message } => Kind::Usage {
-                message: prefix(message),
-            },
-            Kind::Worker {
-                side,
-                path,
-                message,
-                protocol,
-            } => Kind::Worker {
-                side,
-                path,
-                message: prefix(message),
-                protocol,
-            },
-            Kind::Protocol { detail } => Kind::Protocol {
-                detail: prefix(detail),
-            },
-        };
-        Error { kind }
+        self.reworded(|text| format!("{context}: {text}"))
     }
 
     /// This error as said by the `side` worker at `path`: a protocol error

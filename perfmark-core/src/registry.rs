@@ -66,6 +66,30 @@ impl PerfTest {
     }
 }
 
+/// A test of `module_path`'s `fn_name` with the argument `arg` and the
+/// declared complexity `class`, for tests of what groups such tests.
+#[cfg(test)]
+pub(crate) const fn test_with_arg(
+    module_path: &'static str,
+    fn_name: &'static str,
+    arg: &'static str,
+    class: Option<Complexity>,
+) -> PerfTest {
+    PerfTest {
+        module_path,
+        fn_name,
+        arg: Some(arg),
+        arg_value: None,
+        file: "tests/perf.rs",
+        line: 1,
+        options: TestOptions {
+            complexity: class,
+            ..TestOptions::NONE
+        },
+        body: |_| {},
+    }
+}
+
 /// Every test registered in this binary, in a stable order (by name).
 pub fn all_tests() -> Vec<&'static PerfTest> {
     let mut tests: Vec<&'static PerfTest> = inventory::iter::<PerfTest>.into_iter().collect();

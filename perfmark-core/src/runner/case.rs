@@ -55,22 +55,10 @@ impl Case {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::{Complexity, TestOptions};
+    use crate::registry::Complexity;
 
     const fn test(fn_name: &'static str, arg: &'static str, class: Option<Complexity>) -> PerfTest {
-        PerfTest {
-            module_path: "perf",
-            fn_name,
-            arg: Some(arg),
-            arg_value: None,
-            file: "tests/perf.rs",
-            line: 1,
-            options: TestOptions {
-                complexity: class,
-                ..TestOptions::NONE
-            },
-            body: |_| {},
-        }
+        crate::registry::test_with_arg("perf", fn_name, arg, class)
     }
 
     static A_1: PerfTest = test("a", "1", Some(Complexity::Linear));

@@ -151,22 +151,9 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use perfmark_options::TestOptions;
 
     const fn test(fn_name: &'static str, arg: &'static str, class: Option<Complexity>) -> PerfTest {
-        PerfTest {
-            module_path: "perf::sorting",
-            fn_name,
-            arg: Some(arg),
-            arg_value: None,
-            file: "tests/perf.rs",
-            line: 1,
-            options: TestOptions {
-                complexity: class,
-                ..TestOptions::NONE
-            },
-            body: |_| {},
-        }
+        crate::registry::test_with_arg("perf::sorting", fn_name, arg, class)
     }
 
     static SORT_10: PerfTest = test("sort", "10", Some(Complexity::LinLog));
