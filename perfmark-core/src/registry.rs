@@ -53,6 +53,13 @@ impl PerfTest {
 }
 
 impl PerfTest {
+    /// The clock the test is timed with: its `measure` option, the wall
+    /// clock by default. A normal run and a worker serving slices time a
+    /// test alike.
+    pub(crate) fn clock(&self) -> crate::clock::Clock {
+        self.options.measure.map(crate::clock::Clock::from).unwrap_or_default()
+    }
+
     /// The function's path inside the test crate, without the argument:
     /// `sorting::sort_1k`, `fib` (for `fib::20`).
     pub fn function_name(&self) -> String {

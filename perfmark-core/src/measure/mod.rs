@@ -22,8 +22,7 @@ pub use paired::{PairDriver, Side};
 pub use paired::{run_paired, PairedMeasurement, PairedPlan, PairedStop, SlicePair};
 pub use sampler::{Adaptive, Plan};
 
-use crate::clock::{Clock, ClockInfo};
-use crate::registry::PerfTest;
+use crate::clock::ClockInfo;
 use crate::stats::Statistic;
 
 /// How the samples were taken.
@@ -123,10 +122,4 @@ pub fn resolution_per_iter_ns(kind: SampleKind, clock: &ClockInfo, iters: u64) -
         SampleKind::Loop | SampleKind::Batched | SampleKind::PerCall => clock.resolution_ns,
     };
     tick_ns / iters.max(1) as f64
-}
-
-/// The clock `t` is timed with: its `measure` option, the wall clock by
-/// default. A normal run and a worker serving slices time a test alike.
-pub(crate) fn clock_of(t: &PerfTest) -> Clock {
-    t.options.measure.map(Clock::from).unwrap_or_default()
 }

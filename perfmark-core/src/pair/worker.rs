@@ -12,7 +12,6 @@ use super::protocol::{Reply, PROTOCOL_VERSION};
 use super::serve::{say, Serve};
 use crate::bencher::{Bencher, Measurer};
 use crate::measure::capture::{install_panic_capture, panic_payload_text, take_panic_message};
-use crate::measure::clock_of;
 use crate::registry;
 
 /// Runs worker mode for `test` (or lists the tests when `None`) and returns
@@ -40,7 +39,7 @@ pub fn run(test: Option<&str>) -> i32 {
     };
     let previous_hook = install_panic_capture();
     // Slices are timed with the test's own clock, as in a normal run.
-    let clock = clock_of(t);
+    let clock = t.clock();
     let mut bencher = Bencher::new(Measurer::Serve(Serve { clock })).with_clock(clock);
     take_panic_message();
     let result = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(&mut bencher)));

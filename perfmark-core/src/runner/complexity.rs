@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use perfmark_options::Complexity;
 
-use super::one_test::Outcome;
+use super::outcome::Outcome;
 use super::Runner;
 use crate::checks::complexity::{self, ComplexityPoint};
 use crate::checks::Verdict;

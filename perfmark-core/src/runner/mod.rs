@@ -17,6 +17,7 @@ mod judge;
 mod libtest_args;
 mod machine;
 mod one_test;
+mod outcome;
 mod paired;
 mod remeasure;
 mod setup;
@@ -33,7 +34,8 @@ use self::case::Case;
 use self::cli::{EnvVars, Options};
 use self::family::Family;
 use self::libtest_args::Format;
-use self::one_test::{ignored_report, Outcome};
+use self::one_test::ignored_report;
+use self::outcome::Outcome;
 use self::setup::Setup;
 use self::summary::Ran;
 

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::family::Family;
 use super::judge::judge;
+use super::outcome::Outcome;
 use super::remeasure;
 use super::watchdog::{self, Bounded, Ran};
 use super::Runner;
@@ -16,19 +17,9 @@ use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Check, Verdict};
 use crate::clock::{self, Clock};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
-use crate::measure::{clock_of, Adaptive, Measurement, Plan, StopReason};
+use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::registry::{Ignore, PerfTest};
 use crate::report::TestReport;
-
-/// What happened to a test that ran.
-pub(super) struct Outcome {
-    pub(super) report: TestReport,
-    /// What libtest prints under `failures:` for a failed test.
-    pub(super) failure_detail: Option<String>,
-    /// The test did not return within its bound and its thread still runs:
-    /// no other test may be measured beside it.
-    pub(super) hung: bool,
-}
 
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
@@ -45,7 +36,7 @@ impl Runner {
         plan.budget_ns = o.budget_ns;
         plan.smoke = !self.measuring();
         plan.allocs = o.allocs;
-        plan.measure = clock_of(t);
+        plan.measure = t.clock();
         // Without a thread CPU clock the test fails before it is measured
         // (see `measure_one`); the wall clock's figures stand in meanwhile.
         if let Some(info) = plan.measure.info() {

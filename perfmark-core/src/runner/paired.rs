@@ -11,7 +11,8 @@ use std::panic::{self, AssertUnwindSafe};
 
 use super::family::Family;
 use super::judge::judge;
-use super::one_test::{keep_measurement, Outcome};
+use super::one_test::keep_measurement;
+use super::outcome::Outcome;
 use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};

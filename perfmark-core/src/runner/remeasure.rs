@@ -25,7 +25,7 @@
 
 use std::time::Duration;
 
-use super::one_test::Outcome;
+use super::outcome::Outcome;
 use crate::checks::Verdict;
 use crate::measure::Measurement;
 use crate::observe::Interference;

@@ -14,7 +14,7 @@ use crate::allocations;
 use crate::baseline::{BaselineFile, BaselineStore, Fingerprint};
 use crate::checks::{allocs, Prior};
 use crate::clock::{self, Clock};
-use crate::measure::{clock_of, noise_floor};
+use crate::measure::noise_floor;
 use crate::platform::Platform;
 use crate::registry::PerfTest;
 use crate::report::console::Console;
@@ -147,7 +147,7 @@ impl Runner {
         let clock = clock::info();
         let cpu_clock = selected
             .iter()
-            .any(|c| self.runs(c.test()) && clock_of(c.test()) == Clock::Cpu)
+            .any(|c| self.runs(c.test()) && c.test().clock() == Clock::Cpu)
             .then(clock::cpu_info)
             .flatten();
         let clock_calibration_s = calibration_started.elapsed().as_secs_f64();
