@@ -27,7 +27,8 @@ use crate::measure::Side;
 /// ([`is_usage`](Self::is_usage)), and the worker processes of a paired
 /// comparison ([`is_worker`](Self::is_worker), with
 /// [`is_protocol`](Self::is_protocol) for a worker that speaks something
-/// else). Baseline files have their own type,
+/// else), and the report files it writes ([`is_report`](Self::is_report)).
+/// Baseline files have their own type,
 /// [`BaselineError`](crate::baseline::BaselineError): the store is also
 /// used without a run (recording over several processes, merging runs),
 /// and every one of its errors names a file, which these do not.
@@ -53,6 +54,8 @@ enum Kind {
     /// A line that carries the worker protocol's prefix but does not read
     /// as one of its replies, not yet tied to a worker.
     Protocol { detail: String },
+    /// A report file could not be written.
+    Report { message: String },
 }
 
 impl Error {
@@ -79,6 +82,16 @@ impl Error {
         }
     }
 
+    /// A report file could not be written; `message` names it and says
+    /// what to do.
+    pub(crate) fn report(message: impl Into<String>) -> Error {
+        Error {
+            kind: Kind::Report {
+                message: message.into(),
+            },
+        }
+    }
+
     /// A worker's line that does not read as a protocol reply.
     pub(crate) fn protocol(detail: impl Into<String>) -> Error {
         Error {
@@ -101,7 +114,7 @@ impl Error {
         let (message, protocol) = match self.kind {
             Kind::Protocol { detail } => (detail, true),
             Kind::Worker { .. } => return self,
-            Kind::Usage { message } => (message, false),
+            Kind::Usage { message } | Kind::Report { message } => (message, false),
         };
         Error {
             kind: Kind::Worker {
@@ -134,6 +147,9 @@ impl Error {
             Kind::Protocol { detail } => Kind::Protocol {
                 detail: reword(&detail),
             },
+            Kind::Report { message } => Kind::Report {
+                message: reword(&message),
+            },
         };
         Error { kind }
     }
@@ -142,6 +158,12 @@ impl Error {
     /// binary exits with 101 before running a test).
     pub fn is_usage(&self) -> bool {
         matches!(self.kind, Kind::Usage { .. })
+    }
+
+    /// Whether a report file (`report.json`, `report.html`, `summary.md`,
+    /// or the appended `$GITHUB_STEP_SUMMARY`) could not be written.
+    pub fn is_report(&self) -> bool {
+        matches!(self.kind, Kind::Report { .. })
     }
 
     /// Whether a worker process of a paired comparison could not serve: it
@@ -182,7 +204,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            Kind::Usage { message } => f.write_str(message),
+            Kind::Usage { message } | Kind::Report { message } => f.write_str(message),
             Kind::Worker {
                 side,
                 path,

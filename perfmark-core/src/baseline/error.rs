@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 /// [`Display`]: fmt::Display
 #[derive(Debug)]
 pub struct BaselineError {
-    /// The baseline file or directory concerned; `None` only for errors
-    /// about values that have no file yet (merging runs).
+    /// The baseline file or directory concerned (every error the store
+    /// makes names one; `None` is kept for values refused before a file).
     path: Option<PathBuf>,
     kind: Kind,
 }
@@ -163,7 +163,8 @@ impl BaselineError {
     }
 
     /// Whether the values given to the store were refused (non-finite
-    /// numbers, an interval upside down, runs of different tests merged):
+    /// numbers, an interval upside down, a test target name cargo would
+    /// not accept):
     /// a bug in the caller, reported rather than written.
     pub fn is_invalid(&self) -> bool {
         matches!(self.kind, Kind::Invalid { .. })

@@ -6,6 +6,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use super::{html, json, markdown, Report};
+use crate::Error;
 
 impl Report {
     /// Writes `report.json`, `report.html` and `summary.md` into `dir` (created if
@@ -15,7 +16,7 @@ impl Report {
     /// # Errors
     /// When the directory or a file cannot be written, or the step summary
     /// cannot be appended to; the message names it and says what to do.
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    pub(crate) fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, Error> {
         let (written, md) = self.write_files(dir)?;
         if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY") {
             let path = PathBuf::from(summary);
@@ -32,7 +33,7 @@ impl Report {
 
     /// [`Report::write`] without `$GITHUB_STEP_SUMMARY`; returns the paths
     /// written and the Markdown.
-    fn write_files(&self, dir: &Path) -> Result<(Vec<PathBuf>, String), String> {
+    fn write_files(&self, dir: &Path) -> Result<(Vec<PathBuf>, String), Error> {
         fs::create_dir_all(dir).map_err(|e| cannot_write(dir, e))?;
         let md = markdown::render(self);
         let files = [
@@ -51,21 +52,21 @@ impl Report {
     }
 }
 
-fn cannot_write(path: &Path, e: io::Error) -> String {
-    format!(
+fn cannot_write(path: &Path, e: io::Error) -> Error {
+    Error::report(format!(
         "cannot write {}: {e}; choose another place with --report-dir DIR",
         path.display()
-    )
+    ))
 }
 
 /// The step summary is not the report directory: `--report-dir` would not
 /// help (the reports themselves were written).
-fn cannot_append_summary(path: &Path, e: io::Error) -> String {
-    format!(
+fn cannot_append_summary(path: &Path, e: io::Error) -> Error {
+    Error::report(format!(
         "cannot append the Markdown summary to $GITHUB_STEP_SUMMARY ({}): {e}; the reports \
          were written",
         path.display()
-    )
+    ))
 }
 
 #[cfg(test)]
