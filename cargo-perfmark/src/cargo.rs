@@ -9,6 +9,7 @@ use perfmark_core::probe;
 use perfmark_core::Side;
 use serde::Deserialize;
 
+use crate::layout::Pinning;
 use crate::Error;
 
 /// The cargo that runs us: `cargo perfmark` and build scripts get its path
@@ -184,7 +185,8 @@ fn package_name(id: &str) -> String {
 
 /// Builds the test targets `selection` names in the workspace at `dir`
 /// with `cargo test --release --no-run` (into `target_dir` when given,
-/// else cargo's own) and returns its perfmark test binaries: those that
+/// else cargo's own; with the layout pinned when `pinning` is given) and
+/// returns its perfmark test binaries: those that
 /// greet in perfmark's worker mode, which a `harness = false` target whose
 /// `main` is `perfmark::main!()` does. Other test binaries are left out.
 ///
@@ -194,9 +196,13 @@ fn package_name(id: &str) -> String {
 pub fn build_perf_binaries(
     dir: &Path,
     target_dir: Option<&Path>,
+    pinning: Option<&Pinning>,
     selection: &Selection,
 ) -> Result<Vec<TestBinary>, Error> {
     let mut cmd = cargo();
+    if let Some(pinning) = pinning {
+        pinning.apply(&mut cmd);
+    }
     cmd.current_dir(dir)
         .args([
             "test",

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::cargo::{build_perf_binaries, Selection, TestBinary, Workspace};
+use crate::layout::{self, Pinning};
 use crate::Error;
 
 /// Head and base binaries matched by package and target; the rest are
@@ -106,10 +107,16 @@ pub struct BaseDirs {
     /// is not at the repository's top).
     pub workspace: PathBuf,
     /// The base's own target directory, `perfmark-compare/target` in the
-    /// head's: cargo names a path package's artifacts without its path,
-    /// so in one directory the base's test binaries would replace the
-    /// head's.
+    /// workspace's: cargo names a path package's artifacts without its
+    /// path, so in one directory the base's test binaries would replace
+    /// the head's.
     pub target_dir: PathBuf,
+    /// The head's target directory, `perfmark-compare/head-target` in the
+    /// workspace's: the head is built with the layout pinned
+    /// ([`crate::layout`]), and in cargo's own directory those flags would
+    /// rebuild everything for the user's next `cargo test`, and that build
+    /// everything again for the next comparison.
+    pub head_target_dir: PathBuf,
 }
 
 impl BaseDirs {
@@ -127,6 +134,7 @@ impl BaseDirs {
             workspace: worktree.join(inside),
             worktree,
             target_dir: ws.target_dir.join("perfmark-compare").join("target"),
+            head_target_dir: ws.target_dir.join("perfmark-compare").join("head-target"),
         })
     }
 }
@@ -157,10 +165,26 @@ pub fn compare_rev(
         "perfmark compare: base {rev} ({commit}) in {}",
         dirs.worktree.display()
     );
-    eprintln!("perfmark compare: building the head");
-    let head = build_perf_binaries(&ws.root, None, selection)?;
-    eprintln!("perfmark compare: building the base");
-    let base = build_perf_binaries(&dirs.workspace, Some(&dirs.target_dir), selection)?;
+    // Both sides with every function aligned alike, so that code a change
+    // did not touch keeps its alignment (crate::layout).
+    let pinning = Pinning::from_env();
+    eprintln!(
+        "perfmark compare: building the head (functions aligned to {} bytes)",
+        layout::FUNCTION_ALIGNMENT
+    );
+    let head = build_perf_binaries(
+        &ws.root,
+        Some(&dirs.head_target_dir),
+        Some(&pinning),
+        selection,
+    )?;
+    eprintln!("perfmark compare: building the base (the same)");
+    let base = build_perf_binaries(
+        &dirs.workspace,
+        Some(&dirs.target_dir),
+        Some(&pinning),
+        selection,
+    )?;
     if let Some((h, _)) = head.iter().zip(&base).find(|(h, b)| h.path == b.path) {
         return Err(Error::build(format!(
             "the head and the base built the same file {}: nothing to compare",

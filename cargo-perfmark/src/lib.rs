@@ -25,6 +25,7 @@ pub mod cargo;
 pub mod cli;
 pub mod compare;
 mod error;
+pub mod layout;
 pub mod report;
 
 pub use error::Error;

@@ -109,6 +109,40 @@ fn cargo_perfmark(dir: &Path, args: &[&str]) -> Output {
     cmd.output().expect("cargo-perfmark runs")
 }
 
+/// The `perf` test binary in cargo's `deps` directory `deps`.
+fn perf_binary_in(deps: &Path) -> PathBuf {
+    std::fs::read_dir(deps)
+        .unwrap_or_else(|e| panic!("{}: {e}", deps.display()))
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("perf-") && p.extension().is_none()
+        })
+        .unwrap_or_else(|| panic!("no perf binary in {}", deps.display()))
+}
+
+/// The addresses of the functions in `binary` whose demangled names start
+/// with `prefix`, from `nm` (binutils).
+fn function_starts(binary: &Path, prefix: &str) -> Vec<(String, u64)> {
+    let out = Command::new("nm")
+        .args(["--demangle", "--defined-only"])
+        .arg(binary)
+        .output()
+        .expect("nm (binutils) runs");
+    assert!(out.status.success(), "nm: {}", explain(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(3, ' ');
+            let (address, kind, name) = (parts.next()?, parts.next()?, parts.next()?);
+            let text = kind.eq_ignore_ascii_case("t");
+            (text && name.starts_with(prefix))
+                .then(|| (name.to_owned(), u64::from_str_radix(address, 16).ok()))
+                .and_then(|(n, a)| Some((n, a?)))
+        })
+        .collect()
+}
+
 fn explain(out: &Output) -> String {
     format!(
         "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
@@ -172,6 +206,23 @@ fn baseline_and_compare_in_a_user_crate() {
         "{}",
         explain(&out)
     );
+
+    // Both sides were built with the layout pinned: every function of the
+    // user's test crate starts on a 64-byte boundary.
+    let compare_dir = shared_target_dir().join("perfmark-compare");
+    for side in ["head-target", "target"] {
+        let binary = perf_binary_in(&compare_dir.join(side).join("release").join("deps"));
+        let starts = function_starts(&binary, "perf::");
+        assert!(starts.len() >= 2, "{}: {starts:?}", binary.display());
+        for (name, address) in &starts {
+            assert_eq!(
+                address % 64,
+                0,
+                "{name} at {address:#x} in {}",
+                binary.display()
+            );
+        }
+    }
 
     // `slowed` twice as slow in the working tree: a regression, exit 101.
     write(&dir.join("tests/perf.rs"), &perf_rs(200));
