@@ -2,7 +2,7 @@
 //! routine to.
 //!
 //! Each `iter*` method wraps the routine in a measurement
-//! [`Driver`](crate::measure::Driver) and hands it to the Bencher's
+//! [`Driver`] and hands it to the Bencher's
 //! [`Policy`], which runs the whole measurement before the method returns; a
 //! test calls exactly one of them, once.
 //!

@@ -12,6 +12,11 @@
 //! [`allocations`] holds the counting global allocator `main!()` installs
 //! and what a test's untimed counting pass found.
 
+// The docs are written for perfmark's contributors as much as for
+// cargo-perfmark: they link the runtime's private steps and modules, which
+// `cargo doc --document-private-items --features internals` renders.
+#![allow(rustdoc::private_intra_doc_links)]
+
 /// Declares modules that are the runtime's own: `pub(crate)`, or `pub`
 /// with the `internals` feature, which perfmark's own tests and workspace
 /// tasks enable to reach them (no API promise is made for them).

@@ -3,7 +3,7 @@
 //! proven by seeded simulation (`tests/stats_simulation.rs`).
 //!
 //! - [`summarize`]: mean, median, sd, range, quartiles, COV.
-//! - [`estimate`] / [`estimate_with`]: THE verdict estimate, a point estimate
+//! - [`estimate()`] / [`estimate_with`]: THE verdict estimate, a point estimate
 //!   with a confidence [`Interval`] corrected for serial correlation.
 //! - [`tukey`]: outlier counts.
 //! - [`autocorrelation`], [`effective_sample_size`], [`serial_correlation`]:
