@@ -219,6 +219,17 @@ fn two_identical_builds_pass() {
             explain(&out)
         );
     }
+    // Built as cargo builds them, not as `cargo perfmark compare` does:
+    // the run says so once.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout
+            .matches("note: neither build has its code layout pinned")
+            .count(),
+        1,
+        "{}",
+        explain(&out)
+    );
 }
 
 #[test]

@@ -206,6 +206,12 @@ fn baseline_and_compare_in_a_user_crate() {
         "{}",
         explain(&out)
     );
+    // Both builds were pinned, and each binary can tell: no layout note.
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("code layout pinned"),
+        "{}",
+        explain(&out)
+    );
 
     // Both sides were built with the layout pinned: every function of the
     // user's test crate starts on a 64-byte boundary.

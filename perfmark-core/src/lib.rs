@@ -49,6 +49,7 @@ internal_modules!(
 pub mod baseline;
 mod error;
 pub(crate) mod fs;
+mod layout;
 pub mod report;
 
 /// The property tests' runner, shared with `tests/properties/`.

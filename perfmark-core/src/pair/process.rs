@@ -172,11 +172,14 @@ impl WorkerProcess {
     }
 
     /// Waits for the greeting and checks the protocol version.
-    fn greet(&mut self, timeout: Duration) -> Result<Vec<String>, Error> {
+    fn greet(&mut self, timeout: Duration) -> Result<Greeting, Error> {
         match self.expect(timeout) {
             Ok(Reply::Hello {
-                protocol, tests, ..
-            }) if protocol == PROTOCOL_VERSION => Ok(tests),
+                protocol,
+                tests,
+                pinned,
+                ..
+            }) if protocol == PROTOCOL_VERSION => Ok(Greeting { tests, pinned }),
             Ok(Reply::Hello {
                 protocol, perfmark, ..
             }) => {
@@ -252,10 +255,25 @@ impl Drop for WorkerProcess {
     }
 }
 
+/// What a perfmark test binary says of itself when it greets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Greeting {
+    /// Its perf tests.
+    pub(crate) tests: Vec<String>,
+    /// Whether it was built with its layout pinned.
+    pub(crate) pinned: bool,
+}
+
 /// The perf tests of the perfmark test binary at `path`, from its greeting.
 /// An error names the path when it is not a perfmark test binary or speaks
 /// another protocol version.
 pub fn probe(path: &Path, side: Side) -> Result<Vec<String>, Error> {
+    greeting(path, side).map(|g| g.tests)
+}
+
+/// The greeting of the perfmark test binary at `path`; errors as
+/// [`probe`]'s.
+pub(crate) fn greeting(path: &Path, side: Side) -> Result<Greeting, Error> {
     if !path.is_file() {
         return Err(Error::worker(
             side,
@@ -264,9 +282,9 @@ pub fn probe(path: &Path, side: Side) -> Result<Vec<String>, Error> {
         ));
     }
     let mut worker = WorkerProcess::spawn(path, side, None)?;
-    let tests = worker.greet(PROBE_TIMEOUT)?;
+    let greeting = worker.greet(PROBE_TIMEOUT)?;
     let _ = worker.wait_briefly();
-    Ok(tests)
+    Ok(greeting)
 }
 
 /// A [`PairDriver`] over worker processes of two builds of one test.

@@ -70,6 +70,11 @@ pub enum Reply {
         test: Option<String>,
         /// Every perf test of the binary (only when listing).
         tests: Vec<String>,
+        /// Whether the binary was built with its layout pinned (read from
+        /// its functions' addresses); false from a perfmark that does not
+        /// say.
+        #[serde(default)]
+        pinned: bool,
     },
     /// The body handed a routine to the Bencher: slices may be asked for.
     Ready {
@@ -142,6 +147,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_greeting_that_does_not_say_whether_it_is_pinned_is_not() {
+        let line = r#"{"reply":"hello","protocol":1,"perfmark":"0.1.0","test":null,"tests":[]}"#;
+        let Ok(Reply::Hello { pinned, .. }) = serde_json::from_str::<Reply>(line) else {
+            panic!("a greeting");
+        };
+        assert!(!pinned);
+    }
+
+    #[test]
     fn replies_round_trip_and_other_lines_are_skipped() {
         let replies = [
             Reply::Hello {
@@ -149,6 +163,7 @@ mod tests {
                 perfmark: "0.1.0".into(),
                 test: Some("a::b".into()),
                 tests: vec![],
+                pinned: true,
             },
             Reply::Ready {
                 kind: SampleKind::Batched,

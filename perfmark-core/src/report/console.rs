@@ -326,6 +326,23 @@ impl<O: Write, E: Write> Console<O, E> {
         ));
     }
 
+    /// Once, in a comparison of builds whose code layout is not pinned
+    /// alike (not both built as `cargo perfmark compare` builds them): what
+    /// that means for the verdicts.
+    pub fn layout_not_pinned(&mut self, head_pinned: bool, base_pinned: bool) {
+        let which = match (head_pinned, base_pinned) {
+            (false, false) => "neither build has its code layout pinned",
+            (true, false) => "the base has its code layout pinned and the head does not",
+            (false, true) => "the head has its code layout pinned and the base does not",
+            (true, true) => return,
+        };
+        self.say(format_args!(
+            "note: {which} (cargo perfmark compare builds both with every function aligned to \
+             {} bytes): a change of a few percent can be where code landed, not its speed",
+            crate::layout::PINNED_ALIGNMENT
+        ));
+    }
+
     /// How the run's verdicts are decided (`family_words`) and where the
     /// between-run spread comes from (`prior_header`).
     pub fn verdicts(&mut self, family_words: &str, prior_header: &str) {

@@ -225,7 +225,13 @@ impl Runner {
             console.startup(&startup.line());
         }
         match &setup.comparing {
-            Some(c) => console.comparing(&c.base, &family.words()),
+            Some(c) => {
+                console.comparing(&c.base, &family.words());
+                let (head, base) = c.pinned;
+                if !(head && base) {
+                    console.layout_not_pinned(head, base);
+                }
+            }
             None if setup.will_measure && family.verdicts > 0 => {
                 console.verdicts(&family.words(), &setup.prior.header());
             }

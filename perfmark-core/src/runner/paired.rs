@@ -20,7 +20,8 @@ use crate::checks::{Allocs, Budget, Check, Paired, RunSpreads, Verdict};
 use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
-use crate::pair::{probe, ProcessPair};
+use crate::pair::process::greeting;
+use crate::pair::ProcessPair;
 use crate::registry::PerfTest;
 use crate::report::TestReport;
 use crate::Error;
@@ -34,6 +35,8 @@ pub(super) struct Comparing {
     pub head: PathBuf,
     /// The base's perf tests.
     pub base_tests: BTreeSet<String>,
+    /// Whether the head and the base were built with their layout pinned.
+    pub pinned: (bool, bool),
     /// Tests of this run that will be compared (selected, run, in both).
     pub compared: usize,
 }
@@ -42,7 +45,7 @@ impl Comparing {
     /// Greets the base (an error names it when it is not a perfmark test
     /// binary of this protocol) and finds this binary.
     pub fn start(base: &Path) -> Result<Self, Error> {
-        let base_tests = probe(base, Side::Base)?.into_iter().collect();
+        let base_greeting = greeting(base, Side::Base)?;
         let head = std::env::current_exe().map_err(|e| {
             Error::worker(
                 Side::Head,
@@ -53,7 +56,8 @@ impl Comparing {
         Ok(Comparing {
             base: base.to_owned(),
             head,
-            base_tests,
+            base_tests: base_greeting.tests.into_iter().collect(),
+            pinned: (crate::layout::pinned(), base_greeting.pinned),
             compared: 0,
         })
     }

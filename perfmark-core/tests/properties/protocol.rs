@@ -75,13 +75,15 @@ fn reply() -> impl Strategy<Value = Reply> {
             any::<u32>(),
             text.clone(),
             prop::option::of(text.clone()),
-            prop::collection::vec(text.clone(), 0..5)
+            prop::collection::vec(text.clone(), 0..5),
+            any::<bool>()
         )
-            .prop_map(|(protocol, perfmark, test, tests)| Reply::Hello {
+            .prop_map(|(protocol, perfmark, test, tests, pinned)| Reply::Hello {
                 protocol,
                 perfmark,
                 test,
-                tests
+                tests,
+                pinned
             }),
         (kind(), finite()).prop_map(|(kind, first_call_ns)| Reply::Ready {
             kind,

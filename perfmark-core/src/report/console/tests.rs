@@ -232,3 +232,18 @@ fn list_saved_baselines_and_errors() {
          waiting for another perfmark run measuring on this machine to finish (/tmp/l)\n"
     );
 }
+
+#[test]
+fn a_comparison_of_builds_not_pinned_alike_says_so_once() {
+    let (out, _) = printed(|c| c.layout_not_pinned(false, false));
+    assert_eq!(
+        out,
+        "note: neither build has its code layout pinned (cargo perfmark compare builds both \
+         with every function aligned to 64 bytes): a change of a few percent can be where code \
+         landed, not its speed\n"
+    );
+    let (out, _) = printed(|c| c.layout_not_pinned(true, false));
+    assert!(out.starts_with("note: the base has its code layout pinned and the head does not"));
+    let (out, _) = printed(|c| c.layout_not_pinned(true, true));
+    assert_eq!(out, "");
+}
