@@ -181,6 +181,9 @@ fn exactly_the_slowed_test_fails_and_new_and_removed_tests_are_listed() {
     assert_eq!(test("steady")["comparison"]["fails"], false);
     assert!(test("added")["comparison"].is_null());
     assert_eq!(json["comparison"]["removed"][0], "dropped");
+    // Plain cargo builds: neither side's layout is pinned.
+    assert_eq!(json["comparison"]["head_pinned"], false);
+    assert_eq!(json["comparison"]["base_pinned"], false);
     // Interference per slice pair, from both workers, where it is observed.
     if json["interference"]["observed"] == true {
         let p = &test("steady")["interference"]["paired"];

@@ -77,6 +77,13 @@ pub struct RunComparison {
     pub family_wise: bool,
     /// Selected tests of the base that this build does not have.
     pub removed: Vec<String>,
+    /// Whether this build (the head) has its code layout pinned: every
+    /// function aligned to 64 bytes, as `cargo perfmark compare` builds.
+    #[serde(default)]
+    pub head_pinned: bool,
+    /// The same for the base.
+    #[serde(default)]
+    pub base_pinned: bool,
 }
 
 /// The paired check of one test.

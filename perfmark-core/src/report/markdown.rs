@@ -156,6 +156,8 @@ mod tests {
             compared: 1,
             family_wise: false,
             removed: vec!["gone".to_owned()],
+            head_pinned: true,
+            base_pinned: false,
         });
         report.tests[2].comparison = Some(ComparisonRecord {
             base: "base/perf".to_owned(),

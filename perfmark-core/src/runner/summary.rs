@@ -79,6 +79,8 @@ impl Runner {
                 compared: c.compared,
                 family_wise: family.corrects(),
                 removed,
+                head_pinned: c.pinned.0,
+                base_pinned: c.pinned.1,
             }),
             family_wise: Some(family.record()),
             between_run_prior: Some(setup.prior),
