@@ -20,9 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use perfmark_core::baseline::{
-    BaselineFile, BaselineStore, BetweenRuns, Entry, RecordedSpread, DEFAULT_DIR,
-};
+use perfmark_core::baseline::{BaselineFile, BaselineStore, Entry, RecordedSpread, DEFAULT_DIR};
 
 use crate::cargo::{build_perf_binaries, Selection, TestBinary, Workspace};
 use crate::Error;
@@ -218,6 +216,10 @@ fn run_once(
 /// corrects; the median run is a real run, and the one least moved by a
 /// slow or fast process. Added: [`BetweenRuns`] with every run's estimate
 /// and the sample sd of their natural logarithms ([`BetweenRuns::new`]).
+/// The choice is [`Entry::median_run_of`]'s; this checks the runs first.
+///
+/// [`BetweenRuns`]: perfmark_core::baseline::BetweenRuns
+/// [`BetweenRuns::new`]: perfmark_core::baseline::BetweenRuns::new
 ///
 /// One run is returned as it is (no spread can be measured from it).
 /// Whether an entry can be stored is checked when it is saved.
@@ -256,17 +258,7 @@ pub fn merge_runs(runs: &[Entry]) -> Result<Entry, Error> {
             )));
         }
     }
-    if runs.len() == 1 {
-        return Ok(first.clone());
-    }
-    let estimates: Vec<f64> = runs.iter().map(|r| r.estimate().ns_per_iter).collect();
-    let mut order: Vec<usize> = (0..runs.len()).collect();
-    // Stable sort: among equal estimates the earlier run comes first.
-    order.sort_by(|&a, &b| estimates[a].total_cmp(&estimates[b]));
-    let median_run = order[(runs.len() - 1) / 2];
-    Ok(runs[median_run]
-        .clone()
-        .with_between_runs(BetweenRuns::new(estimates)))
+    Ok(Entry::median_run_of(runs))
 }
 
 /// The machine's between-run spread as the file now records it.

@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use perfmark_core::baseline::{
-    BaselineError, BaselineStore, BetweenRuns, Entry, Fingerprint, RecordedSpread, StoredEstimate,
+    BaselineError, BaselineStore, Entry, Fingerprint, RecordedSpread, StoredEstimate,
     SCHEMA_VERSION,
 };
 use perfmark_core::clock::Clock;
@@ -242,7 +242,7 @@ fn entries_round_trip_exactly() {
     let runs: Vec<Entry> = (0..3)
         .map(|i| noisy_entry("merged", 50.0 + i as f64, 40, 10 + i))
         .collect();
-    entries.push(recorded(&runs));
+    entries.push(Entry::median_run_of(&runs));
     let written = store.save("perf", &entries).expect("save");
 
     let loaded = store.load("perf").expect("load").expect("file exists");
@@ -289,7 +289,7 @@ fn file_is_pretty_with_sorted_keys() {
             fingerprint(),
         ),
     ];
-    let alpha = recorded(&alpha_runs);
+    let alpha = Entry::median_run_of(&alpha_runs);
     store.save("perf", &[zeta, alpha]).expect("save");
     let text = fs::read_to_string(dir.join("perf.json")).expect("read");
     let fp = r#"      "fingerprint": {
@@ -974,21 +974,6 @@ fn stale_entries_are_listed() {
     assert_eq!(file.stale_tests(Vec::<&str>::new()).len(), 4);
 }
 
-/// Runs of one test recorded as one entry, as `cargo perfmark baseline`
-/// records them: the median run (the lower middle one for an even count)
-/// with the runs' spread; one run as it is.
-fn recorded(runs: &[Entry]) -> Entry {
-    if runs.len() == 1 {
-        return runs[0].clone();
-    }
-    let ns: Vec<f64> = runs.iter().map(|r| r.estimate().ns_per_iter).collect();
-    let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by(|&a, &b| ns[a].total_cmp(&ns[b]));
-    runs[order[(runs.len() - 1) / 2]]
-        .clone()
-        .with_between_runs(BetweenRuns::new(ns))
-}
-
 /// Three tests recorded over five processes each, named `a`, `b`, `c`.
 fn recording() -> Vec<Entry> {
     let factors: [f64; 5] = [1.0, 1.02, 0.98, 1.01, 0.995];
@@ -1005,7 +990,7 @@ fn recording() -> Vec<Entry> {
                     noisy_entry(name, ns, 10, (10 * i + r) as u64)
                 })
                 .collect();
-            recorded(&runs)
+            Entry::median_run_of(&runs)
         })
         .collect()
 }

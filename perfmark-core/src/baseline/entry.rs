@@ -171,6 +171,29 @@ impl Entry {
         self
     }
 
+    /// The entry that several runs of one test record together: the
+    /// median run (the lower middle one for an even count, the earlier of
+    /// equal estimates) with the runs' spread ([`BetweenRuns`]); one run
+    /// as it is, since no spread can be measured from it. The caller
+    /// checks that the runs are of one test measured alike
+    /// (`cargo perfmark baseline` does).
+    ///
+    /// # Panics
+    /// When `runs` is empty.
+    pub fn median_run_of(runs: &[Entry]) -> Entry {
+        assert!(!runs.is_empty(), "an entry needs at least one run");
+        if runs.len() == 1 {
+            return runs[0].clone();
+        }
+        let estimates: Vec<f64> = runs.iter().map(|r| r.estimate.ns_per_iter).collect();
+        let mut order: Vec<usize> = (0..runs.len()).collect();
+        // Stable sort: among equal estimates the earlier run comes first.
+        order.sort_by(|&a, &b| estimates[a].total_cmp(&estimates[b]));
+        runs[order[(runs.len() - 1) / 2]]
+            .clone()
+            .with_between_runs(BetweenRuns::new(estimates))
+    }
+
     /// The clock the estimate and samples were taken with. A run is never
     /// compared with an entry of another clock.
     pub fn clock(&self) -> Clock {
@@ -332,20 +355,4 @@ pub(super) struct EntryRepr {
     iters_per_sample: u64,
     sample_count: usize,
     samples_ns: Vec<f64>,
-}
-
-/// Test code's recording over several processes: the median run (the
-/// lower middle one for an even count) with the runs' spread, as
-/// `cargo perfmark baseline` records it; one run as it is.
-#[cfg(test)]
-pub(crate) fn recorded_for_test(runs: &[Entry]) -> Entry {
-    if runs.len() == 1 {
-        return runs[0].clone();
-    }
-    let ns: Vec<f64> = runs.iter().map(|r| r.estimate.ns_per_iter).collect();
-    let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by(|&a, &b| ns[a].total_cmp(&ns[b]));
-    runs[order[(runs.len() - 1) / 2]]
-        .clone()
-        .with_between_runs(BetweenRuns::new(ns))
 }

@@ -82,8 +82,6 @@ mod unique_keys;
 /// The clock an entry was measured with (an entry is compared only with
 /// entries of the same clock).
 pub use crate::clock::Clock;
-#[cfg(test)]
-pub(crate) use entry::recorded_for_test;
 pub use entry::{BetweenRuns, Entry, StoredEstimate};
 pub use error::BaselineError;
 pub use fingerprint::{cpu_model_from_cpuinfo, rfc3339_utc, Fingerprint, MachineMatch};

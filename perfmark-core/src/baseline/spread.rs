@@ -111,7 +111,7 @@ impl RecordedSpread {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baseline::{recorded_for_test, StoredEstimate};
+    use crate::baseline::{Entry, StoredEstimate};
 
     fn fingerprint(cpu: &str) -> Fingerprint {
         let mut f = Fingerprint::current("rustc 1.95.0", "release", "0.1.0");
@@ -132,7 +132,7 @@ mod tests {
                 )
             })
             .collect();
-        recorded_for_test(&runs)
+        Entry::median_run_of(&runs)
     }
 
     #[test]

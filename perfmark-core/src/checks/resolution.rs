@@ -62,7 +62,7 @@ pub(super) fn not_comparable(subject: &Subject<'_>, entry: &Entry) -> Option<Str
 mod tests {
     use std::time::Duration;
 
-    use crate::baseline::{recorded_for_test, BaselineStore, Entry, Fingerprint, StoredEstimate};
+    use crate::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
     use crate::checks::{Check, Prior, Regression, RunSpreads, Subject};
     use crate::measure::{Measurement, Plan, SampleKind, StopReason};
     use crate::stats::{Estimate, Interval, Statistic};
@@ -142,7 +142,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("perfmark-resolution-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let here = Fingerprint::current("rustc 1.0", "release", "0.1.0");
-        let merged = recorded_for_test(&[
+        let merged = Entry::median_run_of(&[
             entry("merged", 5.0, &here),
             entry("merged", 0.0, &here),
             entry("merged", 5.2, &here),

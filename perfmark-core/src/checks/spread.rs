@@ -254,7 +254,7 @@ mod tests {
     /// Baselines of three tests over five processes on `here`, whose
     /// estimates step by `steps` (log scale) from one process to the next.
     fn recording(here: &Fingerprint, steps: [(&str, f64); 3]) -> Vec<Entry> {
-        use crate::baseline::{recorded_for_test, StoredEstimate};
+        use crate::baseline::{Entry, StoredEstimate};
         steps
             .iter()
             .map(|&(name, step)| {
@@ -267,7 +267,7 @@ mod tests {
                         Entry::new(name, estimate, vec![ns], 1, here.clone())
                     })
                     .collect();
-                recorded_for_test(&runs)
+                Entry::median_run_of(&runs)
             })
             .collect()
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use perfmark_core::baseline::{BaselineStore, BetweenRuns, Entry, Fingerprint, StoredEstimate};
+use perfmark_core::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
 use perfmark_core::checks::{Check, Prior, Regression, RunSpreads, Subject};
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};
 use perfmark_core::stats;
@@ -21,21 +21,6 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use crate::props::{check, mutate, mutation};
-
-/// Runs of one test recorded as one entry, as `cargo perfmark baseline`
-/// records them: the median run (the lower middle one for an even count)
-/// with the runs' spread; one run as it is.
-fn recorded(runs: &[Entry]) -> Entry {
-    if runs.len() == 1 {
-        return runs[0].clone();
-    }
-    let ns: Vec<f64> = runs.iter().map(|r| r.estimate().ns_per_iter).collect();
-    let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by(|&a, &b| ns[a].total_cmp(&ns[b]));
-    runs[order[(runs.len() - 1) / 2]]
-        .clone()
-        .with_between_runs(BetweenRuns::new(ns))
-}
 
 /// A fresh directory for one case. On tmpfs (`/dev/shm`) when there is
 /// one: a save `fsync`s, which a disk makes slow at 100k cases.
@@ -148,7 +133,7 @@ fn entry(name: String) -> impl Strategy<Value = Entry> {
                     )
                 }))
                 .collect();
-            recorded(&runs)
+            Entry::median_run_of(&runs)
         }),
     ]
 }
@@ -208,7 +193,7 @@ fn valid_text() -> String {
             fp.clone(),
         )
     };
-    let merged = recorded(&[one("b", 20.0), one("b", 21.0), one("b", 19.5)]);
+    let merged = Entry::median_run_of(&[one("b", 20.0), one("b", 21.0), one("b", 19.5)]);
     store.save("perf", &[one("a", 10.0), merged]).unwrap();
     fs::read_to_string(dir.0.join("perf.json")).unwrap()
 }
