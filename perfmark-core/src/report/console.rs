@@ -326,9 +326,9 @@ impl<O: Write, E: Write> Console<O, E> {
         ));
     }
 
-    /// Once, in a comparison of builds whose code layout is not pinned
-    /// alike (not both built as `cargo perfmark compare` builds them): what
-    /// that means for the verdicts.
+    /// In a comparison, once: when the builds' code layout is not pinned
+    /// alike (not both built as `cargo perfmark compare` builds them), what
+    /// that means for the verdicts; nothing when both are pinned.
     pub fn layout_not_pinned(&mut self, head_pinned: bool, base_pinned: bool) {
         let which = match (head_pinned, base_pinned) {
             (false, false) => "neither build has its code layout pinned",

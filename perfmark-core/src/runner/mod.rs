@@ -227,10 +227,7 @@ impl Runner {
         match &setup.comparing {
             Some(c) => {
                 console.comparing(&c.base, &family.words());
-                let (head, base) = c.pinned;
-                if !(head && base) {
-                    console.layout_not_pinned(head, base);
-                }
+                console.layout_not_pinned(c.pinned.0, c.pinned.1);
             }
             None if setup.will_measure && family.verdicts > 0 => {
                 console.verdicts(&family.words(), &setup.prior.header());
