@@ -16,9 +16,12 @@ commands:
   baseline [--runs N] [--pause D] [-p PKG] [--test NAME] [-- ARGS]
       record the perf test targets' baselines over N processes (default 5),
       D apart (default 30s; 0s for none), into each package's perf-baselines/
-  compare [REV] [-p PKG] [--test NAME] [-- ARGS]
-      build REV (default HEAD) in a git worktree and the working tree, and
-      run each perf test binary with --compare-with its twin of REV
+  compare [REV] [--layouts N] [-p PKG] [--test NAME] [-- ARGS]
+      build REV (default HEAD) in a git worktree and the working tree, both
+      with every function aligned to 64 bytes; link each perf test target N
+      times a side with its functions in other orders (default 10; 1: once,
+      as built); run each perf test binary with --compare-with its twin of
+      REV, every process pair drawing a link of each side
 
 options:
   -p, --package PKG   only this package's test targets (repeatable)
@@ -42,6 +45,8 @@ pub enum Invocation {
         rev: String,
         /// The test targets.
         selection: Selection,
+        /// Links of each side (`--layouts`).
+        layouts: usize,
         /// Passed on to every test binary.
         test_args: Vec<String>,
     },
@@ -69,6 +74,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
     let mut selection = Selection::default();
     let mut runs = None;
     let mut pause = None;
+    let mut layouts = None;
     let mut positional = Vec::new();
     while let Some(arg) = ours.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -86,6 +92,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
             "-p" | "--package" => selection.packages.push(value("a package name")?),
             "--test" => selection.tests.push(value("a test target's name")?),
             "--runs" if command == "baseline" => runs = Some(parse_runs(&value("a number")?)?),
+            "--layouts" if command == "compare" => {
+                layouts = Some(parse_layouts(&value("a number")?)?)
+            }
             "--pause" if command == "baseline" => {
                 pause = Some(parse_pause(&value("a duration such as 30s")?)?)
             }
@@ -123,6 +132,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
             Ok(Invocation::Compare {
                 rev: positional.pop().unwrap_or_else(|| "HEAD".to_owned()),
                 selection,
+                layouts: layouts.unwrap_or(crate::layout::DEFAULT_LAYOUTS),
                 test_args,
             })
         }
@@ -130,6 +140,19 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
             "unknown command `{other}`: the commands are `baseline` and `compare`\n\n{USAGE}"
         ))),
     }
+}
+
+fn parse_layouts(value: &str) -> Result<usize, Error> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=64).contains(n))
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--layouts takes a whole number of links a side from 1 (link once, as \
+                 built) to 64, got `{value}`\n\n{USAGE}"
+            ))
+        })
 }
 
 fn parse_runs(value: &str) -> Result<usize, Error> {
@@ -176,8 +199,15 @@ pub fn run(invocation: Invocation) -> Result<u8, Error> {
         Invocation::Compare {
             rev,
             selection,
+            layouts,
             test_args,
-        } => compare::compare_rev(&Workspace::locate(&here)?, &rev, &selection, &test_args),
+        } => compare::compare_rev(
+            &Workspace::locate(&here)?,
+            &rev,
+            &selection,
+            layouts,
+            &test_args,
+        ),
     }
 }
 
@@ -238,17 +268,19 @@ mod tests {
             Invocation::Compare {
                 rev: "HEAD".into(),
                 selection: Selection::default(),
+                layouts: crate::layout::DEFAULT_LAYOUTS,
                 test_args: Vec::new(),
             }
         );
         assert_eq!(
-            parse_str("compare origin/main -p k --test perf -- sort --exact").unwrap(),
+            parse_str("compare origin/main -p k --test perf --layouts 4 -- sort --exact").unwrap(),
             Invocation::Compare {
                 rev: "origin/main".into(),
                 selection: Selection {
                     packages: vec!["k".into()],
                     tests: vec!["perf".into()],
                 },
+                layouts: 4,
                 test_args: vec!["sort".into(), "--exact".into()],
             }
         );
@@ -266,6 +298,8 @@ mod tests {
             ("baseline HEAD", "baseline takes no revision"),
             ("compare a b", "compare takes one revision"),
             ("compare --runs 3", "unknown option `--runs`"),
+            ("compare --layouts 0", "--layouts takes a whole number"),
+            ("baseline --layouts 3", "unknown option `--layouts`"),
             ("compare -p", "-p needs a package name"),
         ];
         for (line, expected) in cases {

@@ -6,8 +6,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use std::time::Instant;
+
+use perfmark_core::Side;
+
 use crate::cargo::{build_perf_binaries, Selection, TestBinary, Workspace};
-use crate::layout::{self, Pinning};
+use crate::layout::{self, draw_layouts, seed_for, Pinning};
 use crate::Error;
 
 /// Head and base binaries matched by package and target; the rest are
@@ -117,6 +121,9 @@ pub struct BaseDirs {
     /// rebuild everything for the user's next `cargo test`, and that build
     /// everything again for the next comparison.
     pub head_target_dir: PathBuf,
+    /// Where the links of each side are kept:
+    /// `perfmark-compare/layouts/{head,base}` in the target directory.
+    pub layouts_dir: PathBuf,
 }
 
 impl BaseDirs {
@@ -135,16 +142,20 @@ impl BaseDirs {
             worktree,
             target_dir: ws.target_dir.join("perfmark-compare").join("target"),
             head_target_dir: ws.target_dir.join("perfmark-compare").join("head-target"),
+            layouts_dir: ws.target_dir.join("perfmark-compare").join("layouts"),
         })
     }
 }
 
 /// `cargo perfmark compare REV`: builds the workspace `ws` as it is (the
 /// head) and `rev` in a worktree ([`BaseDirs`]), the test targets
-/// `selection` names, then runs each head perf test binary with
-/// `--compare-with` its base twin and `test_args`, its output going to
-/// ours. Returns the exit status: 101 when any binary failed (a
-/// regression, a budget, a crashed worker), else 0.
+/// `selection` names, both with their layout pinned; links each perf test
+/// target of each side `layouts` times with its functions in other orders
+/// ([`draw_layouts`]; none when `layouts` is 1, or when the linker cannot);
+/// then runs each head perf test binary with `--compare-with` each link of
+/// its base twin, `--head-layout` each of its own, and `test_args`, its
+/// output going to ours. Returns the exit status: 101 when any binary
+/// failed (a regression, a budget, a crashed worker), else 0.
 ///
 /// # Errors
 /// When git or a build fails, when no perf test binary is in both builds,
@@ -153,6 +164,7 @@ pub fn compare_rev(
     ws: &Workspace,
     rev: &str,
     selection: &Selection,
+    layouts: usize,
     test_args: &[String],
 ) -> Result<u8, Error> {
     let dirs = BaseDirs::of(ws)?;
@@ -211,12 +223,44 @@ pub fn compare_rev(
         ));
     }
     let mut code = 0;
+    let mut drawing = layouts > 1;
     for (head, base) in &pairing.pairs {
         eprintln!("perfmark compare: {}/{}", head.package, head.target);
-        let status = Command::new(&head.path)
-            .current_dir(&head.package_dir)
-            .arg("--compare-with")
-            .arg(&base.path)
+        let mut links = (Vec::new(), vec![base.path.clone()]);
+        if drawing {
+            let started = Instant::now();
+            let drawn = draw_side(ws, &dirs, &pinning, head, Side::Head, layouts).and_then(|h| {
+                Ok((
+                    h,
+                    draw_side(ws, &dirs, &pinning, base, Side::Base, layouts)?,
+                ))
+            });
+            match drawn {
+                Ok(drawn) => {
+                    eprintln!(
+                        "perfmark compare: linked {layouts} layouts of each build in {:.1} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                    links = drawn;
+                }
+                Err(e) => {
+                    eprintln!(
+                        "perfmark compare: {e}; comparing one link of each build, so layout \
+                         is not drawn at random"
+                    );
+                    drawing = false;
+                }
+            }
+        }
+        let mut cmd = Command::new(&head.path);
+        cmd.current_dir(&head.package_dir);
+        for link in &links.1 {
+            cmd.arg("--compare-with").arg(link);
+        }
+        for link in &links.0 {
+            cmd.arg("--head-layout").arg(link);
+        }
+        let status = cmd
             .args(test_args)
             .status()
             .map_err(|e| Error::run(format!("cannot run {}: {e}", head.path.display())))?;
@@ -225,6 +269,32 @@ pub fn compare_rev(
         }
     }
     Ok(code)
+}
+
+/// The links of one side's `binary`, drawn into
+/// `layouts_dir/{head,base}`.
+fn draw_side(
+    ws: &Workspace,
+    dirs: &BaseDirs,
+    pinning: &Pinning,
+    binary: &TestBinary,
+    side: Side,
+    layouts: usize,
+) -> Result<Vec<PathBuf>, Error> {
+    let (dir, target_dir, name) = match side {
+        Side::Head => (&ws.root, &dirs.head_target_dir, "head"),
+        Side::Base => (&dirs.workspace, &dirs.target_dir, "base"),
+    };
+    let seeds: Vec<u64> = (0..layouts).map(|k| seed_for(side, k)).collect();
+    draw_layouts(
+        dir,
+        target_dir,
+        pinning,
+        binary,
+        &[],
+        &seeds,
+        &dirs.layouts_dir.join(name),
+    )
 }
 
 #[cfg(test)]

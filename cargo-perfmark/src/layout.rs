@@ -12,8 +12,29 @@
 //! a function that a change did not touch then starts at the same offset
 //! within a cache line and a fetch block in both builds, whatever moved
 //! before it, so its loops keep their alignment.
+//!
+//! What alignment cannot pin (the absolute addresses that branch
+//! predictors and caches index, which functions share a page) is drawn at
+//! random instead: each perf test target is linked again several times
+//! with its functions in another order ([`draw_layouts`], the linker's
+//! `--shuffle-sections`), and a comparison pairs a different link of each
+//! side in every process pair, so that layout moves the spread between
+//! pairs, not the verdict. Curtsinger and Berger's Stabilizer
+//! ("Stabilizer: statistically sound performance evaluation", ASPLOS 2013)
+//! re-randomizes a whole program's layout for the same reason.
 
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use crate::cargo::{cargo, test_binaries_in, TestBinary};
+use crate::Error;
+
+/// How many links of each side `cargo perfmark compare` draws by default:
+/// one for every process pair of a comparison that runs to its last look,
+/// so that no two pairs share a link and the pairs stay independent draws
+/// of layout.
+pub const DEFAULT_LAYOUTS: usize = 10;
 
 /// The alignment of every function in a comparison's builds, as a power
 /// of two: 2⁶ = 64 bytes, a cache line, and a multiple of the instruction
@@ -100,6 +121,95 @@ impl Pinning {
             }
         }
     }
+}
+
+/// The linker flag that lays out `.text.*` sections in the order `seed`
+/// draws (rust-lld and LLVM's lld; seeds 0 and −1 mean "a random seed"
+/// and "reversed" to lld, so a seed here is at least 1).
+pub fn shuffle_flag(seed: u64) -> String {
+    format!("link-arg=-Wl,--shuffle-sections=.text.*={}", seed.max(1))
+}
+
+/// The seed of link `k` (0-based) of a side: the head's are 1, 2, 3…, the
+/// base's 1001, 1002…, so that the two sides of a pair never share an
+/// order, and a comparison run again reuses its links (cargo keeps them
+/// while the code is unchanged).
+pub fn seed_for(side: perfmark_core::Side, k: usize) -> u64 {
+    let first = match side {
+        perfmark_core::Side::Head => 1,
+        perfmark_core::Side::Base => 1001,
+    };
+    first + k as u64
+}
+
+/// Links the perf test target `binary` (of the workspace at `dir`, built
+/// into `target_dir` with `pinning`, and with the variables `envs` set, as
+/// it was built) again once per seed, each time with its functions in the
+/// order the seed draws, and copies each link to
+/// `out_dir/<package>-<target>-<k>`: the `k`-th returned path. Only the
+/// test target itself is compiled again (`cargo rustc`); its dependencies
+/// are reused.
+///
+/// # Errors
+/// [`Error::is_build`] when a link fails (the linker is not lld, which
+/// alone has `--shuffle-sections`, or the build broke), with the end of
+/// cargo's message.
+pub fn draw_layouts(
+    dir: &Path,
+    target_dir: &Path,
+    pinning: &Pinning,
+    binary: &TestBinary,
+    envs: &[(&str, &str)],
+    seeds: &[u64],
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, Error> {
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| Error::build(format!("cannot create {}: {e}", out_dir.display())))?;
+    let mut links = Vec::with_capacity(seeds.len());
+    for (k, &seed) in seeds.iter().enumerate() {
+        let mut cmd = cargo();
+        pinning.apply(&mut cmd);
+        cmd.current_dir(dir)
+            .envs(envs.iter().copied())
+            .env("CARGO_TARGET_DIR", target_dir)
+            .args([
+                "rustc",
+                "--release",
+                "--message-format=json-render-diagnostics",
+            ])
+            .args(["--package", &binary.package, "--test", &binary.target])
+            .args(["--", "-C", &shuffle_flag(seed)])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let out = cmd
+            .output()
+            .map_err(|e| Error::build(format!("cannot run cargo in {}: {e}", dir.display())))?;
+        let built = test_binaries_in(&String::from_utf8_lossy(&out.stdout));
+        let Some(link) = built.into_iter().find(|b| b.target == binary.target) else {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            return Err(Error::build(format!(
+                "linking {}/{} with its functions shuffled (seed {seed}) failed ({}); \
+                 drawing layouts needs the lld linker (rust-lld, the default on x86_64 Linux \
+                 since Rust 1.90): {}",
+                binary.package,
+                binary.target,
+                out.status,
+                tail.join(" | ")
+            )));
+        };
+        let copy = out_dir.join(format!("{}-{}-{k}", binary.package, binary.target));
+        std::fs::copy(&link.path, &copy).map_err(|e| {
+            Error::build(format!(
+                "cannot copy {} to {}: {e}",
+                link.path.display(),
+                copy.display()
+            ))
+        })?;
+        links.push(copy);
+    }
+    Ok(links)
 }
 
 #[cfg(test)]

@@ -15,13 +15,18 @@ use super::{Check, Finding, Record, Subject};
 use crate::measure::paired::{PairedMeasurement, PairedStop};
 use crate::stats::paired::PairedChange;
 
+fn one() -> usize {
+    1
+}
+
 /// `report.json`'s per-test `comparison` object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComparisonRecord {
     /// The base build's path.
     pub base: String,
-    /// `regressed`, `improved`, `unchanged` (within the tolerance) or
-    /// `inconclusive`.
+    /// `regressed`, `improved`, `unchanged` (within the tolerance),
+    /// `inconclusive`, or `within_layout_spread` (undecided, and no larger
+    /// than what layout alone moves).
     pub change: PairedChange,
     /// Whether this check failed the test.
     pub fails: bool,
@@ -56,6 +61,16 @@ pub struct ComparisonRecord {
     pub within_pair_sd: f64,
     /// Mean log ratio when the head ran second less when it ran first.
     pub order_effect: f64,
+    /// How much where the code and data land moves one build's time: an sd
+    /// on the log scale (≈ relative), from the spread between process
+    /// pairs beyond the noise within them (each pair drew its links and
+    /// its workers' stack and heap offsets).
+    #[serde(default)]
+    pub layout_sd: f64,
+    /// Links of each build cycled through: the process pairs that shared
+    /// links were pooled into one unit of replication.
+    #[serde(default = "one")]
+    pub layouts: usize,
     /// Looks taken at the estimate before stopping.
     pub looks: usize,
     /// Why sampling stopped: `clear`, `precision`, `max_time`, `max_pairs`.
@@ -64,11 +79,38 @@ pub struct ComparisonRecord {
     pub elapsed_s: f64,
 }
 
+impl ComparisonRecord {
+    /// The test's layout sensitivity in words, e.g. `layout: ±2.1% (sd of
+    /// one build's time over 10 links and its workers' stack and heap
+    /// offsets)`; `None` without an estimate.
+    pub fn layout_line(&self) -> Option<String> {
+        if !self.layout_sd.is_finite() {
+            return None;
+        }
+        let over = if self.layouts > 1 {
+            format!("{} links and its workers' stack and heap offsets", self.layouts)
+        } else {
+            "its workers' stack and heap offsets, one link".to_owned()
+        };
+        Some(format!(
+            "layout: ±{:.1}% (sd of one build's time over {over})",
+            100.0 * self.layout_sd.exp_m1()
+        ))
+    }
+}
+
 /// `report.json`'s top-level `comparison` object, in compare mode.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunComparison {
-    /// The base build's path.
+    /// The base build's path (its first link).
     pub base: String,
+    /// Links of the head build the workers ran from (the same code, its
+    /// functions in other orders; 1 when it was not linked again).
+    #[serde(default = "one")]
+    pub head_links: usize,
+    /// Links of the base build.
+    #[serde(default = "one")]
+    pub base_links: usize,
     /// Tests compared in this run.
     pub compared: usize,
     /// Whether the confidence was corrected for the number of compared
@@ -150,6 +192,8 @@ impl Check for Paired<'_> {
                 between_pair_sd: e.map_or(nan, |e| e.between_pair_sd),
                 within_pair_sd: e.map_or(nan, |e| e.within_pair_sd),
                 order_effect: pm.order_effect.unwrap_or(nan),
+                layout_sd: e.map_or(nan, |e| e.layout_sd),
+                layouts: pm.layouts,
                 looks: pm.looks,
                 stop: pm.stop,
                 elapsed_s: pm.elapsed_ns / 1e9,

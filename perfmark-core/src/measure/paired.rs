@@ -37,6 +37,14 @@
 //!    [`PairedPlan::precision`]. Otherwise go on, up to
 //!    [`PairedPlan::max_pairs`] or [`PairedPlan::max_time`]. The verdict
 //!    is then [`decide`]'s on the estimate of the look that stopped.
+//!
+//! When the driver has several links of each build
+//! ([`PairDriver::layouts`]), process pair `p` runs link `p mod k` of each
+//! side, and the pairs that ran the same links are pooled into one unit of
+//! replication before the estimate (their slice pairs concatenated, so
+//! their quads stay whole): pairs that share a layout are not independent
+//! draws of it. With at least as many links as pairs, every pair is a unit
+//! of its own.
 
 use std::time::Duration;
 
@@ -99,6 +107,14 @@ pub trait PairDriver {
     /// nothing (the default).
     fn last_observation(&mut self) -> Option<ThreadObservation> {
         None
+    }
+
+    /// How many links (layouts) of each build the driver cycles through,
+    /// process pair `p` running link `p mod layouts()` of each side; 1 (the
+    /// default) when each build comes in one link, every pair then being
+    /// its own unit of replication.
+    fn layouts(&self) -> usize {
+        1
     }
 }
 
@@ -282,6 +298,13 @@ pub struct PairedMeasurement {
     pub p_slower: f64,
     /// The measured order effect ([`PairedEstimate::order_effect`]).
     pub order_effect: Option<f64>,
+    /// Links of each build cycled through ([`PairDriver::layouts`]).
+    #[serde(default = "one")]
+    pub layouts: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl PairedMeasurement {
@@ -298,10 +321,11 @@ impl PairedMeasurement {
     }
 
     #[cfg(any(test, feature = "internals"))]
-    /// The log ratios grouped by process pair, in the order taken: the input
-    /// of [`crate::stats::paired::paired_estimate`].
+    /// The log ratios grouped by unit of replication (process pairs that
+    /// ran the same links pooled), in the order taken: the input of
+    /// [`crate::stats::paired::paired_estimate`].
     pub fn log_ratios_by_pair(&self) -> Vec<Vec<f64>> {
-        log_ratios_by_pair(&self.slice_pairs, self.pairs_opened)
+        log_ratios_by_unit(&self.slice_pairs, self.pairs_opened, self.layouts)
     }
 
     /// The summary line (`… vs base (paired: …)`), with `verdict` (this
@@ -319,14 +343,16 @@ impl PairedMeasurement {
     }
 }
 
-fn log_ratios_by_pair(slice_pairs: &[SlicePair], pairs: usize) -> Vec<Vec<f64>> {
-    let mut by_pair = vec![Vec::new(); pairs];
-    for s in slice_pairs {
-        if let Some(p) = by_pair.get_mut(s.pair) {
-            p.push(s.log_ratio());
-        }
+/// The log ratios of the first `pairs` process pairs, grouped by unit of
+/// replication: pair `p` belongs to unit `p mod layouts` (every pair its
+/// own when `layouts` is 1 or at least `pairs`).
+fn log_ratios_by_unit(slice_pairs: &[SlicePair], pairs: usize, layouts: usize) -> Vec<Vec<f64>> {
+    let units = if layouts <= 1 { pairs } else { pairs.min(layouts) };
+    let mut by_unit = vec![Vec::new(); units];
+    for s in slice_pairs.iter().filter(|s| s.pair < pairs) {
+        by_unit[s.pair % units.max(1)].push(s.log_ratio());
     }
-    by_pair
+    by_unit
 }
 
 fn ns(d: Duration) -> f64 {
@@ -344,6 +370,7 @@ pub fn run_paired<D: PairDriver>(
     plan: &PairedPlan,
 ) -> Result<PairedMeasurement, D::Error> {
     let schedule = plan.schedule();
+    let layouts = driver.layouts().max(1);
     let last_look = schedule.pairs()[schedule.pairs().len() - 1];
     let max_pairs = plan.max_pairs.clamp(1, last_look);
     let max_time_ns = ns(plan.max_time);
@@ -459,7 +486,7 @@ pub fn run_paired<D: PairDriver>(
             .filter(|&k| schedule.pairs()[k] == done)
         {
             looks += 1;
-            let est = analyze(&slice_pairs, done, &schedule, look, plan);
+            let est = analyze(&slice_pairs, done, layouts, &schedule, look, plan);
             last = Some((look, done, est));
             if let Some(est) = est {
                 // Clear of the tolerance either way. A regression stops
@@ -499,7 +526,7 @@ pub fn run_paired<D: PairDriver>(
             looks += 1;
             (
                 look,
-                analyze(&slice_pairs, pairs_opened, &schedule, look, plan),
+                analyze(&slice_pairs, pairs_opened, layouts, &schedule, look, plan),
             )
         }
     };
@@ -533,6 +560,7 @@ pub fn run_paired<D: PairDriver>(
         order_effect: est.map(|e| e.order_effect),
         estimate: est,
         verdict,
+        layouts,
     })
 }
 
@@ -540,13 +568,14 @@ pub fn run_paired<D: PairDriver>(
 fn analyze(
     slice_pairs: &[SlicePair],
     pairs: usize,
+    layouts: usize,
     schedule: &LookSchedule,
     look: usize,
     plan: &PairedPlan,
 ) -> Option<PairedEstimate> {
     let confidence = schedule.confidence_at(look, plan.confidence);
     paired_estimate_with(
-        &log_ratios_by_pair(slice_pairs, pairs),
+        &log_ratios_by_unit(slice_pairs, pairs, layouts),
         confidence,
         plan.center,
     )

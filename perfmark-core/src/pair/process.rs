@@ -6,6 +6,12 @@
 //! head worker and one fresh base worker of the same test, so per-process
 //! effects (address-space layout, page placement) differ from pair to pair
 //! and enter the uncertainty.
+//!
+//! Each worker also starts at its own stack and heap offsets
+//! ([`Placement`]), and when a build comes in several links (the same code,
+//! its functions in other orders), pair `p` runs link `p mod k` of each
+//! side: where code and data land is drawn anew for every pair, so it
+//! enters the spread between pairs instead of biasing the ratio.
 
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -39,6 +45,66 @@ enum Event {
     Closed,
 }
 
+/// The variable whose length shifts a worker's initial stack: the kernel
+/// copies the environment's strings to the top of a new process's stack,
+/// so `main` starts that many bytes lower (rounded to the ABI's 16).
+pub const STACK_PAD_VAR: &str = "PERFMARK_WORKER_STACK_PAD";
+/// The variable that tells a worker how many bytes to take from the heap,
+/// and keep, before the test's own setup: later small allocations then
+/// start at another offset within their pages and cache lines.
+pub const HEAP_OFFSET_VAR: &str = "PERFMARK_WORKER_HEAP_OFFSET";
+/// Offsets are drawn below this many bytes: a page, over which every
+/// cache-line and fetch-block offset is reached.
+pub const PLACEMENT_RANGE: usize = 4096;
+
+/// Where a worker's stack and heap start, relative to where they would:
+/// drawn for each worker so that the offsets of a test's data (which
+/// caches, pages and store-to-load forwarding see) differ from process to
+/// process, as Mytkowicz, Diwan, Hauswirth and Sweeney ("Producing wrong
+/// data without doing anything obviously wrong!", ASPLOS 2009) showed the
+/// environment's size alone can move a program's time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    /// Bytes of environment string added, lowering the initial stack.
+    pub stack_pad: usize,
+    /// Bytes allocated and kept before the test's setup, a multiple of 16.
+    pub heap_offset: usize,
+}
+
+impl Placement {
+    /// A placement drawn from `rng` (splitmix64 state), both offsets below
+    /// [`PLACEMENT_RANGE`].
+    pub fn draw(rng: &mut u64) -> Placement {
+        let range = PLACEMENT_RANGE as u64;
+        Placement {
+            stack_pad: (splitmix64(rng) % range) as usize,
+            heap_offset: ((splitmix64(rng) % range) & !15) as usize,
+        }
+    }
+}
+
+/// The next value of a splitmix64 sequence (Steele, Lea and Flood, "Fast
+/// splittable pseudorandom number generators", OOPSLA 2014).
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A seed that differs from run to run (std's per-process hash keys).
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
 /// One running worker process.
 #[derive(Debug)]
 pub struct WorkerProcess {
@@ -51,8 +117,14 @@ pub struct WorkerProcess {
 }
 
 impl WorkerProcess {
-    /// Starts `path` in worker mode for `test`, or to list its tests.
-    pub fn spawn(path: &Path, side: Side, test: Option<&str>) -> Result<Self, Error> {
+    /// Starts `path` in worker mode for `test`, or to list its tests, at
+    /// `placement` when given.
+    pub fn spawn(
+        path: &Path,
+        side: Side,
+        test: Option<&str>,
+        placement: Option<Placement>,
+    ) -> Result<Self, Error> {
         let fail = |message: String| Error::worker(side, path, message);
         let mut cmd = Command::new(path);
         cmd.arg(WORKER_FLAG);
@@ -64,6 +136,10 @@ impl WorkerProcess {
             if key.to_string_lossy().starts_with("PERFMARK_") {
                 cmd.env_remove(key);
             }
+        }
+        if let Some(p) = placement {
+            cmd.env(STACK_PAD_VAR, "x".repeat(p.stack_pad));
+            cmd.env(HEAP_OFFSET_VAR, p.heap_offset.to_string());
         }
         let mut child = cmd
             .stdin(Stdio::piped())
@@ -281,18 +357,21 @@ pub(crate) fn greeting(path: &Path, side: Side) -> Result<Greeting, Error> {
             "is not a file: give the path of another build of this test target",
         ));
     }
-    let mut worker = WorkerProcess::spawn(path, side, None)?;
+    let mut worker = WorkerProcess::spawn(path, side, None, None)?;
     let greeting = worker.greet(PROBE_TIMEOUT)?;
     let _ = worker.wait_briefly();
     Ok(greeting)
 }
 
-/// A [`PairDriver`] over worker processes of two builds of one test.
+/// A [`PairDriver`] over worker processes of two builds of one test, each
+/// build in one or more links.
 #[derive(Debug)]
 pub struct ProcessPair {
     test: String,
-    head: PathBuf,
-    base: PathBuf,
+    head: Vec<PathBuf>,
+    base: Vec<PathBuf>,
+    /// The splitmix64 state the workers' placements are drawn from.
+    rng: u64,
     current: Option<(WorkerProcess, WorkerProcess)>,
     kind: Option<SampleKind>,
     first_call_ns: Option<f64>,
@@ -304,12 +383,22 @@ pub struct ProcessPair {
 }
 
 impl ProcessPair {
-    /// A driver for `test` in the head binary `head` and the base `base`.
-    pub fn new(test: &str, head: &Path, base: &Path) -> Self {
+    /// A driver for `test` in the head build's links `head` and the base
+    /// build's links `base` (one or more each; pair `p` runs link `p mod n`
+    /// of a side with `n` links), every worker at a placement drawn anew.
+    ///
+    /// # Panics
+    /// When either side has no link.
+    pub fn new(test: &str, head: &[PathBuf], base: &[PathBuf]) -> Self {
+        assert!(
+            !head.is_empty() && !base.is_empty(),
+            "each build needs at least one link"
+        );
         ProcessPair {
             test: test.to_owned(),
-            head: head.to_owned(),
-            base: base.to_owned(),
+            head: head.to_vec(),
+            base: base.to_vec(),
+            rng: fresh_seed(),
             current: None,
             kind: None,
             first_call_ns: None,
@@ -356,12 +445,16 @@ impl ProcessPair {
         Ok(())
     }
 
-    fn start(&self, side: Side) -> Result<WorkerProcess, Error> {
-        let path = match side {
+    /// Starts a worker of `side` for the next pair (`self.pairs` is the
+    /// pair's index), its link chosen by the pair and its placement drawn.
+    fn start(&mut self, side: Side) -> Result<WorkerProcess, Error> {
+        let links = match side {
             Side::Head => &self.head,
             Side::Base => &self.base,
         };
-        WorkerProcess::spawn(path, side, Some(&self.test))
+        let path = links[self.pairs % links.len()].clone();
+        let placement = Placement::draw(&mut self.rng);
+        WorkerProcess::spawn(&path, side, Some(&self.test), Some(placement))
     }
 
     fn worker(&mut self, side: Side) -> &mut WorkerProcess {
@@ -457,6 +550,26 @@ impl PairDriver for ProcessPair {
 
     fn elapsed(&self) -> Duration {
         self.started.elapsed()
+    }
+
+    fn layouts(&self) -> usize {
+        // Pair p runs link p mod n of each side: with the same number of
+        // links a side, pairs p and p + n share both; with other numbers
+        // the cycle of shared links is their least common multiple.
+        let (h, b) = (self.head.len(), self.base.len());
+        if h == 1 && b == 1 {
+            1
+        } else {
+            h / gcd(h, b) * b
+        }
+    }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

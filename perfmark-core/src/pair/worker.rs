@@ -8,6 +8,7 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
+use super::process::HEAP_OFFSET_VAR;
 use super::protocol::{Reply, PROTOCOL_VERSION};
 use super::serve::{say, Serve};
 use crate::bencher::{Bencher, Measurer};
@@ -38,6 +39,7 @@ pub fn run(test: Option<&str>) -> i32 {
         });
         return 101;
     };
+    take_heap_offset();
     let previous_hook = install_panic_capture();
     // Slices are timed with the test's own clock, as in a normal run.
     let clock = t.clock();
@@ -65,4 +67,21 @@ pub fn run(test: Option<&str>) -> i32 {
             0
         }
     }
+}
+
+/// Takes the bytes the coordinator's placement asks for
+/// ([`super::process::Placement`]) from the heap and keeps them for the
+/// process's life, so that the test's own allocations start that much
+/// further on. Nothing when the variable is absent or not a number below
+/// a page.
+fn take_heap_offset() {
+    let Some(bytes) = std::env::var(HEAP_OFFSET_VAR)
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0 && n <= super::process::PLACEMENT_RANGE)
+    else {
+        return;
+    };
+    let kept: Box<[u8]> = vec![0u8; bytes].into_boxed_slice();
+    std::mem::forget(std::hint::black_box(kept));
 }

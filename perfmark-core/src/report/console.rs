@@ -123,6 +123,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
         lines.extend(c.lines());
     }
     lines.extend(t.reasons.iter().cloned());
+    if let Some(line) = t.comparison.as_ref().and_then(|c| c.layout_line()) {
+        lines.push(line);
+    }
     if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
         lines.push(c.detection());
     }
@@ -317,12 +320,43 @@ impl<O: Write, E: Write> Console<O, E> {
         self.say(format_args!("{line}"));
     }
 
-    /// Compare mode's header: the base build, and the run's family-wise
-    /// correction in `family_words`.
-    pub fn comparing(&mut self, base: &Path, family_words: &str) {
+    /// Compare mode's header: the base build (its first link), how many
+    /// links of each build the process pairs draw from, and the run's
+    /// family-wise correction in `family_words`.
+    pub fn comparing(
+        &mut self,
+        base: &Path,
+        head_links: usize,
+        base_links: usize,
+        family_words: &str,
+    ) {
+        let links = if head_links == 1 && base_links == 1 {
+            String::new()
+        } else {
+            format!(
+                "; layouts drawn from {head_links} links of the head and {base_links} of the \
+                 base"
+            )
+        };
         self.say(format_args!(
-            "comparing with base {} (paired, slice by slice; {family_words}; stored baselines not read)",
+            "comparing with base {} (paired, slice by slice{links}; {family_words}; stored \
+             baselines not read)",
             base.display()
+        ));
+    }
+
+    /// In a comparison, once: when each build comes in one link, that the
+    /// linker's placement of code is the same in every process pair (so
+    /// not in the spread), and what draws it; nothing with more links.
+    pub fn layout_not_drawn(&mut self, head_links: usize, base_links: usize) {
+        if head_links > 1 || base_links > 1 {
+            return;
+        }
+        self.say(format_args!(
+            "note: one link of each build: where the linker placed the code is the same in \
+             every process pair, so a change in layout alone can read as a change in speed \
+             (cargo perfmark compare links each build several times, its functions in other \
+             orders, and pairs across the links)"
         ));
     }
 

@@ -57,8 +57,16 @@ pub fn render(report: &Report) -> String {
 fn comparison_table(md: &mut String, report: &Report, run: &RunComparison) {
     let _ = writeln!(
         md,
-        "\n#### vs base `{}` (paired{})\n",
+        "\n#### vs base `{}` (paired{}{})\n",
         run.base,
+        if run.head_links > 1 || run.base_links > 1 {
+            format!(
+                ", layouts drawn from {} links of the head and {} of the base",
+                run.head_links, run.base_links
+            )
+        } else {
+            String::new()
+        },
         if run.family_wise {
             format!(
                 ", confidence corrected over {} compared tests",
@@ -70,33 +78,38 @@ fn comparison_table(md: &mut String, report: &Report, run: &RunComparison) {
     );
     let _ = writeln!(
         md,
-        "| test | change | head/base | one-sided bounds | slices in process pairs | outcome |"
+        "| test | change | head/base | one-sided bounds | layout (sd) | slices in process pairs | outcome |"
     );
-    let _ = writeln!(md, "|---|---|---|---|---|---|");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
     let pct = |r: f64| format!("{:+.1}%", (r - 1.0) * 100.0);
     for t in &report.tests {
         let Some(c) = &t.comparison else {
             if t.reasons.iter().any(|r| r.starts_with("new:")) {
-                let _ = writeln!(md, "| `{}` | new | | | | not compared |", t.name);
+                let _ = writeln!(md, "| `{}` | new | | | | | not compared |", t.name);
             }
             continue;
         };
         let mark = if c.fails { "❌ " } else { "" };
         let _ = writeln!(
             md,
-            "| `{}` | {mark}{} | {} | [{}, {}] | {} in {} | {} |",
+            "| `{}` | {mark}{} | {} | [{}, {}] | {} | {} in {} | {} |",
             t.name,
             c.change.as_str(),
             pct(c.ratio),
             pct(c.ratio_low),
             pct(c.ratio_high),
+            if c.layout_sd.is_finite() {
+                format!("±{:.1}%", 100.0 * c.layout_sd.exp_m1())
+            } else {
+                String::new()
+            },
             c.slices,
             c.process_pairs,
             if c.fails { "fails" } else { "passes" },
         );
     }
     for name in &run.removed {
-        let _ = writeln!(md, "| `{name}` | removed | | | | not compared |");
+        let _ = writeln!(md, "| `{name}` | removed | | | | | not compared |");
     }
 }
 
@@ -153,6 +166,8 @@ mod tests {
         let mut report = fixtures::realistic();
         report.comparison = Some(RunComparison {
             base: "base/perf".to_owned(),
+            head_links: 10,
+            base_links: 10,
             compared: 1,
             family_wise: false,
             removed: vec!["gone".to_owned()],
@@ -177,16 +192,24 @@ mod tests {
             between_pair_sd: 0.01,
             within_pair_sd: 0.01,
             order_effect: 0.0,
+            layout_sd: 0.021,
+            layouts: 10,
             looks: 1,
             stop: PairedStop::Clear,
             elapsed_s: 0.9,
         });
         let md = render(&report);
-        assert!(md.contains("#### vs base `base/perf` (paired)"), "{md}");
+        assert!(
+            md.contains(
+                "#### vs base `base/perf` (paired, layouts drawn from 10 links of the head \
+                 and 10 of the base)"
+            ),
+            "{md}"
+        );
         let name = &report.tests[2].name;
         assert!(
             md.contains(&format!(
-                "| `{name}` | ❌ regressed | +8.1% | [+6.0%, +10.3%] | 40 in 4 | fails |"
+                "| `{name}` | ❌ regressed | +8.1% | [+6.0%, +10.3%] | ±2.1% | 40 in 4 | fails |"
             )),
             "{md}"
         );

@@ -45,8 +45,13 @@ pub(super) struct Options {
     pub(super) regression: f64,
     pub(super) max_time: Duration,
     pub(super) warmup: Duration,
-    /// Another build of this test target to compare with, slice by slice.
-    pub(super) compare_with: Option<PathBuf>,
+    /// Another build of this test target to compare with, slice by slice:
+    /// one link, or several links of it (the same build, its functions in
+    /// other orders), process pair `p` running link `p mod n`.
+    pub(super) compare_with: Vec<PathBuf>,
+    /// Links of this build to run the head's workers from (`--head-layout`,
+    /// each); none: this binary.
+    pub(super) head_layouts: Vec<PathBuf>,
     /// How long a paired comparison's worker may stay silent (starting, or
     /// answering one request) before it is taken to hang and is killed.
     pub(super) worker_timeout: Duration,
@@ -130,7 +135,8 @@ impl Options {
                 "--verbose" => flags.verbose = true,
                 "--baseline-dir" => flags.baseline_dir = Some(value(name)?.into()),
                 "--report-dir" => flags.report_dir = Some(value(name)?.into()),
-                "--compare-with" => flags.compare_with = Some(value(name)?.into()),
+                "--compare-with" => flags.compare_with.push(value(name)?.into()),
+                "--head-layout" => flags.head_layouts.push(value(name)?.into()),
                 "--per-test-confidence" => flags.per_test_confidence = true,
                 "--no-remeasure" => flags.no_remeasure = true,
                 "--no-lock" => flags.no_lock = true,
@@ -184,9 +190,8 @@ impl Options {
                 DEFAULT_MAX_TIME,
             )?,
             warmup: env_duration(env, Key::Warmup, option_text::warmup_ns, DEFAULT_WARMUP)?,
-            compare_with: flags
-                .compare_with
-                .or_else(|| env_path(env, "PERFMARK_COMPARE_WITH")),
+            compare_with: paths_or_env(flags.compare_with, env, "PERFMARK_COMPARE_WITH"),
+            head_layouts: paths_or_env(flags.head_layouts, env, "PERFMARK_HEAD_LAYOUTS"),
             family_wise,
             between_run_sd: match flags.between_run_sd {
                 Some(sd) => Some(sd),
@@ -211,7 +216,13 @@ impl Options {
             lock_dir: env_path(env, "PERFMARK_LOCK_DIR"),
             libtest,
         };
-        if options.compare_with.is_some() && options.save_baseline {
+        if options.compare_with.is_empty() && !options.head_layouts.is_empty() {
+            return Err(Error::usage(
+                "--head-layout names other links of this build for a paired comparison: give \
+                 the base with --compare-with PATH too",
+            ));
+        }
+        if !options.compare_with.is_empty() && options.save_baseline {
             return Err(Error::usage(
                 "--compare-with and --save-baseline cannot be used together: a paired \
                  comparison measures two builds, not a baseline",
@@ -321,7 +332,12 @@ Options (perfmark's; each also read from its variable):
                             default perf-baselines/ in the package root
         --report-dir DIR    Where the reports go (PERFMARK_REPORT_DIR)
         --compare-with PATH Compare with another build of this test target,
-                            slice by slice (PERFMARK_COMPARE_WITH)
+                            slice by slice (PERFMARK_COMPARE_WITH); given
+                            again, another link of that build: each process
+                            pair runs the next link
+        --head-layout PATH  With --compare-with: another link of this build
+                            to run the head's workers from (repeatable;
+                            PERFMARK_HEAD_LAYOUTS, paths joined by :)
         --per-test-confidence
                             With --compare-with: each test at its own
                             confidence (PERFMARK_PER_TEST_CONFIDENCE=1)
@@ -355,7 +371,8 @@ struct Flags {
     verbose: bool,
     baseline_dir: Option<PathBuf>,
     report_dir: Option<PathBuf>,
-    compare_with: Option<PathBuf>,
+    compare_with: Vec<PathBuf>,
+    head_layouts: Vec<PathBuf>,
     per_test_confidence: bool,
     no_remeasure: bool,
     no_lock: bool,
@@ -386,6 +403,9 @@ fn flag_value(flag: &str) -> String {
     match flag {
         "--compare-with" => {
             "the path of another build of this test binary: --compare-with PATH".to_owned()
+        }
+        "--head-layout" => {
+            "the path of another link of this build: --head-layout PATH".to_owned()
         }
         "--between-run-sd" => "a percentage: --between-run-sd 2%".to_owned(),
         "--timeout" => format!("a duration: --timeout DURATION, {TIMEOUT_ACCEPTS}"),
@@ -451,6 +471,21 @@ fn env_text(env: &dyn Env, var: &str, accepts: &str) -> Result<Option<String>, E
 /// A variable holding a path: any bytes the OS allows; set but empty is
 /// the same as unset (`PERFMARK_BASELINE_DIR=` would otherwise mean the
 /// package root itself).
+/// The paths a repeatable flag gave, or else those of `var` (separated
+/// as in `PATH`: by `:` on Unix).
+fn paths_or_env(given: Vec<PathBuf>, env: &dyn Env, var: &str) -> Vec<PathBuf> {
+    if !given.is_empty() {
+        return given;
+    }
+    env.get(var)
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn env_path(env: &dyn Env, var: &str) -> Option<PathBuf> {
     env.get(var).filter(|v| !v.is_empty()).map(PathBuf::from)
 }

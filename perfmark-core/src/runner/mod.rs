@@ -226,8 +226,10 @@ impl Runner {
         }
         match &setup.comparing {
             Some(c) => {
-                console.comparing(&c.base, &family.words());
+                let (head_links, base_links) = c.links();
+                console.comparing(&c.base[0], head_links, base_links, &family.words());
                 console.layout_not_pinned(c.pinned.0, c.pinned.1);
+                console.layout_not_drawn(head_links, base_links);
             }
             None if setup.will_measure && family.verdicts > 0 => {
                 console.verdicts(&family.words(), &setup.prior.header());

@@ -29,10 +29,10 @@ use crate::Error;
 /// What compare mode knows for the whole run.
 #[derive(Debug)]
 pub(super) struct Comparing {
-    /// The base build.
-    pub base: PathBuf,
-    /// This binary: the head build.
-    pub head: PathBuf,
+    /// The base build's links (one or more; `--compare-with`, each).
+    pub base: Vec<PathBuf>,
+    /// The head build's links: those `--head-layout` names, or this binary.
+    pub head: Vec<PathBuf>,
     /// The base's perf tests.
     pub base_tests: BTreeSet<String>,
     /// Whether the head and the base were built with their layout pinned.
@@ -42,24 +42,51 @@ pub(super) struct Comparing {
 }
 
 impl Comparing {
-    /// Greets the base (an error names it when it is not a perfmark test
-    /// binary of this protocol) and finds this binary.
-    pub fn start(base: &Path) -> Result<Self, Error> {
-        let base_greeting = greeting(base, Side::Base)?;
-        let head = std::env::current_exe().map_err(|e| {
-            Error::worker(
-                Side::Head,
-                Path::new("<this test binary>"),
-                format!("cannot be found to start its workers: {e}"),
-            )
+    /// Greets every link of the base (an error names one that is not a
+    /// perfmark test binary of this protocol, or whose tests differ from
+    /// the first link's) and of the head (`head_layouts`, whose tests must
+    /// be this binary's; this binary itself when none is given).
+    pub fn start(
+        base: &[PathBuf],
+        head_layouts: &[PathBuf],
+        own_tests: &BTreeSet<String>,
+    ) -> Result<Self, Error> {
+        let first = base.first().ok_or_else(|| {
+            Error::usage("--compare-with needs the path of another build of this test target")
         })?;
+        let base_greeting = greeting(first, Side::Base)?;
+        let base_tests: BTreeSet<String> = base_greeting.tests.into_iter().collect();
+        let mut base_pinned = base_greeting.pinned;
+        for link in &base[1..] {
+            base_pinned &= same_build(link, Side::Base, &base_tests, first)?;
+        }
+        let mut head_pinned = crate::layout::pinned();
+        let head = if head_layouts.is_empty() {
+            vec![std::env::current_exe().map_err(|e| {
+                Error::worker(
+                    Side::Head,
+                    Path::new("<this test binary>"),
+                    format!("cannot be found to start its workers: {e}"),
+                )
+            })?]
+        } else {
+            for link in head_layouts {
+                head_pinned &= same_build(link, Side::Head, own_tests, Path::new("this binary"))?;
+            }
+            head_layouts.to_vec()
+        };
         Ok(Comparing {
-            base: base.to_owned(),
+            base: base.to_vec(),
             head,
-            base_tests: base_greeting.tests.into_iter().collect(),
-            pinned: (crate::layout::pinned(), base_greeting.pinned),
+            base_tests,
+            pinned: (head_pinned, base_pinned),
             compared: 0,
         })
+    }
+
+    /// Links of each side, as the run's header and report state them.
+    pub fn links(&self) -> (usize, usize) {
+        (self.head.len(), self.base.len())
     }
 
     /// Whether the base has `name`.
@@ -128,7 +155,7 @@ impl Runner {
                 };
                 report.measure = plan.measure;
                 report.allocations = count_head_allocations(t, pm.iters_per_slice, plan.allocs);
-                let paired = Paired::new(&pm, &comparing.base, confidence, test_confidence);
+                let paired = Paired::new(&pm, &comparing.base[0], confidence, test_confidence);
                 let budget = Budget::new(spreads);
                 let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
                 judge(&mut report, &plan, tolerance, &m, noise_floor, &checks);
@@ -149,6 +176,25 @@ impl Runner {
             hung: false,
         }
     }
+}
+
+/// Greets `link`, which must be another link of the build whose tests are
+/// `tests` (as `like` is); returns whether it is pinned.
+fn same_build(link: &Path, side: Side, tests: &BTreeSet<String>, like: &Path) -> Result<bool, Error> {
+    let g = greeting(link, side)?;
+    let theirs: BTreeSet<String> = g.tests.into_iter().collect();
+    if &theirs != tests {
+        return Err(Error::worker(
+            side,
+            link,
+            format!(
+                "has other perf tests than {}: the links of one side must be the same build \
+                 linked in other orders",
+                like.display()
+            ),
+        ));
+    }
+    Ok(g.pinned)
 }
 
 /// The head's allocations per iteration: the workers time, and this

@@ -2,6 +2,7 @@
 //! clocks' calibration, the platform and what to warn about, the stored
 //! baselines or the base build to compare with, and the noise floor.
 
+use std::collections::BTreeSet;
 use std::error::Error as StdError;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -165,8 +166,14 @@ impl Runner {
         store: &BaselineStore,
         selected: &[&Case],
     ) -> Result<(Option<Comparing>, Option<BaselineFile>), Box<dyn StdError>> {
-        if let Some(path) = &self.options.compare_with {
-            let mut c = Comparing::start(path).map_err(|e| e.within("--compare-with"))?;
+        if !self.options.compare_with.is_empty() {
+            let own: BTreeSet<String> = crate::registry::all_tests().iter().map(|t| t.name()).collect();
+            let mut c = Comparing::start(
+                &self.options.compare_with,
+                &self.options.head_layouts,
+                &own,
+            )
+            .map_err(|e| e.within("--compare-with"))?;
             c.compared = self
                 .measured(selected)
                 .iter()

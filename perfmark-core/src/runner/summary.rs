@@ -75,7 +75,9 @@ impl Runner {
             environment_warnings: setup.environment_warnings,
             tests: ran.reports,
             comparison: setup.comparing.map(|c| RunComparison {
-                base: c.base.display().to_string(),
+                base: c.base[0].display().to_string(),
+                head_links: c.head.len(),
+                base_links: c.base.len(),
                 compared: c.compared,
                 family_wise: family.corrects(),
                 removed,

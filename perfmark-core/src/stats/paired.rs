@@ -26,6 +26,24 @@
 //! from the spread *between* the pairs, Student's t with `pairs − 1` degrees
 //! of freedom. No prior spread is assumed; it is measured every time.
 //!
+//! # Layout
+//!
+//! Where a build's code lands (its functions' order and addresses, which
+//! branch predictors and caches index) and where its stack and heap
+//! start move its speed too, by 20% for some loops (Mytkowicz, Diwan,
+//! Hauswirth and Sweeney, "Producing wrong data without doing anything
+//! obviously wrong!", ASPLOS 2009). When each side comes in several links
+//! (the same code, its functions in other orders) and each worker starts
+//! at other stack and heap offsets, every process pair draws a layout for
+//! each side, and layout becomes part of the spread between pairs instead
+//! of a fixed bias of the ratio (as Curtsinger and Berger's Stabilizer,
+//! ASPLOS 2013, randomizes a whole program's layout). Pairs that share a
+//! link are not independent draws, so the unit of replication is then the
+//! *layout unit*: the pairs that ran the same links, pooled
+//! ([`crate::measure::paired`] groups them). [`PairedEstimate::layout_sd`]
+//! says how much layout moves one build, and [`decide`] calls a change
+//! that layout alone would explain so ([`PairedChange::WithinLayoutSpread`]).
+//!
 //! # Order
 //!
 //! Slice pairs alternate which side runs first in ABBA order: base then head
@@ -124,6 +142,18 @@ pub struct PairedEstimate {
     pub log_ratio: f64,
     /// Standard error of `log_ratio`: `between_pair_sd / √process_pairs`.
     pub log_se: f64,
+    /// How much where the code and data land moves one build's time, as a
+    /// standard deviation on the log scale (0.02 ≈ 2%): the spread between
+    /// pairs that the noise within pairs does not explain,
+    /// `√(max(0, between_pair_sd² − v_within) / 2)`, where `v_within` is
+    /// the variance a pair's center would have from its quads' noise alone
+    /// (`within_pair_sd² / q`, times π/2 for the quad median, with `q`
+    /// quads a pair) and the 2 takes the ratio of two independently placed
+    /// builds back to one build. It holds whatever varies from one process
+    /// pair to the next and lasts for the pair's life: the links drawn, the
+    /// stack and heap offsets, the kernel's address-space randomization.
+    #[serde(default)]
+    pub layout_sd: f64,
 }
 
 impl PairedEstimate {
@@ -192,6 +222,18 @@ pub fn paired_estimate_with(
     let m = centers.len() as f64;
     let log_ratio = mean(&centers);
     let between_pair_sd = sd_about(&centers, log_ratio);
+    let within = within_pair_sd(&pairs);
+    let quads_per_pair =
+        pairs.iter().map(|p| p.len().div_ceil(2) as f64).sum::<f64>() / pairs.len() as f64;
+    let center_noise = match center {
+        PairCenter::Mean => 1.0,
+        // The median of q normal values has about π/2 times the variance
+        // of their mean (exactly so as q grows; 1.35 for q = 3, so the
+        // layout figure errs low for few quads).
+        PairCenter::QuadMedian => std::f64::consts::FRAC_PI_2,
+    };
+    let noise_var = within * within * center_noise / quads_per_pair.max(1.0);
+    let layout_sd = ((between_pair_sd * between_pair_sd - noise_var).max(0.0) / 2.0).sqrt();
     let log_se = between_pair_sd / m.sqrt();
     let df = m - 1.0;
     let half = if log_se == 0.0 {
@@ -224,11 +266,12 @@ pub fn paired_estimate_with(
         process_pairs: pairs.len(),
         df,
         between_pair_sd,
-        within_pair_sd: within_pair_sd(&pairs),
+        within_pair_sd: within,
         order_effect: order_effect(&pairs),
         confidence,
         log_ratio,
         log_se,
+        layout_sd,
     })
 }
 
@@ -298,6 +341,12 @@ pub enum PairedChange {
     /// Neither: the interval still spans an end of the tolerance band (or
     /// there was no estimate).
     Inconclusive,
+    /// Neither, and the change is one that layout alone makes: the point
+    /// is within the spread of the ratio of two randomly placed builds
+    /// (`|ln ratio| ≤ 2·√2·layout_sd`), and layout is most of the spread
+    /// between pairs. Neither failed nor passed: the test's time depends
+    /// on where its code lands more than the change moved it.
+    WithinLayoutSpread,
 }
 
 impl PairedChange {
@@ -308,6 +357,7 @@ impl PairedChange {
             PairedChange::Improved => "improved",
             PairedChange::Unchanged => "unchanged",
             PairedChange::Inconclusive => "inconclusive",
+            PairedChange::WithinLayoutSpread => "within_layout_spread",
         }
     }
 }
@@ -336,6 +386,12 @@ pub struct PairedVerdict {
 ///   ratio below `1 / (1 + tolerance)`;
 /// - [`PairedChange::Unchanged`] when both bounds lie within
 ///   `[1 / (1 + tolerance), 1 + tolerance]`;
+/// - [`PairedChange::WithinLayoutSpread`] when none of these holds, the
+///   point is within two standard deviations of the ratio of two randomly
+///   placed builds (`|ln ratio| ≤ 2·√2·layout_sd`), and layout makes at
+///   least half the variance between pairs (`2·layout_sd² ≥
+///   between_pair_sd² / 2`): what the interval cannot decide, layout alone
+///   would explain;
 /// - [`PairedChange::Inconclusive`] otherwise.
 ///
 /// `confidence` is the test's level, recorded for the words. The bounds in
@@ -353,6 +409,8 @@ pub fn decide(est: &PairedEstimate, confidence: f64, tolerance: f64) -> PairedVe
         PairedChange::Improved
     } else if est.upper_one_sided <= up && est.lower_one_sided >= down {
         PairedChange::Unchanged
+    } else if within_layout_spread(est) {
+        PairedChange::WithinLayoutSpread
     } else {
         PairedChange::Inconclusive
     };
@@ -365,13 +423,24 @@ pub fn decide(est: &PairedEstimate, confidence: f64, tolerance: f64) -> PairedVe
     }
 }
 
+/// Whether layout alone explains what the interval of `est` leaves open
+/// (see [`decide`]).
+fn within_layout_spread(est: &PairedEstimate) -> bool {
+    let layout_var = 2.0 * est.layout_sd * est.layout_sd;
+    est.layout_sd > 0.0
+        && est.log_ratio.abs() <= 2.0 * layout_var.sqrt()
+        && layout_var >= est.between_pair_sd * est.between_pair_sd / 2.0
+}
+
 /// The summary line of a paired comparison, e.g.
 /// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
 ///
 /// "slices" counts slice pairs (log ratios). The bracket holds the one-sided
 /// bounds the verdict used. The outcomes read `regressed beyond the 5%
 /// tolerance`, `improved beyond the 5% tolerance`, `unchanged within the 5%
-/// tolerance`, and `inconclusive: the interval spans the 5% tolerance`.
+/// tolerance`, `inconclusive: the interval spans the 5% tolerance`, and
+/// `within the layout spread: two layouts of the same code differ by up to
+/// ±8.5% here (95%); neither failed nor passed` (`2·√2·layout_sd`).
 pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
     format!(
         "{} [{}, {}] vs base ({}): {}",
@@ -379,7 +448,7 @@ pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
         signed_percent(est.lower_one_sided),
         signed_percent(est.upper_one_sided),
         design_words(est.slices, est.process_pairs, verdict),
-        outcome_words(verdict),
+        outcome_words(verdict, est.layout_sd),
     )
 }
 
@@ -423,7 +492,7 @@ fn design_words(slices: usize, process_pairs: usize, verdict: &PairedVerdict) ->
     )
 }
 
-fn outcome_words(verdict: &PairedVerdict) -> String {
+fn outcome_words(verdict: &PairedVerdict, layout_sd: f64) -> String {
     let tolerance = plain_percent(verdict.tolerance);
     match verdict.change {
         PairedChange::Regressed => format!("regressed beyond the {tolerance} tolerance"),
@@ -432,6 +501,11 @@ fn outcome_words(verdict: &PairedVerdict) -> String {
         PairedChange::Inconclusive => {
             format!("inconclusive: the interval spans the {tolerance} tolerance")
         }
+        PairedChange::WithinLayoutSpread => format!(
+            "within the layout spread: two layouts of the same code differ by up to ±{:.1}% \
+             here (95%); neither failed nor passed",
+            100.0 * ((2.0 * std::f64::consts::SQRT_2 * layout_sd).exp() - 1.0)
+        ),
     }
 }
 

@@ -78,8 +78,11 @@ fn sound(o: &Options) -> Result<(), TestCaseError> {
     prop_assert!(o.timeout.is_none_or(|t| t.as_nanos() >= 1_000_000));
     prop_assert!(o.between_run_sd.is_none_or(|sd| sd > 0.0 && sd < 1.0));
     prop_assert!(!o.worker_timeout.is_zero());
-    for dir in [&o.baseline_dir, &o.report_dir, &o.compare_with] {
+    for dir in [&o.baseline_dir, &o.report_dir] {
         prop_assert!(dir.as_ref().is_none_or(|d| !d.as_os_str().is_empty()));
+    }
+    for link in o.compare_with.iter().chain(&o.head_layouts) {
+        prop_assert!(!link.as_os_str().is_empty());
     }
     prop_assert!(!(o.save_baseline && o.no_baseline));
     Ok(())
@@ -238,7 +241,8 @@ fn flags_in_any_order_are_taken_or_refused_by_name() {
                     let path = |flag| e.values.get(flag).map(PathBuf::from);
                     prop_assert_eq!(o.baseline_dir, path("--baseline-dir"));
                     prop_assert_eq!(o.report_dir, path("--report-dir"));
-                    prop_assert_eq!(o.compare_with, path("--compare-with"));
+                    // Repeated, each is another link; the last is the map's.
+                    prop_assert_eq!(o.compare_with.last().cloned(), path("--compare-with"));
                     prop_assert_eq!(o.timeout.is_some(), e.values.contains_key("--timeout"));
                     prop_assert_eq!(
                         o.between_run_sd.is_some(),

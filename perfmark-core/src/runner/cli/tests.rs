@@ -70,14 +70,14 @@ fn environment_variables_stand_in_for_flags_and_defaults() {
     .unwrap();
     assert_eq!(o.baseline_dir, Some(PathBuf::from("mine")));
     let o = parse(&[], &[("PERFMARK_COMPARE_WITH", "../base/perf")]).unwrap();
-    assert_eq!(o.compare_with, Some(PathBuf::from("../base/perf")));
+    assert_eq!(o.compare_with, [PathBuf::from("../base/perf")]);
     assert_eq!(o.family_wise, None);
     let o = parse(
         &["--compare-with=b", "--per-test-confidence"],
         &[("PERFMARK_COMPARE_WITH", "a")],
     )
     .unwrap();
-    assert_eq!(o.compare_with, Some(PathBuf::from("b")));
+    assert_eq!(o.compare_with, [PathBuf::from("b")]);
     assert_eq!(o.family_wise, Some(false));
     assert!(!o.no_remeasure);
     assert!(parse(&["--no-remeasure"], &[]).unwrap().no_remeasure);
@@ -180,6 +180,23 @@ fn bad_values_say_what_is_accepted() {
     assert!(e.contains("PERFMARK_MAX_TIME") && e.contains("ms"), "{e}");
     let e = parse(&["--baseline-dir"], &[]).unwrap_err();
     assert!(e.contains("--baseline-dir DIR"), "{e}");
+    // Links: the flag repeated, or the variable's paths joined by `:`.
+    let o = parse(
+        &["--compare-with", "b0", "--compare-with=b1", "--head-layout", "h1"],
+        &[("PERFMARK_HEAD_LAYOUTS", "x:y")],
+    )
+    .unwrap();
+    assert_eq!(o.compare_with, [PathBuf::from("b0"), PathBuf::from("b1")]);
+    assert_eq!(o.head_layouts, [PathBuf::from("h1")]);
+    let o = parse(
+        &[],
+        &[("PERFMARK_COMPARE_WITH", "b0:b1"), ("PERFMARK_HEAD_LAYOUTS", "h0::h1")],
+    )
+    .unwrap();
+    assert_eq!(o.compare_with, [PathBuf::from("b0"), PathBuf::from("b1")]);
+    assert_eq!(o.head_layouts, [PathBuf::from("h0"), PathBuf::from("h1")]);
+    let e = parse(&["--head-layout", "h1"], &[]).unwrap_err();
+    assert!(e.to_string().contains("--compare-with PATH"), "{e}");
     let e = parse(&["--compare-with"], &[]).unwrap_err();
     assert!(e.contains("--compare-with PATH"), "{e}");
     let e = parse(&["--compare-with", "b", "--save-baseline"], &[]).unwrap_err();

@@ -78,7 +78,96 @@ fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
     est.interval.high = high;
     est.slices = 40;
     est.process_pairs = 4;
+    est.log_ratio = ratio.ln();
+    est.layout_sd = 0.0;
     est
+}
+
+/// A seeded normal generator (Box–Muller over splitmix64).
+struct Normal(u64);
+
+impl Normal {
+    fn uniform(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn next(&mut self) -> f64 {
+        let u = self.uniform().max(1e-300);
+        let v = self.uniform();
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+/// Pairs whose builds each draw a layout (a lasting shift of sd
+/// `layout_sd`) and whose slices add noise of sd `noise`, with a true log
+/// ratio `change`: six slice pairs a pair, as the slice policy takes.
+fn layout_pairs(g: &mut Normal, pairs: usize, change: f64, layout_sd: f64, noise: f64) -> Vec<Vec<f64>> {
+    (0..pairs)
+        .map(|_| {
+            let placed = layout_sd * (g.next() - g.next());
+            (0..6).map(|_| change + placed + noise * g.next()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_layout_spread_is_recovered_from_the_pairs() {
+    // Seeded simulation: 400 comparisons of 10 pairs each, one build's
+    // layout sd 5% and slice noise 1%; the median estimate is near 5%,
+    // and with no layout effect it is near 0.
+    let mut g = Normal(21);
+    let mut with = Vec::new();
+    let mut without = Vec::new();
+    for _ in 0..400 {
+        let est = paired_estimate(&layout_pairs(&mut g, 10, 0.0, 0.05, 0.01), 0.95).unwrap();
+        with.push(est.layout_sd);
+        let est = paired_estimate(&layout_pairs(&mut g, 10, 0.0, 0.0, 0.01), 0.95).unwrap();
+        without.push(est.layout_sd);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (with, without) = (median(&mut with), median(&mut without));
+    assert!((0.042..0.056).contains(&with), "layout sd 5% read as {with}");
+    assert!(without < 0.004, "no layout effect read as {without}");
+}
+
+#[test]
+fn a_layout_only_change_is_not_failed_and_is_called_so() {
+    // Seeded simulation: the head and the base are the same code, each
+    // process pair drawing both builds' layouts (sd 6%, the interpreter
+    // kernel's order of size); 2,000 comparisons at 99.75% one-sided with
+    // a 5% tolerance. Failures must stay below the nominal 0.25%, and most
+    // undecided outcomes are named as the layout's.
+    let mut g = Normal(22);
+    let (mut failed, mut layout, mut runs) = (0, 0, 0);
+    for _ in 0..2000 {
+        let est = paired_estimate(&layout_pairs(&mut g, 10, 0.0, 0.06, 0.01), 0.9975).unwrap();
+        let v = decide(&est, 0.9975, 0.05);
+        runs += 1;
+        failed += usize::from(v.fails);
+        layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
+    }
+    assert!(failed <= 5, "{failed} of {runs} layout-only comparisons failed");
+    assert!(layout > runs / 2, "only {layout} of {runs} called within the layout spread");
+}
+
+#[test]
+fn a_change_beyond_the_layout_spread_is_decided() {
+    // +25% with a layout sd of 3%: clear of the layout, a regression.
+    let mut g = Normal(23);
+    let mut regressed = 0;
+    for _ in 0..200 {
+        let est = paired_estimate(&layout_pairs(&mut g, 10, 0.25f64.ln_1p(), 0.03, 0.01), 0.9975)
+            .unwrap();
+        regressed += usize::from(decide(&est, 0.9975, 0.05).change == PairedChange::Regressed);
+    }
+    assert!(regressed >= 196, "+25% regressed {regressed} of 200 times");
 }
 
 #[test]
@@ -99,6 +188,23 @@ fn decide_covers_every_outcome() {
     let v = decide(&estimate_at(1.081, 1.060, 1.103), 0.95, 0.05);
     assert!(v.fails && v.significantly_slower);
     assert!(!decide(&estimate_at(0.92, 0.90, 0.94), 0.95, 0.05).fails);
+    // Undecided, with layout the larger part of the spread and the point
+    // within it: called the layout's.
+    let mut est = estimate_at(1.06, 0.99, 1.13);
+    est.layout_sd = 0.03;
+    est.between_pair_sd = 0.05;
+    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::WithinLayoutSpread);
+    // The point beyond 2·√2·layout_sd (8.5%): not the layout's.
+    est.log_ratio = 1.09f64.ln();
+    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::Inconclusive);
+    // Layout less than half the spread between pairs: not the layout's.
+    est.log_ratio = 1.06f64.ln();
+    est.between_pair_sd = 0.09;
+    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::Inconclusive);
+    // A decided outcome stays decided, whatever the layout.
+    let mut est = estimate_at(1.081, 1.060, 1.103);
+    est.layout_sd = 0.05;
+    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::Regressed);
 }
 
 #[test]
@@ -126,6 +232,16 @@ fn summary_lines_for_every_outcome() {
         line(1.042, 0.995, 1.091),
         "+4.2% [-0.5%, +9.1%] vs base (paired: 40 slices in 4 process pairs; \
          95% one-sided; tolerance 5%): inconclusive: the interval spans the 5% tolerance"
+    );
+    let mut est = estimate_at(1.03, 0.95, 1.12);
+    est.log_ratio = 1.03f64.ln();
+    est.layout_sd = 0.03;
+    est.between_pair_sd = 0.045;
+    assert_eq!(
+        summary_line(&est, &decide(&est, 0.95, 0.05)),
+        "+3.0% [-5.0%, +12.0%] vs base (paired: 40 slices in 4 process pairs; \
+         95% one-sided; tolerance 5%): within the layout spread: two layouts of the same \
+         code differ by up to ±8.9% here (95%); neither failed nor passed"
     );
     assert_eq!(
         summary_line_without_estimate(6, 1, 0.99, 0.025),
