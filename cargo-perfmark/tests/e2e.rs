@@ -212,6 +212,63 @@ fn baseline_and_compare_in_a_user_crate() {
         "{}",
         explain(&out)
     );
+    // Each side was linked ten times, and the pairs drew from the links.
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("layouts drawn from 10 links of the head and 10 of the base"),
+        "{}",
+        explain(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("layout: ±"),
+        "{}",
+        explain(&out)
+    );
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(shared_target_dir().join("perfmark/perf/report.json"))
+            .expect("the head's report"),
+    )
+    .unwrap();
+    assert_eq!(report["comparison"]["head_links"], 10, "{report}");
+    assert_eq!(report["comparison"]["base_links"], 10, "{report}");
+    for t in report["tests"].as_array().unwrap() {
+        let c = &t["comparison"];
+        assert_eq!(c["layouts"], 10, "{t}");
+        assert!(c["layout_sd"].as_f64().is_some_and(|sd| sd >= 0.0), "{t}");
+    }
+
+    // The links of a side hold the same functions, all on 64-byte
+    // boundaries, in other orders.
+    let links = shared_target_dir().join("perfmark-compare/layouts");
+    for side in ["head", "base"] {
+        let orders: Vec<Vec<(String, u64)>> = (0..10)
+            .map(|k| {
+                let link = links.join(side).join(format!("perf-user-perf-{k}"));
+                let mut starts = function_starts(&link, "perf::");
+                starts.sort();
+                for (name, address) in &starts {
+                    assert_eq!(
+                        address % 64,
+                        0,
+                        "{name} at {address:#x} in {}",
+                        link.display()
+                    );
+                }
+                starts
+            })
+            .collect();
+        let names = |o: &Vec<(String, u64)>| o.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert!(
+            orders.iter().all(|o| names(o) == names(&orders[0])),
+            "{orders:?}"
+        );
+        let distinct: std::collections::BTreeSet<&Vec<(String, u64)>> = orders.iter().collect();
+        assert!(
+            distinct.len() >= 9,
+            "{side}: {} distinct layouts of 10",
+            distinct.len()
+        );
+    }
 
     // Both sides were built with the layout pinned: every function of the
     // user's test crate starts on a 64-byte boundary.
@@ -232,7 +289,18 @@ fn baseline_and_compare_in_a_user_crate() {
 
     // `slowed` twice as slow in the working tree: a regression, exit 101.
     write(&dir.join("tests/perf.rs"), &perf_rs(200));
-    let out = cargo_perfmark(&dir, &["perfmark", "compare", "HEAD", "--", "slowed"]);
+    let out = cargo_perfmark(
+        &dir,
+        &[
+            "perfmark",
+            "compare",
+            "HEAD",
+            "--layouts",
+            "1",
+            "--",
+            "slowed",
+        ],
+    );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -241,6 +309,12 @@ fn baseline_and_compare_in_a_user_crate() {
         explain(&out)
     );
     assert!(stdout.contains("regressed"), "{}", explain(&out));
+    // One link a side: the run says layout was not drawn.
+    assert!(
+        stdout.contains("note: one link of each build"),
+        "{}",
+        explain(&out)
+    );
 
     let _ = std::fs::remove_dir_all(&dir);
 }

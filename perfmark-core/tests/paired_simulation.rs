@@ -16,6 +16,10 @@
 //!   untimed warm run of a tenth of a slice absorbs it; and a larger one
 //!   (20% of a slice, over 5 ms) in a fresh process;
 //! - interrupts: 1% of slices take 5–50% longer;
+//! - layout (only where a case says so): each build comes in `links`
+//!   links, each faster or slower by a fixed factor of sd `layout_sd`
+//!   (the link order's effect on the code's speed), and process pair `p`
+//!   runs link `p mod links` of each side;
 //! - 20–50 ms to start a process pair; bodies from 1 ns to 100 µs per
 //!   iteration, with 0.3–1 ns of harness per iteration, which the simulated
 //!   worker reports with 2% error.
@@ -64,6 +68,10 @@ struct World {
     outlier_rate: f64,
     /// Largest slowdown of a machine state.
     state_max: f64,
+    /// Sd of each link's log speed factor (0: layout does not matter).
+    layout_sd: f64,
+    /// Links of each build the pairs cycle through.
+    links: usize,
 }
 
 /// Work after a switch of side over which the cold cost is paid, ns.
@@ -88,6 +96,8 @@ impl World {
             order_effect: [order, order],
             outlier_rate: 0.01,
             state_max: 1.30,
+            layout_sd: 0.0,
+            links: 1,
         }
     }
 }
@@ -105,6 +115,10 @@ struct Machine {
     noise: f64,
     /// The current processes' speed factors, base and head.
     process: [f64; 2],
+    /// Each link's speed factor, base and head.
+    link_factors: [Vec<f64>; 2],
+    /// Process pairs opened.
+    pairs: usize,
     /// Cold cost still to pay by each side, ns, and over how much work.
     cold_ns: [f64; 2],
     cold_span_ns: [f64; 2],
@@ -122,6 +136,21 @@ impl Machine {
     fn new(seed: u64, world: World) -> Self {
         let mut rng = Rng::new(seed);
         let noise = rng.normal(0.0, world.noise_sd);
+        let links = world.links.max(1);
+        let mut link_factors = [Vec::new(), Vec::new()];
+        for factors in &mut link_factors {
+            // No draws without a layout effect: the other cases' machines
+            // stay the ones they were.
+            *factors = (0..links)
+                .map(|_| {
+                    if world.layout_sd > 0.0 {
+                        rng.normal(0.0, world.layout_sd).exp()
+                    } else {
+                        1.0
+                    }
+                })
+                .collect();
+        }
         let mut m = Machine {
             rng,
             world,
@@ -130,6 +159,8 @@ impl Machine {
             state_ends_ns: 0.0,
             noise,
             process: [1.0, 1.0],
+            link_factors,
+            pairs: 0,
             cold_ns: [0.0; 2],
             cold_span_ns: [1.0; 2],
             last_side: None,
@@ -184,8 +215,12 @@ impl PairDriver for Machine {
     fn open_pair(&mut self) -> Result<(), Self::Error> {
         let start_ns = self.rng.between(20e6, 50e6);
         self.run(start_ns);
+        let pair = self.pairs;
+        self.pairs += 1;
         for side in 0..2 {
-            self.process[side] = self.rng.normal(0.0, self.world.process_sd).exp();
+            let links = &self.link_factors[side];
+            self.process[side] =
+                self.rng.normal(0.0, self.world.process_sd).exp() * links[pair % links.len()];
             self.cold_ns[side] = FRESH_COST * 10e6;
             self.cold_span_ns[side] = FRESH_SPAN_NS;
         }
@@ -232,6 +267,10 @@ impl PairDriver for Machine {
     fn elapsed(&self) -> Duration {
         Duration::from_nanos(self.clock_ns as u64)
     }
+
+    fn layouts(&self) -> usize {
+        self.world.links.max(1)
+    }
 }
 
 /// One simulated comparison.
@@ -250,6 +289,7 @@ struct Outcome {
     fails: usize,
     improved: usize,
     inconclusive: usize,
+    within_layout: usize,
     /// Mean estimated log ratio minus the true one.
     bias: f64,
     /// Median relative half-width of the final interval.
@@ -296,6 +336,7 @@ fn case(
         o.fails += usize::from(m.verdict.fails);
         o.improved += usize::from(m.verdict.change == PairedChange::Improved);
         o.inconclusive += usize::from(m.verdict.change == PairedChange::Inconclusive);
+        o.within_layout += usize::from(m.verdict.change == PairedChange::WithinLayoutSpread);
         if let Some(est) = m.estimate {
             o.bias += est.log_ratio - ratio.ln();
             o.order_effect += est.order_effect;
@@ -568,4 +609,60 @@ fn the_quad_median_is_the_better_center() {
     let (_, mean_five) = &results[1];
     assert!(median_aa.fail_rate() <= 1.0 - CONFIDENCE);
     assert!(median_five.median_half_width < mean_five.median_half_width);
+}
+
+/// Layout that is drawn enters the spread; layout that is fixed biases the
+/// ratio. Each build's code is faster or slower by its link's factor (sd
+/// 6%, the order of the interpreter kernel's sensitivity on the reference
+/// machine), the head and the base running the same code. With one link a
+/// side, the two links' factors are a fixed ratio that the comparison
+/// reads as a change and fails; with ten links a side, drawn anew for each
+/// pair, unchanged code fails no more than `1 − c` and the undecided
+/// outcomes are called the layout's. Code whose speed does not depend on
+/// layout is decided as before.
+#[test]
+fn drawn_layouts_enter_the_spread_and_fixed_ones_bias_the_ratio() {
+    let with = |layout_sd: f64, links: usize| {
+        move |rng: &mut Rng, ratio: f64| {
+            let mut w = World::draw(rng, ratio);
+            w.layout_sd = layout_sd;
+            w.links = links;
+            w
+        }
+    };
+    println!("\nLayout (one build's sd per link), {REPS} comparisons each, tolerance 5%:");
+    header();
+    let fixed = case(400, 1.0, &plan(TOLERANCE), with(0.06, 1));
+    row("A/A, layout 6%, 1 link a side", &fixed);
+    let drawn = case(401, 1.0, &plan(TOLERANCE), with(0.06, 10));
+    row("A/A, layout 6%, 10 links a side", &drawn);
+    let few = case(402, 1.0, &plan(TOLERANCE), with(0.06, 4));
+    row("A/A, layout 6%, 4 links (pooled)", &few);
+    println!(
+        "  within the layout spread: {:.1}% (1 link), {:.1}% (10 links), {:.1}% (4 links)",
+        100.0 * fixed.within_layout as f64 / REPS as f64,
+        100.0 * drawn.within_layout as f64 / REPS as f64,
+        100.0 * few.within_layout as f64 / REPS as f64,
+    );
+    let plain_10 = case(403, 1.10, &plan(TOLERANCE), with(0.0, 10));
+    row("+10%, no layout effect, 10 links", &plain_10);
+    let plain_1 = case(403, 1.10, &plan(TOLERANCE), with(0.0, 1));
+    row("+10%, no layout effect, 1 link", &plain_1);
+    let big = case(404, 1.30, &plan(TOLERANCE), with(0.03, 10));
+    row("+30%, layout 3%, 10 links", &big);
+
+    // A fixed pair of links of sd 6% each: their ratio is beyond the 5%
+    // tolerance about half the time, and then it fails.
+    assert!(fixed.fail_rate() > 0.2, "{fixed:?}");
+    assert!(drawn.fail_rate() <= 1.0 - CONFIDENCE, "{drawn:?}");
+    assert!(few.fail_rate() <= 1.0 - CONFIDENCE, "{few:?}");
+    assert!(drawn.within_layout > REPS / 4, "{drawn:?}");
+    // Drawing links costs code that follows its work nothing.
+    assert!(plain_10.fail_rate() >= 0.99, "{plain_10:?}");
+    assert!(
+        plain_10.fail_rate() >= plain_1.fail_rate() - 0.01,
+        "{plain_10:?}"
+    );
+    // A change well beyond the layout's spread is still caught.
+    assert!(big.fail_rate() >= 0.95, "{big:?}");
 }
