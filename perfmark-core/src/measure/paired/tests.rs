@@ -227,3 +227,38 @@ fn measurement_round_trips_through_json() {
     assert_eq!(m.head_samples_ns().len(), m.slice_pairs.len());
     assert!(m.summary_line(&m.verdict).contains("vs base (paired: "));
 }
+
+#[test]
+fn pairs_that_ran_the_same_links_are_one_unit() {
+    let sp = |pair: usize, d: f64| SlicePair {
+        pair,
+        head_first: false,
+        base_ns: 100.0,
+        head_ns: 100.0 * d.exp(),
+        base_observed: None,
+        head_observed: None,
+    };
+    let slices: Vec<SlicePair> = (0..5)
+        .flat_map(|p| [sp(p, 0.01 * p as f64), sp(p, 0.01 * p as f64)])
+        .collect();
+    let close = |units: Vec<Vec<f64>>| -> Vec<Vec<i64>> {
+        units
+            .iter()
+            .map(|u| u.iter().map(|d| (d * 100.0).round() as i64).collect())
+            .collect()
+    };
+    // One link a side: every pair its own unit.
+    assert_eq!(close(log_ratios_by_unit(&slices, 5, 1)).len(), 5);
+    // Three links: pairs 0 and 3, 1 and 4 ran the same; their slices are
+    // concatenated in the order taken, so quads stay whole.
+    assert_eq!(
+        close(log_ratios_by_unit(&slices, 5, 3)),
+        vec![vec![0, 0, 3, 3], vec![1, 1, 4, 4], vec![2, 2]]
+    );
+    // More links than pairs: every pair its own unit; later pairs' slices
+    // (not yet analyzed) are left out.
+    assert_eq!(
+        close(log_ratios_by_unit(&slices, 4, 10)),
+        vec![vec![0, 0], vec![1, 1], vec![2, 2], vec![3, 3]]
+    );
+}
