@@ -22,7 +22,7 @@ tasks:
   baseline [--runs N] [--pause D]      record the perf suites' baselines over N processes (default 5), D apart (default 30s)
   compare [REV] [-- ARGS]              this tree against REV (default HEAD), each test paired slice by slice
   alarms [--runs N] [--baseline-runs R] [--pause D]  false-alarm and detection rates of the regression rule
-  alarms --paired [--rounds N] [--tolerance T]  the same for the paired comparison, builds A/A, layout, +5/10/20%
+  alarms --paired [--rounds N] [--tolerance T] [--layouts N]  the same for the paired comparison (N layouts drawn per build, default 10; 1: none), builds A/A, padding, unrelated, +5/10/20%
   complexity [--runs N]                the complexity check on real routines over N processes (default 20): false failures, detections
   interference [--runs N] [--alarm-runs M] [--skip-alarms] [FILTER]  kernels suite and alarms, quiet and under busy loops: warnings, re-measurement
   linearity [--repeats N]              k× the work reads k× the time? (calibration suite)
