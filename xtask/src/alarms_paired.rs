@@ -242,6 +242,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// of each into `dir/layouts` (none when `layouts` is 1); returns them in
 /// [`VARIANTS`]' order, the package directory the suite runs in, and what
 /// the builds took.
+/// A build of the suite: the variables it was built with, the test binary,
+/// and its copy.
+type Compiled = (&'static [(&'static str, &'static str)], TestBinary, PathBuf);
+
 fn build_all(dir: &Path, layouts: usize) -> Result<(Vec<Built>, PathBuf, BuildTimes), String> {
     let root = workspace_root();
     let target_dir = dir.join("target");
@@ -253,8 +257,7 @@ fn build_all(dir: &Path, layouts: usize) -> Result<(Vec<Built>, PathBuf, BuildTi
     let bin_dir = dir.join("bin");
     std::fs::create_dir_all(&bin_dir).map_err(|e| format!("{}: {e}", bin_dir.display()))?;
     let mut times = BuildTimes::default();
-    // (the variables, the test binary built with them, its copy)
-    let mut compiled: Vec<(&[(&str, &str)], TestBinary, PathBuf)> = Vec::new();
+    let mut compiled: Vec<Compiled> = Vec::new();
     let mut built = Vec::new();
     for (index, v) in VARIANTS.iter().enumerate() {
         let slug = v.name.replace('%', "pct").replace(['/', ' ', '+'], "");
