@@ -6,7 +6,10 @@ use crate::measure::{Measurement, Plan, SampleKind, StopReason};
 use crate::report::{self, fmt_ns, Diagnostics, EstimateRecord, TestReport};
 use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
 
-/// Statistics, diagnostics and the checks' verdicts of a measured test.
+/// Statistics, diagnostics and the checks' verdicts of a measured test;
+/// `groups` gives each sample's worker process when the samples come from
+/// several (a paired comparison's head slices), so that the interval is
+/// bounded by the spread between processes.
 pub(super) fn judge(
     report: &mut TestReport,
     plan: &Plan,
@@ -14,11 +17,18 @@ pub(super) fn judge(
     m: &Measurement,
     noise_floor: Option<f64>,
     checks: &[&dyn Check],
+    groups: Option<&[usize]>,
 ) {
     let samples = &m.samples_ns;
     // Times below the measurement's resolution (or below zero, once the
     // harness's cost is subtracted) read as one rule says, for every check.
-    let raw = stats::estimate_with(samples, plan.confidence, m.kind.verdict_statistic());
+    // Samples from several processes (a paired comparison's head slices)
+    // are bounded by the spread between the processes.
+    let statistic = m.kind.verdict_statistic();
+    let raw = match groups {
+        Some(groups) => stats::estimate_in_groups(samples, groups, plan.confidence, statistic),
+        None => stats::estimate_with(samples, plan.confidence, statistic),
+    };
     let resolution_ns = m.resolution_ns(&plan.clock);
     let read = stats::at_resolution(&raw, resolution_ns);
     let estimate = read.estimate;
@@ -242,7 +252,7 @@ mod tests {
         let m = measurement.expect("iter_custom measured");
         let mut report = TestReport::new("synthetic".to_owned(), Verdict::Pass, "x.rs", 1);
         report.work = work;
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()]);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], None);
         report
     }
 
@@ -261,7 +271,7 @@ mod tests {
         let (measurement, _) = bencher.finish();
         let m = measurement.expect("iter_custom measured");
         let mut report = TestReport::new("zero".to_owned(), Verdict::Pass, "x.rs", 1);
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()]);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], None);
         report
     }
 
@@ -315,7 +325,7 @@ mod tests {
             );
             let m = Adaptive::new(plan.clone()).measure(&mut driver);
             let mut report = TestReport::new("neg".to_owned(), Verdict::Pass, "x.rs", 1);
-            judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()]);
+            judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], None);
             report
         };
         let tight = run(0.1);

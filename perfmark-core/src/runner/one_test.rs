@@ -179,7 +179,7 @@ impl Runner {
                 report.measurement = Some(m);
             }
             (Ok(()), Some(m)) => {
-                judge(&mut report, plan, tolerance, &m, noise_floor, checks);
+                judge(&mut report, plan, tolerance, &m, noise_floor, checks, None);
                 report
                     .warnings
                     .extend(report.interference.as_ref().and_then(|i| i.warning()));

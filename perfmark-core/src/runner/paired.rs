@@ -158,7 +158,16 @@ impl Runner {
                 let paired = Paired::new(&pm, &comparing.base[0], confidence, test_confidence);
                 let budget = Budget::new(spreads);
                 let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
-                judge(&mut report, &plan, tolerance, &m, noise_floor, &checks);
+                let groups: Vec<usize> = pm.slice_pairs.iter().map(|s| s.pair).collect();
+                judge(
+                    &mut report,
+                    &plan,
+                    tolerance,
+                    &m,
+                    noise_floor,
+                    &checks,
+                    Some(&groups),
+                );
                 if self.observer.coverage().observed {
                     let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));
                     report.warnings.extend(observed.asymmetry_warning());
