@@ -558,17 +558,25 @@ fn a_corrupt_baseline_is_an_error_naming_the_file_and_is_left_untouched() {
     }
 }
 
-#[test]
-fn a_baseline_from_another_machine_is_not_used_to_fail() {
-    let dir = baseline_dir("other-machine");
-    let out = run_scaled(&dir, "1.0", &["--save-baseline"]);
+/// Saves `custom_scaled`'s baseline into `dir` at scale 1, then rewrites
+/// its stored fingerprint with `edit`, as if recorded elsewhere.
+fn save_with_fingerprint(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let out = run_scaled(dir, "1.0", &["--save-baseline"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     let file = dir.join("perf.json");
     let mut saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    saved["tests"]["custom_scaled"]["fingerprint"]["cpu_model"] = "Imaginary CPU 9000".into();
-    saved["tests"]["custom_scaled"]["fingerprint"]["cores"] = 64.into();
+    edit(&mut saved["tests"]["custom_scaled"]["fingerprint"]);
     std::fs::write(&file, serde_json::to_string_pretty(&saved).unwrap()).unwrap();
+}
+
+#[test]
+fn a_baseline_from_another_machine_is_not_used_to_fail() {
+    let dir = baseline_dir("other-machine");
+    save_with_fingerprint(&dir, |fingerprint| {
+        fingerprint["cpu_model"] = "Imaginary CPU 9000".into();
+        fingerprint["cores"] = 64.into();
+    });
     let out = run_scaled(&dir, "3.0", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     let text = stdout(&out);
@@ -577,6 +585,49 @@ fn a_baseline_from_another_machine_is_not_used_to_fail() {
             && text.contains("not used to fail"),
         "{text}"
     );
+}
+
+#[test]
+fn a_baseline_from_another_kernel_still_fails_a_real_regression_and_says_so_once() {
+    let dir = baseline_dir("other-kernel");
+    let mut here = String::new();
+    save_with_fingerprint(&dir, |fingerprint| {
+        here = fingerprint["kernel"].as_str().unwrap().to_owned();
+        fingerprint["kernel"] = format!("{here}-older").into();
+    });
+    let older = format!("{here}-older");
+    let report_dir = dir.join("report");
+    let out = run_scaled(&dir, "3.0", &["--report-dir", report_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test custom_scaled ... FAILED"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("regressed beyond the 5% tolerance"),
+        "{}",
+        explain(&out)
+    );
+    let now = if here.is_empty() { "unknown" } else { &here };
+    let note = format!(
+        "baseline recorded under kernel {older}, now {now}: still used (a kernel, rustc or \
+         perfmark patch release does not make times incomparable)"
+    );
+    assert_eq!(text.matches(&note).count(), 1, "{}", explain(&out));
+    assert!(!text.contains("not used to fail"), "{}", explain(&out));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report_dir.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        report["environment_warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| **w == *note)
+            .count(),
+        1
+    );
+    let baseline = &report["tests"][0]["baseline"];
+    assert_eq!(baseline["machine_note"], *note, "{baseline}");
+    assert_eq!(baseline["other_machine"], false, "{baseline}");
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! (2016) prints OS, runtime, CPU, cores and
 //! date above every benchmark table, every baseline entry carries a
 //! [`Fingerprint`]: a time is only meaningful next to the machine and
-//! toolchain that produced it.
+//! toolchain that produced it. Which differences make it meaningless here,
+//! and which are only worth a note, [`Fingerprint::compare`] decides when a
+//! run compares, not when a baseline is written.
 
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -15,8 +17,11 @@ use serde::{Deserialize, Serialize};
 /// The environment of one measurement (fields in alphabetical order, as they
 /// appear in the JSON).
 ///
-/// [`Fingerprint::compare`] decides which fields make two fingerprints the
-/// "same machine": CPU model, cores, OS, kernel, arch and build profile.
+/// [`Fingerprint::compare`] decides, when a stored baseline's fingerprint
+/// differs from this run's, whether its times are comparable here: another
+/// arch, CPU model, core count, OS, profile, or rustc or perfmark minor
+/// release makes them incomparable; another kernel or patch release is only
+/// noted. The fields stored are the same either way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// `std::env::consts::ARCH`: `x86_64`, `aarch64`, …
@@ -71,66 +76,85 @@ impl Fingerprint {
     }
 
     /// Compares `self`, this run's fingerprint, with the fingerprint of a
-    /// stored `baseline`.
+    /// stored `baseline`, each differing field in one of two classes.
     ///
-    /// The baseline is from the same machine when CPU model, cores, OS,
-    /// kernel release, arch and build profile all match: a time measured
-    /// on other hardware, another kernel, or another optimization level is
-    /// a different quantity, and failing a test on it would be a false
-    /// alarm. Differences in rustc, perfmark version and date do not
-    /// disqualify (a compiler upgrade is one of the regressions a baseline
-    /// is there to catch) but are listed.
+    /// *Incomparable*: another architecture, CPU model, core count, OS or
+    /// build profile, or a rustc or perfmark of another major or minor
+    /// release. A time measured on other hardware, at another optimization
+    /// level, from another code generator or by another harness is a
+    /// different quantity, and failing a test on it would be a false alarm:
+    /// the baseline is not used to fail. A version that does not read as
+    /// `major.minor.patch` (its first word beginning with a digit, with an
+    /// optional `-pre-release` and `+build`), or a pre-release (nightly,
+    /// beta, `-dev`), counts as another release when its string differs:
+    /// its number does not say how much changed.
+    ///
+    /// *Note only*: another kernel release, or a rustc or perfmark patch
+    /// release (the same stable major.minor; also the same number built
+    /// differently). The baseline is used, and [`MachineMatch::note`] says
+    /// what differed. A compiler upgrade within a minor release is one of
+    /// the regressions a baseline is there to catch, and a runner's kernel
+    /// changes every few weeks. The date always differs and is listed in
+    /// [`MachineMatch::differences`] only.
     pub fn compare(&self, baseline: &Fingerprint) -> MachineMatch {
-        let mut differences = Vec::new();
-        let mut disqualifying = false;
-        let mut field = |name: &str, then: String, now: String, disqualifies: bool| {
-            if then != now {
-                differences.push(format!("{name}: {then} in the baseline, {now} here"));
-                disqualifying |= disqualifies;
-            }
-        };
-        field(
-            "CPU",
-            baseline.cpu_model.clone(),
-            self.cpu_model.clone(),
-            true,
-        );
-        field(
-            "cores",
-            baseline.cores.to_string(),
-            self.cores.to_string(),
-            true,
-        );
-        field("OS", baseline.os.clone(), self.os.clone(), true);
-        field(
-            "kernel",
-            or_unknown(&baseline.kernel),
-            or_unknown(&self.kernel),
-            true,
-        );
-        field("arch", baseline.arch.clone(), self.arch.clone(), true);
-        field(
-            "profile",
-            baseline.profile.clone(),
-            self.profile.clone(),
-            true,
-        );
-        field("rustc", baseline.rustc.clone(), self.rustc.clone(), false);
-        field(
-            "perfmark",
-            baseline.perfmark_version.clone(),
-            self.perfmark_version.clone(),
-            false,
-        );
-        if baseline.date != self.date {
-            differences.push(format!("recorded {}", baseline.date));
-        }
-        MachineMatch {
-            same_machine: !disqualifying,
+        let mut m = MachineMatch {
+            comparable: true,
             baseline_machine: baseline.machine(),
             this_machine: self.machine(),
-            differences,
+            differences: Vec::new(),
+            why: Vec::new(),
+            notes: Vec::new(),
+        };
+        let fields = [
+            ("CPU", &baseline.cpu_model, &self.cpu_model, Class::Machine),
+            (
+                "cores",
+                &baseline.cores.to_string(),
+                &self.cores.to_string(),
+                Class::Machine,
+            ),
+            ("OS", &baseline.os, &self.os, Class::Machine),
+            (
+                "kernel",
+                &or_unknown(&baseline.kernel),
+                &or_unknown(&self.kernel),
+                Class::Kernel,
+            ),
+            ("arch", &baseline.arch, &self.arch, Class::Machine),
+            ("profile", &baseline.profile, &self.profile, Class::Machine),
+            ("rustc", &baseline.rustc, &self.rustc, Class::Release),
+            (
+                "perfmark",
+                &baseline.perfmark_version,
+                &self.perfmark_version,
+                Class::Release,
+            ),
+        ];
+        for (name, then, now, class) in fields {
+            if then == now {
+                continue;
+            }
+            m.differences
+                .push(format!("{name}: {then} in the baseline, {now} here"));
+            match class {
+                Class::Machine => m.comparable = false,
+                Class::Kernel => m.notes.push(format!("kernel {then}, now {now}")),
+                Class::Release => match release_change(name, then, now) {
+                    Ok(()) => m.notes.push(format!("{}, now {now}", named(name, then))),
+                    Err(why) => {
+                        m.comparable = false;
+                        m.why.push(why);
+                        m.baseline_machine
+                            .push_str(&format!(", {}", named(name, then)));
+                        m.this_machine.push_str(&format!(", {}", named(name, now)));
+                    }
+                },
+            }
         }
+        if baseline.date != self.date {
+            m.differences.push(format!("recorded {}", baseline.date));
+        }
+        m
     }
 
     /// The machine in words: `Intel(R) Xeon(R) CPU @ 2.20GHz, 8 cores, linux
@@ -151,22 +175,36 @@ impl Fingerprint {
 
 /// What [`Fingerprint::compare`] found.
 ///
-/// Its [`Display`](fmt::Display) is the line the runner prints beside a
-/// regression verdict, e.g. `baseline recorded on AMD EPYC 7B13, 8 cores,
-/// linux 6.1, x86_64, release profile; this machine Intel(R) Xeon(R) CPU @
-/// 2.20GHz, 2 cores, linux 6.1, x86_64, release profile: not used to fail`.
+/// Its [`Display`](fmt::Display) is the line the runner prints of a
+/// baseline. Not comparable, e.g. `baseline recorded on AMD EPYC 7B13, 8
+/// cores, linux 6.1, x86_64, release profile; this machine Intel(R) Xeon(R)
+/// CPU @ 2.20GHz, 2 cores, linux 6.1, x86_64, release profile: not used to
+/// fail`; when a rustc or perfmark release is why, both machines name it
+/// and the reason follows in parentheses (`…, release profile, rustc 1.95.0
+/// (…): not used to fail (rustc 1.95 in the baseline, 1.96 here: …)`).
+/// Comparable with a note-only difference, its [`note`](MachineMatch::note).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MachineMatch {
-    same_machine: bool,
+    comparable: bool,
     baseline_machine: String,
     this_machine: String,
     differences: Vec<String>,
+    /// Why a rustc or perfmark release makes the baseline incomparable.
+    why: Vec<String>,
+    /// The note-only differences, `kernel A, now B` each.
+    notes: Vec<String>,
 }
 
+/// Why a note-only difference leaves a baseline in use: the end of every
+/// [`MachineMatch::note`].
+const STILL_USED: &str =
+    "still used (a kernel, rustc or perfmark patch release does not make times incomparable)";
+
 impl MachineMatch {
-    /// Whether the baseline may be used to fail a test.
-    pub fn is_same_machine(&self) -> bool {
-        self.same_machine
+    /// Whether the baseline may be used to fail a test: no field of the
+    /// incomparable class differs ([`Fingerprint::compare`]).
+    pub fn is_comparable(&self) -> bool {
+        self.comparable
     }
 
     /// Every field that differs, one phrase each (`cores: 8 in the
@@ -175,22 +213,145 @@ impl MachineMatch {
     pub fn differences(&self) -> &[String] {
         &self.differences
     }
+
+    /// For a comparable baseline recorded under another kernel or another
+    /// rustc or perfmark patch release, what differed and that it is still
+    /// used: `baseline recorded under kernel 6.18.44-fc-v657, now
+    /// 6.18.44-fc-v669: still used (a kernel, rustc or perfmark patch
+    /// release does not make times incomparable)`, the differences joined
+    /// by `; ` in the order of [`differences`](Self::differences). `None`
+    /// when none differs (the date alone says nothing) or when the
+    /// baseline is not comparable.
+    pub fn note(&self) -> Option<String> {
+        (self.comparable && !self.notes.is_empty()).then(|| {
+            format!(
+                "baseline recorded under {}: {STILL_USED}",
+                self.notes.join("; ")
+            )
+        })
+    }
 }
 
 impl fmt::Display for MachineMatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.same_machine {
-            return write!(
+        if !self.comparable {
+            write!(
                 f,
                 "baseline recorded on {}; this machine {}: not used to fail",
                 self.baseline_machine, self.this_machine
-            );
+            )?;
+            if !self.why.is_empty() {
+                write!(f, " ({})", self.why.join("; "))?;
+            }
+            return Ok(());
+        }
+        if let Some(note) = self.note() {
+            return f.write_str(&note);
         }
         f.write_str("baseline recorded on this machine")?;
         if !self.differences.is_empty() {
             write!(f, " ({})", self.differences.join("; "))?;
         }
         Ok(())
+    }
+}
+
+/// The class of a fingerprint field ([`Fingerprint::compare`]).
+#[derive(Debug, Clone, Copy)]
+enum Class {
+    /// Any difference makes times incomparable.
+    Machine,
+    /// Any difference is a note.
+    Kernel,
+    /// A version: a patch release is a note, anything else incomparable.
+    Release,
+}
+
+/// A release number read from a version string ([`Release::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Release<'a> {
+    /// The word it was read from: `1.97.0-nightly`.
+    word: &'a str,
+    /// `major.minor.patch`.
+    number: (u64, u64, u64),
+    /// Whether the number has a pre-release suffix (`-nightly`, `-beta.3`,
+    /// `-dev`).
+    pre_release: bool,
+}
+
+impl<'a> Release<'a> {
+    /// The release named by `version`: its first word that begins with a
+    /// digit (`1.95.0` of `rustc 1.95.0 (59807616e 2026-04-14)`, `0.1.0` of
+    /// perfmark's version), as `major.minor.patch` with an optional
+    /// `-pre-release` and `+build` suffix (SemVer's grammar, leading zeros
+    /// tolerated). `None` when there is no such word (`rustc (unknown
+    /// version)`) or it has not three numeric parts (`1.95`, `1.95.x`).
+    fn parse(version: &'a str) -> Option<Release<'a>> {
+        let word = version
+            .split_whitespace()
+            .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))?;
+        let without_build = word.split_once('+').map_or(word, |(w, _)| w);
+        let (core, pre_release) = match without_build.split_once('-') {
+            Some((_, "")) => return None,
+            Some((core, _)) => (core, true),
+            None => (without_build, false),
+        };
+        let mut parts = core.split('.').map(|part| {
+            part.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| part.parse::<u64>().ok())
+                .flatten()
+        });
+        let (Some(Some(major)), Some(Some(minor)), Some(Some(patch)), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return None;
+        };
+        Some(Release {
+            word,
+            number: (major, minor, patch),
+            pre_release,
+        })
+    }
+}
+
+/// Whether `name` (`rustc` or `perfmark`) at version `then` in a baseline
+/// and `now` here, two different strings, leave times comparable: `Ok` for
+/// the same stable major.minor, else why not.
+fn release_change(name: &str, then: &str, now: &str) -> Result<(), String> {
+    let read = |version| {
+        Release::parse(version).ok_or_else(|| {
+            format!(
+                "{name} version \"{version}\" does not read as major.minor.patch, so any \
+                 change of it counts"
+            )
+        })
+    };
+    let (old, new) = (read(then)?, read(now)?);
+    if let Some(pre) = [old, new].into_iter().find(|r| r.pre_release) {
+        return Err(format!(
+            "{name} {} is a pre-release, whose number does not pin what it is, so any \
+             change of it counts",
+            pre.word
+        ));
+    }
+    let ((old_major, old_minor, _), (new_major, new_minor, _)) = (old.number, new.number);
+    if (old_major, old_minor) != (new_major, new_minor) {
+        return Err(format!(
+            "{name} {old_major}.{old_minor} in the baseline, {new_major}.{new_minor} here: \
+             another major or minor release may change the times"
+        ));
+    }
+    Ok(())
+}
+
+/// `version` as a phrase naming `name`: `rustc 1.95.0 (…)` as it is,
+/// `0.1.0` as `perfmark 0.1.0`.
+fn named(name: &str, version: &str) -> String {
+    if version.starts_with(&format!("{name} ")) {
+        version.to_owned()
+    } else {
+        format!("{name} {version}")
     }
 }
 
@@ -319,6 +480,212 @@ mod tests {
             }
             previous = (y, m, d);
         }
+    }
+
+    fn stored() -> Fingerprint {
+        Fingerprint {
+            arch: "x86_64".to_owned(),
+            cores: 4,
+            cpu_model: "AMD EPYC 7B13".to_owned(),
+            date: "2026-05-01T12:34:56Z".to_owned(),
+            kernel: "6.18.44-fc-v657".to_owned(),
+            os: "linux".to_owned(),
+            perfmark_version: "0.1.0".to_owned(),
+            profile: "release".to_owned(),
+            rustc: "rustc 1.95.0 (59807616e 2026-04-14)".to_owned(),
+        }
+    }
+
+    #[test]
+    fn release_numbers_are_read_from_version_strings() {
+        let number = |v| Release::parse(v).map(|r| (r.number, r.pre_release));
+        assert_eq!(
+            number("rustc 1.95.0 (59807616e 2026-04-14)"),
+            Some(((1, 95, 0), false))
+        );
+        assert_eq!(
+            number("rustc 1.97.0-nightly (a1b2c3d4e 2026-05-30)"),
+            Some(((1, 97, 0), true))
+        );
+        assert_eq!(
+            number("rustc 1.96.0-beta.3 (0123abcde 2026-05-20)"),
+            Some(((1, 96, 0), true))
+        );
+        assert_eq!(number("0.1.0"), Some(((0, 1, 0), false)));
+        assert_eq!(number("0.2.0-dev"), Some(((0, 2, 0), true)));
+        assert_eq!(number("1.2.3+build.7"), Some(((1, 2, 3), false)));
+        assert_eq!(number("01.02.03"), Some(((1, 2, 3), false)));
+        for unreadable in [
+            "",
+            "rustc (unknown version)",
+            "rustc 1.95",
+            "1.95.0.1",
+            "1.95.x",
+            "1.95.-1",
+            "1.95.0-",
+            "1..0",
+            "99999999999999999999.0.0",
+        ] {
+            assert_eq!(number(unreadable), None, "{unreadable:?}");
+        }
+        assert_eq!(
+            Release::parse("rustc 1.97.0-nightly (a 2026-05-30)").map(|r| r.word),
+            Some("1.97.0-nightly")
+        );
+    }
+
+    #[test]
+    fn every_field_is_in_its_class() {
+        type Change = (&'static str, fn(&mut Fingerprint), bool);
+        // (field, the change, whether the baseline stays comparable)
+        let changes: [Change; 16] = [
+            ("arch", |f| f.arch = "aarch64".to_owned(), false),
+            (
+                "CPU",
+                |f| f.cpu_model = "Intel(R) Xeon(R)".to_owned(),
+                false,
+            ),
+            ("cores", |f| f.cores = 2, false),
+            ("OS", |f| f.os = "macos".to_owned(), false),
+            ("profile", |f| f.profile = "bench".to_owned(), false),
+            (
+                "rustc minor",
+                |f| f.rustc = "rustc 1.96.0 (a 2026-05-28)".to_owned(),
+                false,
+            ),
+            (
+                "rustc major",
+                |f| f.rustc = "rustc 2.95.0 (a 2030-01-01)".to_owned(),
+                false,
+            ),
+            (
+                "perfmark minor",
+                |f| f.perfmark_version = "0.2.0".to_owned(),
+                false,
+            ),
+            (
+                "perfmark major",
+                |f| f.perfmark_version = "1.1.0".to_owned(),
+                false,
+            ),
+            ("kernel", |f| f.kernel = "6.18.44-fc-v669".to_owned(), true),
+            ("kernel unknown", |f| f.kernel.clear(), true),
+            ("kernel major", |f| f.kernel = "7.0.1".to_owned(), true),
+            (
+                "rustc patch",
+                |f| f.rustc = "rustc 1.95.2 (b 2026-05-02)".to_owned(),
+                true,
+            ),
+            (
+                "rustc rebuilt",
+                |f| f.rustc = "rustc 1.95.0 (59807616e 2026-04-14) (Fedora)".to_owned(),
+                true,
+            ),
+            (
+                "perfmark patch",
+                |f| f.perfmark_version = "0.1.3".to_owned(),
+                true,
+            ),
+            ("date", |f| f.date = "2027-01-01T00:00:00Z".to_owned(), true),
+        ];
+        let baseline = stored();
+        for (what, change, comparable) in changes {
+            let mut here = stored();
+            change(&mut here);
+            let m = here.compare(&baseline);
+            assert_eq!(m.is_comparable(), comparable, "{what}: {m}");
+            assert_eq!(m.differences().len(), 1, "{what}: {:?}", m.differences());
+            let noted = comparable && what != "date";
+            assert_eq!(m.note().is_some(), noted, "{what}: {m}");
+            let words = m.to_string();
+            if let Some(note) = m.note() {
+                assert_eq!(words, note);
+                assert!(note.ends_with(STILL_USED), "{what}: {note}");
+            } else if comparable {
+                assert!(
+                    words.starts_with("baseline recorded on this machine"),
+                    "{words}"
+                );
+            } else {
+                assert!(words.contains(": not used to fail"), "{what}: {words}");
+            }
+        }
+        // Both sides' versions matter, whichever was unreadable.
+        for (then, now) in [
+            ("rustc (unknown version)", "rustc 1.95.0"),
+            ("rustc 1.95.0", "rustc 1.95"),
+        ] {
+            let (mut old, mut new) = (stored(), stored());
+            (old.rustc, new.rustc) = (then.to_owned(), now.to_owned());
+            let m = new.compare(&old);
+            assert!(!m.is_comparable(), "{then} -> {now}");
+        }
+    }
+
+    #[test]
+    fn a_kernel_patch_is_noted_and_the_baseline_used() {
+        let mut here = stored();
+        here.kernel = "6.18.44-fc-v669".to_owned();
+        here.date = "2026-06-01T00:00:00Z".to_owned();
+        let m = here.compare(&stored());
+        assert!(m.is_comparable());
+        let note = "baseline recorded under kernel 6.18.44-fc-v657, now 6.18.44-fc-v669: still \
+                    used (a kernel, rustc or perfmark patch release does not make times \
+                    incomparable)";
+        assert_eq!(m.note().as_deref(), Some(note));
+        assert_eq!(m.to_string(), note);
+        // With another CPU as well, the baseline is not used and there is
+        // no note: the sentence names both machines, kernels included.
+        here.cpu_model = "Intel(R) Xeon(R)".to_owned();
+        let m = here.compare(&stored());
+        assert_eq!(m.note(), None);
+        assert_eq!(
+            m.to_string(),
+            "baseline recorded on AMD EPYC 7B13, 4 cores, linux 6.18.44-fc-v657, x86_64, release \
+             profile; this machine Intel(R) Xeon(R), 4 cores, linux 6.18.44-fc-v669, x86_64, \
+             release profile: not used to fail"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_or_pre_release_version_is_incomparable_and_says_why() {
+        let mut here = stored();
+        here.rustc = "rustc (unknown version)".to_owned();
+        assert_eq!(
+            here.compare(&stored()).to_string(),
+            "baseline recorded on AMD EPYC 7B13, 4 cores, linux 6.18.44-fc-v657, x86_64, release \
+             profile, rustc 1.95.0 (59807616e 2026-04-14); this machine AMD EPYC 7B13, 4 cores, \
+             linux 6.18.44-fc-v657, x86_64, release profile, rustc (unknown version): not used \
+             to fail (rustc version \"rustc (unknown version)\" does not read as \
+             major.minor.patch, so any change of it counts)"
+        );
+        // Two nightlies of one number are different compilers.
+        let (mut old, mut new) = (stored(), stored());
+        old.rustc = "rustc 1.97.0-nightly (a1b2c3d4e 2026-05-01)".to_owned();
+        new.rustc = "rustc 1.97.0-nightly (f5e6d7c8b 2026-05-30)".to_owned();
+        let m = new.compare(&old);
+        assert!(!m.is_comparable());
+        assert!(
+            m.to_string().ends_with(
+                "not used to fail (rustc 1.97.0-nightly is a pre-release, whose number does not \
+                 pin what it is, so any change of it counts)"
+            ),
+            "{m}"
+        );
+        // The same nightly on both sides: nothing differs.
+        assert!(old.compare(&old).is_comparable());
+        // perfmark's own pre-release, and a patch and a minor release at once.
+        new = stored();
+        new.perfmark_version = "0.1.1-dev".to_owned();
+        assert!(!new.compare(&stored()).is_comparable());
+        new.perfmark_version = "0.1.1".to_owned();
+        new.rustc = "rustc 1.96.0 (a 2026-05-28)".to_owned();
+        let m = new.compare(&stored());
+        assert!(!m.is_comparable());
+        assert!(m.to_string().contains(
+            ", rustc 1.96.0 (a 2026-05-28): not used to fail (rustc 1.95 in the baseline, 1.96 \
+             here: another major or minor release may change the times)"
+        ), "{m}");
     }
 
     #[test]

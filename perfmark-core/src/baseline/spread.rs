@@ -53,7 +53,7 @@ impl RecordedSpread {
         let mut runs = 0;
         let spreads: Vec<Spread> = recorded
             .iter()
-            .filter(|e| machine.compare(e.fingerprint()).is_same_machine())
+            .filter(|e| machine.compare(e.fingerprint()).is_comparable())
             .filter_map(|e| e.between_runs())
             .map(|b| {
                 runs = runs.max(b.runs);

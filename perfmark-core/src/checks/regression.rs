@@ -3,7 +3,8 @@
 //! the uncertainty including the between-process spread, and by more than
 //! the tolerance. The rule itself is pure statistics
 //! ([`crate::stats::compare`]); this file finds the test's entry, decides
-//! whether it may be used at all (same machine, same statistic), and words
+//! whether it may be used at all (a comparable machine and toolchain,
+//! [`Fingerprint::compare`]; the same statistic), and words
 //! the outcome. The prior between-run spread comes from the run's
 //! [`RunSpreads`] (a setting, the machine's recording, or the default).
 
@@ -26,11 +27,19 @@ pub struct BaselineRecord {
     /// statistic, an unusable estimate).
     pub not_used: Option<String>,
     /// Whether the baseline was not used for having been recorded on
-    /// another machine: `not_used` then names both machines, a sentence the
-    /// same for every test whose baseline came from there (the Markdown and
-    /// HTML tables say it once).
+    /// another machine, or by a rustc or perfmark of another minor release
+    /// (times incomparable, [`Fingerprint::compare`]): `not_used` then names
+    /// both machines, a sentence the same for every test whose baseline came
+    /// from there (the Markdown and HTML tables say it once).
     #[serde(default)]
     pub other_machine: bool,
+    /// What differed in the baseline's fingerprint without making it
+    /// incomparable (another kernel, a rustc or perfmark patch release),
+    /// when the baseline's fingerprint otherwise matched: the sentence
+    /// [`MachineMatch::note`](crate::baseline::MachineMatch::note) gives, which
+    /// the run's header also says once. Absent when nothing such differed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_note: Option<String>,
     /// The run's prior between-run spread the rule started from.
     #[serde(default)]
     pub prior: Option<Prior>,
@@ -74,7 +83,8 @@ impl Check for Regression<'_> {
             not_used: None,
             // Only when that is why it was not used: a baseline of another
             // clock says so first.
-            other_machine: entry.clock() == subject.plan.measure && !machine.is_same_machine(),
+            other_machine: entry.clock() == subject.plan.measure && !machine.is_comparable(),
+            machine_note: machine.note(),
             prior: Some(*self.spreads.prior()),
         };
         let mut passed = true;
@@ -85,7 +95,7 @@ impl Check for Regression<'_> {
                 entry.clock().words(),
                 subject.plan.measure.words()
             )
-        } else if !machine.is_same_machine() {
+        } else if !machine.is_comparable() {
             machine.to_string()
         } else if let Some(why) = resolution::not_comparable(subject, entry) {
             why

@@ -86,7 +86,7 @@ impl Prior {
         }
         let recorded = file
             .and_then(BaselineFile::between_run_spread)
-            .filter(|r| here.compare(&r.fingerprint).is_same_machine());
+            .filter(|r| here.compare(&r.fingerprint).is_comparable());
         match recorded {
             Some(r) => Prior {
                 spread: Spread {
@@ -177,7 +177,7 @@ impl<'a> RunSpreads<'a> {
         let entry = self.file?.get(test)?;
         self.here
             .compare(entry.fingerprint())
-            .is_same_machine()
+            .is_comparable()
             .then_some(entry)
     }
 

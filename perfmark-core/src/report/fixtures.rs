@@ -175,6 +175,7 @@ pub(crate) fn from_another_machine(mut t: TestReport) -> TestReport {
         comparison: None,
         not_used: Some(sentence),
         other_machine: true,
+        machine_note: None,
         prior: None,
     });
     t
@@ -273,6 +274,7 @@ fn baseline_check(t: &TestReport) -> BaselineRecord {
         comparison: Some(compare::compare(&summary, &current, &rule).unwrap()),
         not_used: None,
         other_machine: false,
+        machine_note: None,
         prior: None,
     }
 }

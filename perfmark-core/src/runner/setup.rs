@@ -102,6 +102,12 @@ impl Runner {
                     stale.join(", ")
                 ));
             }
+            let measured = self.measured(selected);
+            environment_warnings.extend(machine_notes(
+                file,
+                measured.iter().map(|t| t.name()),
+                &fingerprint,
+            ));
         }
         let noise_floor_started = Instant::now();
         let (noise_floor, noise_floor_shared) = if will_measure {
@@ -255,6 +261,28 @@ impl Runner {
             .join("perfmark")
             .join(self.build.crate_name)
     }
+}
+
+/// What differed, without making them incomparable, between this machine
+/// (`here`) and the baselines in `file` of the `tests` the run measures
+/// (another kernel, a rustc or perfmark patch release): each
+/// [`MachineMatch::note`](crate::baseline::MachineMatch::note) once, in the
+/// order of the tests, for the header.
+fn machine_notes(
+    file: &BaselineFile,
+    tests: impl Iterator<Item = String>,
+    here: &Fingerprint,
+) -> Vec<String> {
+    let mut notes: Vec<String> = Vec::new();
+    for test in tests {
+        let note = file
+            .get(&test)
+            .and_then(|entry| here.compare(entry.fingerprint()).note());
+        if let Some(note) = note.filter(|n| !notes.contains(n)) {
+            notes.push(note);
+        }
+    }
+    notes
 }
 
 /// The directory cargo builds into: `CARGO_TARGET_DIR` when set, else the
