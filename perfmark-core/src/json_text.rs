@@ -111,16 +111,31 @@ impl NumbersInline {
         match (*layout, first) {
             (Layout::OneLine, true) => Ok(()),
             (Layout::OneLine, false) => writer.write_all(b", "),
-            (_, first) => {
-                writer.write_all(if first { b"\n" } else { b",\n" })?;
-                indent(writer, self.depth)
-            }
+            (_, first) => self.new_line(writer, if first { b"" } else { b"," }),
         }
     }
-}
 
-fn indent<W: ?Sized + io::Write>(writer: &mut W, depth: usize) -> io::Result<()> {
-    (0..depth).try_for_each(|_| writer.write_all(INDENT))
+    /// `before`, then a new line indented to the current depth.
+    fn new_line<W: ?Sized + io::Write>(&self, writer: &mut W, before: &[u8]) -> io::Result<()> {
+        writer.write_all(before)?;
+        writer.write_all(b"\n")?;
+        (0..self.depth).try_for_each(|_| writer.write_all(INDENT))
+    }
+
+    /// Closes an object or array with `bracket`, on a line of its own if
+    /// `own_line`.
+    fn close<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        own_line: bool,
+        bracket: &[u8],
+    ) -> io::Result<()> {
+        self.depth -= 1;
+        if own_line {
+            self.new_line(writer, b"")?;
+        }
+        writer.write_all(bracket)
+    }
 }
 
 /// Scalars: the held-back separator, then serde_json's own text.
@@ -193,12 +208,8 @@ impl Formatter for NumbersInline {
     }
 
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.arrays.pop() == Some(Layout::PerLine) {
-            writer.write_all(b"\n")?;
-            indent(writer, self.depth)?;
-        }
-        writer.write_all(b"]")
+        let per_line = self.arrays.pop() == Some(Layout::PerLine);
+        self.close(writer, per_line, b"]")
     }
 
     fn begin_array_value<W: ?Sized + io::Write>(
@@ -210,10 +221,6 @@ impl Formatter for NumbersInline {
         Ok(())
     }
 
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        Ok(())
-    }
-
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.start_value(writer, false)?;
         self.depth += 1;
@@ -222,12 +229,7 @@ impl Formatter for NumbersInline {
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            writer.write_all(b"\n")?;
-            indent(writer, self.depth)?;
-        }
-        writer.write_all(b"}")
+        self.close(writer, self.has_value, b"}")
     }
 
     fn begin_object_key<W: ?Sized + io::Write>(
@@ -235,8 +237,7 @@ impl Formatter for NumbersInline {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        writer.write_all(if first { b"\n" } else { b",\n" })?;
-        indent(writer, self.depth)
+        self.new_line(writer, if first { b"" } else { b"," })
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
