@@ -49,6 +49,7 @@ internal_modules!(
 pub mod baseline;
 mod error;
 pub(crate) mod fs;
+mod json_text;
 mod layout;
 pub mod report;
 

@@ -263,7 +263,7 @@ fn entries_round_trip_exactly() {
 }
 
 #[test]
-fn file_is_pretty_with_sorted_keys() {
+fn file_is_pretty_with_sorted_keys_and_arrays_of_numbers_on_one_line() {
     let dir = scratch("pretty_sorted");
     let store = BaselineStore::new(&dir);
     let zeta = Entry::new(
@@ -310,10 +310,7 @@ fn file_is_pretty_with_sorted_keys() {
   "tests": {{
     "alpha::sort": {{
       "between_runs": {{
-        "run_estimates_ns": [
-          2.0,
-          4.0
-        ],
+        "run_estimates_ns": [2.0, 4.0],
         "runs": 2,
         "sd_log": 0.49012907173427356
       }},
@@ -327,9 +324,7 @@ fn file_is_pretty_with_sorted_keys() {
       }},
 {fp}      "iters_per_sample": 1,
       "sample_count": 1,
-      "samples_ns": [
-        2.0
-      ]
+      "samples_ns": [2.0]
     }},
     "zeta": {{
       "clock": "wall",
@@ -342,10 +337,7 @@ fn file_is_pretty_with_sorted_keys() {
       }},
 {fp}      "iters_per_sample": 8,
       "sample_count": 2,
-      "samples_ns": [
-        12.25,
-        12.75
-      ]
+      "samples_ns": [12.25, 12.75]
     }}
   }}
 }}
@@ -395,10 +387,7 @@ fn filtered_save_keeps_other_entries_byte_for_byte() {
         .expect("save with unknown fields");
     let text = fs::read_to_string(dir.join("perf.json")).unwrap();
     assert!(text.contains("\"note\": \"kept\""), "{text}");
-    assert!(
-        text.contains("\"x_future\": [\n        1,\n        2\n      ]"),
-        "{text}"
-    );
+    assert!(text.contains("\"x_future\": [1, 2]\n"), "{text}");
 }
 
 // ---------------------------------------------------------------------------
@@ -534,10 +523,11 @@ fn truncated_file_is_refused_and_untouched() {
     // valid JSON; `sample_count` catches it.
     let text = String::from_utf8(text).unwrap();
     let fixed = text.replacen(
-        "\"samples_ns\": [\n",
-        "\"samples_ns\": [\n        1.0\n      ],\n      \"x\": [\n",
+        "\"samples_ns\": [",
+        "\"samples_ns\": [1.0],\n      \"x\": [",
         1,
     );
+    assert_ne!(fixed, text);
     assert_refused("hand_fixed", fixed.as_bytes(), BaselineError::is_corrupt);
 }
 
@@ -1105,10 +1095,10 @@ fn entries_record_their_clock_and_old_files_read_as_wall() {
 
 #[test]
 fn a_file_saved_again_with_nothing_new_keeps_every_byte() {
-    // perfmark-kernels' committed baseline file: 1.2 MB, written by serde_json
-    // before perfmark had its own JSON. A save that changes no entry must not
-    // change its text either (numbers included), or every save would churn
-    // the whole file in review.
+    // perfmark-kernels' committed baseline file: 64 tests, 0.86 MB, as the
+    // store writes it (each array of numbers on one line). A save that
+    // changes no entry must not change its text either (numbers included),
+    // or every save would churn the whole file in review.
     let committed = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../perfmark-kernels/perf-baselines/perf.json"
@@ -1122,4 +1112,145 @@ fn a_file_saved_again_with_nothing_new_keeps_every_byte() {
     let after = std::fs::read(dir.join("perf.json")).unwrap();
     assert!(before == after, "the text changed");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_in_the_old_layout_reads_and_is_rewritten_in_the_new() {
+    // Files written before arrays of numbers went on one line: serde_json's
+    // pretty text, one sample per line.
+    let dir = scratch("old_layout");
+    let store = BaselineStore::new(&dir);
+    let entries = recording();
+    let spread = RecordedSpread::from_entries(&entries).unwrap();
+    let written = store.save_recording("perf", &entries, &spread).unwrap();
+    let new_text = fs::read_to_string(dir.join("perf.json")).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&new_text).unwrap();
+    let old_text = serde_json::to_string_pretty(&value).unwrap() + "\n";
+    assert!(old_text.contains("\"samples_ns\": [\n"), "{old_text}");
+    assert!(old_text.lines().count() > new_text.lines().count() + 30);
+    fs::write(dir.join("perf.json"), &old_text).unwrap();
+
+    let loaded = store.load("perf").unwrap().unwrap();
+    assert_eq!(loaded, written);
+    // The next save writes the new layout, every number as it was.
+    store.save("perf", &[]).unwrap();
+    assert_eq!(fs::read_to_string(dir.join("perf.json")).unwrap(), new_text);
+
+    // A key twice is still refused in both layouts: a merge that kept both
+    // sides of a re-recorded test's samples line.
+    for (layout, text) in [("new", &new_text), ("old", &old_text)] {
+        let twice = text.replacen(
+            "\"samples_ns\": [",
+            "\"samples_ns\": [1.0],\n      \"samples_ns\": [",
+            1,
+        );
+        let message = assert_refused(
+            &format!("twice_{layout}_layout"),
+            twice.as_bytes(),
+            BaselineError::is_corrupt,
+        );
+        assert!(
+            message.contains("the key \"samples_ns\" appears twice in one object"),
+            "{message}"
+        );
+    }
+}
+
+/// The lines of `old` and `new` that a line diff shows as removed or added
+/// (each line not in their longest common subsequence).
+fn diff_lines<'a>(old: &'a str, new: &'a str) -> Vec<&'a str> {
+    let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    // common[i][j]: the longest common subsequence of a[i..] and b[j..].
+    let mut common = vec![vec![0u32; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            common[i][j] = if a[i] == b[j] {
+                common[i + 1][j + 1] + 1
+            } else {
+                common[i + 1][j].max(common[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut changed) = (0, 0, Vec::new());
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            (i, j) = (i + 1, j + 1);
+        } else if j == b.len() || (i < a.len() && common[i + 1][j] >= common[i][j + 1]) {
+            changed.push(a[i]);
+            i += 1;
+        } else {
+            changed.push(b[j]);
+            j += 1;
+        }
+    }
+    changed
+}
+
+#[test]
+fn a_re_recorded_test_changes_a_few_lines_of_the_file() {
+    let dir = scratch("re_recorded");
+    let store = BaselineStore::new(&dir);
+    let recorded = |name: &str, ns: f64, seed: u64, date: &str| {
+        let runs: Vec<Entry> = (0..5)
+            .map(|r| {
+                let run = noisy_entry(name, ns * (1.0 + 0.01 * r as f64), 300, seed + r);
+                let fingerprint = Fingerprint {
+                    date: date.to_owned(),
+                    ..fingerprint()
+                };
+                Entry::new(
+                    name,
+                    run.estimate().clone(),
+                    run.samples_ns().to_vec(),
+                    4096,
+                    fingerprint,
+                )
+            })
+            .collect();
+        Entry::median_run_of(&runs)
+    };
+    let first = "2026-05-01T12:34:56Z";
+    store
+        .save(
+            "perf",
+            &[
+                recorded("a", 10.0, 1, first),
+                recorded("b", 20.0, 10, first),
+                recorded("c", 30.0, 20, first),
+            ],
+        )
+        .unwrap();
+    let before = fs::read_to_string(dir.join("perf.json")).unwrap();
+    // `b` re-recorded: new samples, estimate, CI, runs and date.
+    store
+        .save("perf", &[recorded("b", 21.0, 30, "2026-06-02T08:00:00Z")])
+        .unwrap();
+    let after = fs::read_to_string(dir.join("perf.json")).unwrap();
+
+    let changed = diff_lines(&before, &after);
+    // Removed and added: run estimates, sd_log, ci_high, ci_low,
+    // ns_per_iter, date, samples: seven lines each way, all of them `b`'s.
+    assert_eq!(changed.len(), 14, "{changed:#?}");
+    let b_lines = |text: &str| -> BTreeSet<String> {
+        let start = text.find("\n    \"b\": {").unwrap();
+        let end = text.find("\n    \"c\": {").unwrap();
+        text[start..end].lines().map(str::to_owned).collect()
+    };
+    let (b_before, b_after) = (b_lines(&before), b_lines(&after));
+    assert!(changed
+        .iter()
+        .all(|line| b_before.contains(*line) || b_after.contains(*line)));
+    // An entry is a screenful (29 lines with its name), whatever its
+    // sample count.
+    assert_eq!(after.lines().count(), 5 + 3 * 29, "{after}");
+
+    // The same re-recording in serde_json's pretty layout: one line per
+    // changed sample.
+    let old_layout = |text: &str| {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        serde_json::to_string_pretty(&value).unwrap()
+    };
+    let (before, after) = (old_layout(&before), old_layout(&after));
+    let changed_before = diff_lines(&before, &after).len();
+    assert!(changed_before > 600, "{changed_before}");
 }

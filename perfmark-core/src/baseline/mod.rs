@@ -7,8 +7,11 @@
 //! One directory, by default `perf-baselines/` in the package root
 //! ([`BaselineStore::in_package`]), holding one JSON file per test target:
 //! `perf-baselines/perf.json` holds every test of `tests/perf.rs`. Files are
-//! pretty-printed with the keys of every object sorted, so a re-recorded test
-//! shows in review as a diff of that test's lines only:
+//! pretty-printed with the keys of every object sorted, one key per line,
+//! and each array of numbers (`samples_ns`, `run_estimates_ns`) on one line
+//! ([`crate::json_text`]): an entry is about 30 lines whatever its sample
+//! count, and a re-recorded test shows in review as a diff of a few lines of
+//! that test (the estimate, the CI, the date, the samples line):
 //!
 //! ```json
 //! {
@@ -35,7 +38,8 @@
 //! }
 //! ```
 //!
-//! (shown compacted here; the file has one value per line). `between_runs`
+//! (objects shown compacted here; the file has one key per line, and each
+//! array of numbers on the line of its key, as `samples_ns`). `between_runs`
 //! is present only for baselines recorded over several processes
 //! ([`Entry::with_between_runs`]). A recording over several processes also stores the
 //! machine's between-run spread at the top level, beside `schema` and

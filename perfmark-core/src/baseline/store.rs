@@ -432,14 +432,15 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
     })
 }
 
-/// `value` as pretty JSON with the keys of every object sorted, ending with
-/// a newline. serde_json's map is sorted already unless some crate in the
-/// build turns on its `preserve_order` feature; sorting again makes the
+/// `value` as the file's text: pretty JSON with each array of numbers on one
+/// line ([`crate::json_text`]) and the keys of every object sorted, ending
+/// with a newline. serde_json's map is sorted already unless some crate in
+/// the build turns on its `preserve_order` feature; sorting again makes the
 /// file's layout independent of that.
 fn to_sorted_pretty(mut value: Value) -> String {
     sort_keys(&mut value);
     let mut text =
-        serde_json::to_string_pretty(&value).expect("a serde_json::Value always serializes");
+        crate::json_text::to_string(&value).expect("a serde_json::Value always serializes");
     text.push('\n');
     text
 }

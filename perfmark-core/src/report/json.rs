@@ -22,9 +22,11 @@ use serde::Deserialize;
 
 use super::Report;
 
-/// `report` as `report.json` holds it: pretty-printed JSON.
+/// `report` as `report.json` holds it: pretty-printed JSON with each array
+/// of numbers (a test's samples, its outlier fences, …) on one line, as in
+/// baseline files ([`crate::json_text`]).
 pub fn to_string(report: &Report) -> String {
-    serde_json::to_string_pretty(report).expect("a report always serializes")
+    crate::json_text::to_string(report).expect("a report always serializes")
 }
 
 /// Reads a report from `deserializer`, as `report.json` holds it: of this
