@@ -72,6 +72,9 @@ struct World {
     layout_sd: f64,
     /// Links of each build the pairs cycle through.
     links: usize,
+    /// Probability that a process starts far off (a disturbed or unusually
+    /// placed process: its whole life 20–80% slower).
+    wild_rate: f64,
 }
 
 /// Work after a switch of side over which the cold cost is paid, ns.
@@ -98,6 +101,7 @@ impl World {
             state_max: 1.30,
             layout_sd: 0.0,
             links: 1,
+            wild_rate: 0.0,
         }
     }
 }
@@ -221,6 +225,11 @@ impl PairDriver for Machine {
             let links = &self.link_factors[side];
             self.process[side] =
                 self.rng.normal(0.0, self.world.process_sd).exp() * links[pair % links.len()];
+            // No draw without wild processes: the other cases' machines stay
+            // the ones they were.
+            if self.world.wild_rate > 0.0 && self.rng.uniform() < self.world.wild_rate {
+                self.process[side] *= self.rng.between(1.2, 1.8);
+            }
             self.cold_ns[side] = FRESH_COST * 10e6;
             self.cold_span_ns[side] = FRESH_SPAN_NS;
         }
@@ -665,4 +674,32 @@ fn drawn_layouts_enter_the_spread_and_fixed_ones_bias_the_ratio() {
     );
     // A change well beyond the layout's spread is still caught.
     assert!(big.fail_rate() >= 0.95, "{big:?}");
+}
+
+/// One process pair in ten thrown far off: a process that runs 20–80%
+/// slower for its whole life (a disturbance, an unusual placement), on
+/// either side, 1% of processes (the alarm suite on the reference machine
+/// showed such pairs: a spread between pairs of 6–25% in runs whose others
+/// read 0.2–2%). The plain mean of the pair centers widens its interval to
+/// span the tolerance when that pair comes; the trimmed mean from 10 pairs
+/// on (`stats::paired::TRIM`) keeps deciding. With the plain mean, the
+/// same machines gave +10% 95.4% and +5% 83.7% (A/A 0.10%).
+#[test]
+fn one_wild_pair_in_ten_does_not_undo_the_verdict() {
+    let wild = |rng: &mut Rng, ratio: f64| {
+        let mut w = World::draw(rng, ratio);
+        w.wild_rate = 0.01;
+        w
+    };
+    println!("\nWild processes (1% of them 20-80% slow), {REPS} comparisons each:");
+    header();
+    let aa = case(500, 1.0, &plan(0.03), wild);
+    row("A/A, tolerance 3%", &aa);
+    let ten = case(501, 1.10, &plan(0.03), wild);
+    row("+10%, tolerance 3%", &ten);
+    let five = case(502, 1.05, &plan(0.03), wild);
+    row("+5%, tolerance 3%", &five);
+    assert!(aa.fail_rate() <= 0.005, "{aa:?}");
+    assert!(ten.fail_rate() >= 0.98, "{ten:?}");
+    assert!(five.fail_rate() >= 0.92, "{five:?}");
 }

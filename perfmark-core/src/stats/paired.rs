@@ -105,7 +105,8 @@ pub enum PairCenter {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PairedEstimate {
     /// `head / base`, the geometric mean over process pairs of each pair's
-    /// center (`exp` of the mean center on the log scale); above 1 is slower.
+    /// center (`exp` of the mean center on the log scale; from 10 pairs on,
+    /// the mean trimmed of [`TRIM`] at each end); above 1 is slower.
     pub ratio: f64,
     /// `[lower_one_sided, upper_one_sided]`: its ends are the one-sided
     /// bounds at [`PairedEstimate::confidence`] `c`, so as a two-sided
@@ -123,7 +124,8 @@ pub struct PairedEstimate {
     pub slices: usize,
     /// Process pairs used: the replications.
     pub process_pairs: usize,
-    /// Degrees of freedom of the t quantile: `process_pairs − 1`.
+    /// Degrees of freedom of the t quantile: `process_pairs − 1`, less the
+    /// trimmed pairs (Yuen's `h − 1`).
     pub df: f64,
     /// Standard deviation of the per-pair centers (log scale, ≈ relative).
     pub between_pair_sd: f64,
@@ -138,9 +140,10 @@ pub struct PairedEstimate {
     pub order_effect: f64,
     /// The one-sided level `c` of the bounds.
     pub confidence: f64,
-    /// The mean of the per-pair centers: `ln(ratio)`.
+    /// The (trimmed) mean of the per-pair centers: `ln(ratio)`.
     pub log_ratio: f64,
-    /// Standard error of `log_ratio`: `between_pair_sd / √process_pairs`.
+    /// Standard error of `log_ratio`: `between_pair_sd / √process_pairs`,
+    /// or Yuen's winsorized form when pairs are trimmed.
     pub log_se: f64,
     /// How much where the code and data land moves one build's time, as a
     /// standard deviation on the log scale (0.02 ≈ 2%): the spread between
@@ -193,8 +196,10 @@ pub fn paired_estimate(log_ratios_by_pair: &[Vec<f64>], confidence: f64) -> Opti
 /// Each pair is reduced to its `center`; the ratio is `exp` of the mean
 /// center, and its one-sided bounds at `confidence` are
 /// `exp(mean ∓ t_{c, m−1} · s / √m)` with `m` process pairs and `s` the
-/// standard deviation of their centers. Pairs with no log ratio are
-/// skipped; non-finite log ratios are dropped.
+/// standard deviation of their centers; from 10 pairs on, the mean and its
+/// bounds are Yuen's trimmed ones ([`TRIM`]), robust to one pair in ten
+/// thrown far off. Pairs with no log ratio are skipped; non-finite log
+/// ratios are dropped.
 ///
 /// `None` with fewer than two usable process pairs (no spread between pairs
 /// can be measured).
@@ -219,7 +224,6 @@ pub fn paired_estimate_with(
         return None;
     }
     let centers: Vec<f64> = pairs.iter().map(|p| pair_center(p, center)).collect();
-    let m = centers.len() as f64;
     let log_ratio = mean(&centers);
     let between_pair_sd = sd_about(&centers, log_ratio);
     let within = within_pair_sd(&pairs);
@@ -234,8 +238,7 @@ pub fn paired_estimate_with(
     };
     let noise_var = within * within * center_noise / quads_per_pair.max(1.0);
     let layout_sd = ((between_pair_sd * between_pair_sd - noise_var).max(0.0) / 2.0).sqrt();
-    let log_se = between_pair_sd / m.sqrt();
-    let df = m - 1.0;
+    let (log_ratio, log_se, df) = trimmed_mean(&centers, log_ratio, between_pair_sd);
     let half = if log_se == 0.0 {
         0.0
     } else {
@@ -273,6 +276,36 @@ pub fn paired_estimate_with(
         log_se,
         layout_sd,
     })
+}
+
+/// Share of the pair centers trimmed from each end before they are
+/// averaged: none below 10 pairs, one from each end at 10 to 19.
+pub const TRIM: f64 = 0.1;
+
+/// Yuen's trimmed mean of `centers` ("The two-sample trimmed t for unequal
+/// population variances", Biometrika 1974), its standard error and degrees
+/// of freedom: with `g = ⌊TRIM·m⌋` centers cut from each end of `m`, the
+/// mean of the `h = m − 2g` left, `se = √((m − 1)·s_w² / (h·(h − 1)))` with
+/// `s_w` the sd of the centers winsorized at the same `g`, and `h − 1`
+/// degrees of freedom. One process pair in ten that a disturbance or an
+/// unusual placement threw far off then moves neither the ratio nor its
+/// interval much, where the plain mean's interval would widen to span the
+/// tolerance. With `g = 0` it is the plain mean (`mean`, given with its
+/// `sd`): `sd / √m`, `m − 1` degrees of freedom.
+fn trimmed_mean(centers: &[f64], mean_: f64, sd: f64) -> (f64, f64, f64) {
+    let m = centers.len();
+    let g = (TRIM * m as f64).floor() as usize;
+    if g == 0 || m < 2 * g + 2 {
+        return (mean_, sd / (m as f64).sqrt(), m as f64 - 1.0);
+    }
+    let sorted = sorted_copy(centers);
+    let h = m - 2 * g;
+    let kept = mean(&sorted[g..m - g]);
+    let (lo, hi) = (sorted[g], sorted[m - g - 1]);
+    let winsorized: Vec<f64> = sorted.iter().map(|x| x.clamp(lo, hi)).collect();
+    let sw = sd_about(&winsorized, mean(&winsorized));
+    let se = ((m as f64 - 1.0) * sw * sw / (h as f64 * (h as f64 - 1.0))).sqrt();
+    (kept, se, h as f64 - 1.0)
 }
 
 /// Means of consecutive slice pairs (0–1, 2–3, …): the ABBA quads.
