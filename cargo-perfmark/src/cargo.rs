@@ -9,7 +9,7 @@ use perfmark_core::probe;
 use perfmark_core::Side;
 use serde::Deserialize;
 
-use crate::layout::Pinning;
+use crate::layout::{shuffle_flag, Pinning};
 use crate::Error;
 
 /// The cargo that runs us: `cargo perfmark` and build scripts get its path
@@ -245,6 +245,76 @@ pub fn build_perf_binaries(
         }
     }
     Ok(perf)
+}
+
+/// Links the perf test target `binary` (of the workspace at `dir`, built
+/// into `target_dir` with `pinning`, and with the variables `envs` set, as
+/// it was built) again once per seed, each time with its functions in the
+/// order the seed draws, and copies each link to
+/// `out_dir/<package>-<target>-<k>`: the `k`-th returned path. Only the
+/// test target itself is compiled again (`cargo rustc`); its dependencies
+/// are reused.
+///
+/// # Errors
+/// [`Error::is_build`] when a link fails (the linker is not lld, which
+/// alone has `--shuffle-sections`, or the build broke), with the end of
+/// cargo's message.
+pub fn draw_layouts(
+    dir: &Path,
+    target_dir: &Path,
+    pinning: &Pinning,
+    binary: &TestBinary,
+    envs: &[(&str, &str)],
+    seeds: &[u64],
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, Error> {
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| Error::build(format!("cannot create {}: {e}", out_dir.display())))?;
+    let mut links = Vec::with_capacity(seeds.len());
+    for (k, &seed) in seeds.iter().enumerate() {
+        let mut cmd = cargo();
+        pinning.apply(&mut cmd);
+        cmd.current_dir(dir)
+            .envs(envs.iter().copied())
+            .env("CARGO_TARGET_DIR", target_dir)
+            .args([
+                "rustc",
+                "--release",
+                "--message-format=json-render-diagnostics",
+            ])
+            .args(["--package", &binary.package, "--test", &binary.target])
+            .args(["--", "-C", &shuffle_flag(seed)])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let out = cmd
+            .output()
+            .map_err(|e| Error::build(format!("cannot run cargo in {}: {e}", dir.display())))?;
+        let built = test_binaries_in(&String::from_utf8_lossy(&out.stdout));
+        let Some(link) = built.into_iter().find(|b| b.target == binary.target) else {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            return Err(Error::build(format!(
+                "linking {}/{} with its functions shuffled (seed {seed}) failed ({}); \
+                 drawing layouts needs the lld linker (rust-lld, the default on x86_64 Linux \
+                 since Rust 1.90): {}",
+                binary.package,
+                binary.target,
+                out.status,
+                tail.join(" | ")
+            )));
+        };
+        let copy = out_dir.join(format!("{}-{}-{k}", binary.package, binary.target));
+        std::fs::copy(&link.path, &copy).map_err(|e| {
+            Error::build(format!(
+                "cannot copy {} to {}: {e}",
+                link.path.display(),
+                copy.display()
+            ))
+        })?;
+        links.push(copy);
+    }
+    Ok(links)
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use perfmark_core::Side;
 
-use crate::cargo::{build_perf_binaries, Selection, TestBinary, Workspace};
-use crate::layout::{self, draw_layouts, seed_for, Pinning};
+use crate::cargo::{build_perf_binaries, draw_layouts, Selection, TestBinary, Workspace};
+use crate::layout::{self, seed_for, Pinning};
 use crate::Error;
 
 /// Head and base binaries matched by package and target; the rest are

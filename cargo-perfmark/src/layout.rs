@@ -16,7 +16,7 @@
 //! What alignment cannot pin (the absolute addresses that branch
 //! predictors and caches index, which functions share a page) is drawn at
 //! random instead: each perf test target is linked again several times
-//! with its functions in another order ([`draw_layouts`], the linker's
+//! with its functions in another order ([`crate::cargo::draw_layouts`], the linker's
 //! `--shuffle-sections`), and a comparison pairs a different link of each
 //! side in every process pair, so that layout moves the spread between
 //! pairs, not the verdict. Curtsinger and Berger's Stabilizer
@@ -24,11 +24,6 @@
 //! re-randomizes a whole program's layout for the same reason.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
-
-use crate::cargo::{cargo, test_binaries_in, TestBinary};
-use crate::Error;
 
 /// How many links of each side `cargo perfmark compare` draws by default:
 /// one for every process pair of a comparison that runs to its last look,
@@ -140,76 +135,6 @@ pub fn seed_for(side: perfmark_core::Side, k: usize) -> u64 {
         perfmark_core::Side::Base => 1001,
     };
     first + k as u64
-}
-
-/// Links the perf test target `binary` (of the workspace at `dir`, built
-/// into `target_dir` with `pinning`, and with the variables `envs` set, as
-/// it was built) again once per seed, each time with its functions in the
-/// order the seed draws, and copies each link to
-/// `out_dir/<package>-<target>-<k>`: the `k`-th returned path. Only the
-/// test target itself is compiled again (`cargo rustc`); its dependencies
-/// are reused.
-///
-/// # Errors
-/// [`Error::is_build`] when a link fails (the linker is not lld, which
-/// alone has `--shuffle-sections`, or the build broke), with the end of
-/// cargo's message.
-pub fn draw_layouts(
-    dir: &Path,
-    target_dir: &Path,
-    pinning: &Pinning,
-    binary: &TestBinary,
-    envs: &[(&str, &str)],
-    seeds: &[u64],
-    out_dir: &Path,
-) -> Result<Vec<PathBuf>, Error> {
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| Error::build(format!("cannot create {}: {e}", out_dir.display())))?;
-    let mut links = Vec::with_capacity(seeds.len());
-    for (k, &seed) in seeds.iter().enumerate() {
-        let mut cmd = cargo();
-        pinning.apply(&mut cmd);
-        cmd.current_dir(dir)
-            .envs(envs.iter().copied())
-            .env("CARGO_TARGET_DIR", target_dir)
-            .args([
-                "rustc",
-                "--release",
-                "--message-format=json-render-diagnostics",
-            ])
-            .args(["--package", &binary.package, "--test", &binary.target])
-            .args(["--", "-C", &shuffle_flag(seed)])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let out = cmd
-            .output()
-            .map_err(|e| Error::build(format!("cannot run cargo in {}: {e}", dir.display())))?;
-        let built = test_binaries_in(&String::from_utf8_lossy(&out.stdout));
-        let Some(link) = built.into_iter().find(|b| b.target == binary.target) else {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-            let tail: Vec<&str> = tail.into_iter().rev().collect();
-            return Err(Error::build(format!(
-                "linking {}/{} with its functions shuffled (seed {seed}) failed ({}); \
-                 drawing layouts needs the lld linker (rust-lld, the default on x86_64 Linux \
-                 since Rust 1.90): {}",
-                binary.package,
-                binary.target,
-                out.status,
-                tail.join(" | ")
-            )));
-        };
-        let copy = out_dir.join(format!("{}-{}-{k}", binary.package, binary.target));
-        std::fs::copy(&link.path, &copy).map_err(|e| {
-            Error::build(format!(
-                "cannot copy {} to {}: {e}",
-                link.path.display(),
-                copy.display()
-            ))
-        })?;
-        links.push(copy);
-    }
-    Ok(links)
 }
 
 #[cfg(test)]

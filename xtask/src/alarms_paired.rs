@@ -39,8 +39,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cargo_perfmark::cargo::{build_perf_binaries, Selection, TestBinary};
-use cargo_perfmark::layout::{draw_layouts, Pinning, DEFAULT_LAYOUTS, FUNCTION_ALIGNMENT};
+use cargo_perfmark::cargo::{build_perf_binaries, draw_layouts, Selection, TestBinary};
+use cargo_perfmark::layout::{Pinning, DEFAULT_LAYOUTS, FUNCTION_ALIGNMENT};
 use perfmark_core::report::Report;
 use perfmark_core::stats::quantile;
 
