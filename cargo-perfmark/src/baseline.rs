@@ -70,7 +70,7 @@ pub fn record_workspace(ws: &Workspace, recording: &Recording) -> Result<(), Err
             "--runs: at least 2 processes are needed to know the between-run spread",
         ));
     }
-    let binaries = build_perf_binaries(&ws.root, None, None, &recording.selection)?;
+    let binaries = build_perf_binaries(&ws.root, None, None, &[], &recording.selection)?;
     if binaries.is_empty() {
         return Err(Error::build(
             "no perf test target found: a perf test target is a `[[test]]` with \

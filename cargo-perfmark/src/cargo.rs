@@ -185,8 +185,9 @@ fn package_name(id: &str) -> String {
 
 /// Builds the test targets `selection` names in the workspace at `dir`
 /// with `cargo test --release --no-run` (into `target_dir` when given,
-/// else cargo's own; with the layout pinned when `pinning` is given) and
-/// returns its perfmark test binaries: those that
+/// else cargo's own; with the layout pinned when `pinning` is given; with
+/// the variables `envs` set for cargo and the compiler, for values a test
+/// reads with `option_env!`) and returns its perfmark test binaries: those that
 /// greet in perfmark's worker mode, which a `harness = false` target whose
 /// `main` is `perfmark::main!()` does. Other test binaries are left out.
 ///
@@ -197,6 +198,7 @@ pub fn build_perf_binaries(
     dir: &Path,
     target_dir: Option<&Path>,
     pinning: Option<&Pinning>,
+    envs: &[(&str, &str)],
     selection: &Selection,
 ) -> Result<Vec<TestBinary>, Error> {
     let mut cmd = cargo();
@@ -204,6 +206,7 @@ pub fn build_perf_binaries(
         pinning.apply(&mut cmd);
     }
     cmd.current_dir(dir)
+        .envs(envs.iter().copied())
         .args([
             "test",
             "--release",

@@ -187,6 +187,7 @@ pub fn compare_rev(
         &ws.root,
         Some(&dirs.head_target_dir),
         Some(&pinning),
+        &[],
         selection,
     )?;
     eprintln!("perfmark compare: building the base (the same)");
@@ -194,6 +195,7 @@ pub fn compare_rev(
         &dirs.workspace,
         Some(&dirs.target_dir),
         Some(&pinning),
+        &[],
         selection,
     )?;
     if let Some((h, _)) = head.iter().zip(&base).find(|(h, b)| h.path == b.path) {

@@ -238,14 +238,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Builds every variant pinned into `dir/target` and draws `layouts` links
-/// of each into `dir/layouts` (none when `layouts` is 1); returns them in
-/// [`VARIANTS`]' order, the package directory the suite runs in, and what
-/// the builds took.
 /// A build of the suite: the variables it was built with, the test binary,
 /// and its copy.
 type Compiled = (&'static [(&'static str, &'static str)], TestBinary, PathBuf);
 
+/// Builds every variant pinned into `dir/target` and draws `layouts` links
+/// of each into `dir/layouts` (none when `layouts` is 1); returns them in
+/// [`VARIANTS`]' order, the package directory the suite runs in, and what
+/// the builds took.
 fn build_all(dir: &Path, layouts: usize) -> Result<(Vec<Built>, PathBuf, BuildTimes), String> {
     let root = workspace_root();
     let target_dir = dir.join("target");
@@ -256,6 +256,13 @@ fn build_all(dir: &Path, layouts: usize) -> Result<(Vec<Built>, PathBuf, BuildTi
     };
     let bin_dir = dir.join("bin");
     std::fs::create_dir_all(&bin_dir).map_err(|e| format!("{}: {e}", bin_dir.display()))?;
+    // Each build and link gets its variant's variables on cargo's command;
+    // none of them may come from the shell this task was started in (the
+    // load starts after the builds, so no other thread reads the
+    // environment yet).
+    for var in BUILD_VARS {
+        std::env::remove_var(var);
+    }
     let mut times = BuildTimes::default();
     let mut compiled: Vec<Compiled> = Vec::new();
     let mut built = Vec::new();
@@ -309,7 +316,7 @@ fn build_all(dir: &Path, layouts: usize) -> Result<(Vec<Built>, PathBuf, BuildTi
 }
 
 /// The suite built pinned with `envs` (and none of the other variables of
-/// [`BUILD_VARS`]) set for the compiler.
+/// [`BUILD_VARS`], which [`build_all`] clears) set for the compiler.
 fn build_variant(
     root: &Path,
     target_dir: &Path,
@@ -317,20 +324,7 @@ fn build_variant(
     selection: &Selection,
     envs: &[(&str, &str)],
 ) -> Result<TestBinary, String> {
-    // `build_perf_binaries` passes our environment on to cargo: the
-    // variables are set here for the one build, while no other thread
-    // runs (the load starts after the builds).
-    for var in BUILD_VARS {
-        std::env::remove_var(var);
-    }
-    for (k, v) in envs {
-        std::env::set_var(k, v);
-    }
-    let built = build_perf_binaries(root, Some(target_dir), Some(pinning), selection);
-    for (k, _) in envs {
-        std::env::remove_var(k);
-    }
-    built
+    build_perf_binaries(root, Some(target_dir), Some(pinning), envs, selection)
         .map_err(|e| e.to_string())?
         .into_iter()
         .find(|b| b.target == "alarms")

@@ -32,24 +32,11 @@ pub struct PerfBinary {
 impl PerfBinary {
     /// Builds `--test TEST` of `package` in release and returns the binary.
     pub fn build(package: &str, test: &str) -> Result<PerfBinary, String> {
-        Self::build_with(package, test, &[])
-    }
-
-    /// [`Self::build`] with `envs` set for the compiler, for values the
-    /// test reads with `option_env!` (cargo rebuilds when they change).
-    pub fn build_with(
-        package: &str,
-        test: &str,
-        envs: &[(&str, &str)],
-    ) -> Result<PerfBinary, String> {
         let mut cmd = cargo();
         cmd.current_dir(workspace_root())
             .args(["test", "--release", "--no-run", "--message-format=json"])
             .args(["-p", package, "--test", test])
             .stderr(Stdio::inherit());
-        for (k, v) in envs {
-            cmd.env(k, v);
-        }
         let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
         if !out.status.success() {
             return Err(format!("building {package} --test {test} failed"));
