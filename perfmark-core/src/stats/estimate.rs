@@ -400,14 +400,8 @@ mod tests {
         // a lasting factor of sd 5%, slices noisy by 1%. The serial
         // interval is often unbounded or far too narrow; the interval over
         // groups covers the true median (1.0) about as often as it says.
-        let mut state = 31u64;
-        let mut normal = || {
-            let mut u = || {
-                (crate::pair::process::splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64
-            };
-            let (a, b) = (u().max(1e-300), u());
-            (-2.0 * a.ln()).sqrt() * (2.0 * std::f64::consts::PI * b).cos()
-        };
+        let mut g = crate::stats::seeded::SeededNormal(31);
+        let mut normal = || g.next();
         let (mut covered, mut bounded, reps) = (0, 0, 1000);
         for _ in 0..reps {
             let mut xs = Vec::new();

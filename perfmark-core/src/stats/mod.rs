@@ -46,6 +46,8 @@ mod modality;
 mod outliers;
 pub mod paired;
 mod resolution;
+#[cfg(test)]
+pub(crate) mod seeded;
 mod summary;
 
 pub use autocorr::{serial_correlation, SerialCorrelation};

@@ -1,4 +1,5 @@
 use super::*;
+use crate::stats::seeded::SeededNormal;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
@@ -83,25 +84,10 @@ fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
     est
 }
 
-/// A seeded normal generator (Box–Muller over splitmix64).
-struct Normal(u64);
-
-impl Normal {
-    fn uniform(&mut self) -> f64 {
-        (crate::pair::process::splitmix64(&mut self.0) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn next(&mut self) -> f64 {
-        let u = self.uniform().max(1e-300);
-        let v = self.uniform();
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-}
-
 /// Pairs whose builds each draw a layout (a lasting shift of sd
 /// `layout_sd`) and whose slices add noise of sd `noise`, with a true log
 /// ratio `change`: six slice pairs a pair, as the slice policy takes.
-fn layout_pairs(g: &mut Normal, pairs: usize, change: f64, layout_sd: f64, noise: f64) -> Vec<Vec<f64>> {
+fn layout_pairs(g: &mut SeededNormal, pairs: usize, change: f64, layout_sd: f64, noise: f64) -> Vec<Vec<f64>> {
     (0..pairs)
         .map(|_| {
             let placed = layout_sd * (g.next() - g.next());
@@ -115,7 +101,7 @@ fn the_layout_spread_is_recovered_from_the_pairs() {
     // Seeded simulation: 400 comparisons of 10 pairs each, one build's
     // layout sd 5% and slice noise 1%; the median estimate is near 5%,
     // and with no layout effect it is near 0.
-    let mut g = Normal(21);
+    let mut g = SeededNormal(21);
     let mut with = Vec::new();
     let mut without = Vec::new();
     for _ in 0..400 {
@@ -140,7 +126,7 @@ fn a_layout_only_change_is_not_failed_and_is_called_so() {
     // kernel's order of size); 2,000 comparisons at 99.75% one-sided with
     // a 5% tolerance. Failures must stay below the nominal 0.25%, and most
     // undecided outcomes are named as the layout's.
-    let mut g = Normal(22);
+    let mut g = SeededNormal(22);
     let (mut failed, mut layout, mut runs) = (0, 0, 0);
     for _ in 0..2000 {
         let est = paired_estimate(&layout_pairs(&mut g, 10, 0.0, 0.06, 0.01), 0.9975).unwrap();
@@ -156,7 +142,7 @@ fn a_layout_only_change_is_not_failed_and_is_called_so() {
 #[test]
 fn a_change_beyond_the_layout_spread_is_decided() {
     // +25% with a layout sd of 3%: clear of the layout, a regression.
-    let mut g = Normal(23);
+    let mut g = SeededNormal(23);
     let mut regressed = 0;
     for _ in 0..200 {
         let est = paired_estimate(&layout_pairs(&mut g, 10, 0.25f64.ln_1p(), 0.03, 0.01), 0.9975)
