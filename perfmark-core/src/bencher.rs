@@ -107,6 +107,7 @@ fn count_only<D: Driver + ?Sized>(driver: &mut D, iters: u64) -> Measurement {
         stop: crate::measure::StopReason::Precision,
         planned_samples: 0,
         budget_look: None,
+        reference_ns: Vec::new(),
     }
 }
 

@@ -77,6 +77,60 @@ pub struct BetweenRuns {
     /// Sample standard deviation (n − 1 denominator) of the natural
     /// logarithms of the run estimates: `0.05` is about 5% between runs.
     pub sd_log: f64,
+    /// Each run's machine-state reference, ns per step, in the same order
+    /// (see [`StoredReference`]); empty when a run had none (files written
+    /// before the reference existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reference_ns: Vec<f64>,
+}
+
+/// The machine-state reference measured beside a test's samples (perfmark's
+/// own workload, `measure::reference`): the median time of one step, ns,
+/// with its confidence interval. The regression check compares it with the
+/// reference of the run that checks the baseline to see whether the
+/// machine moved in between.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredReference {
+    /// Upper end of the interval, ns per step.
+    #[serde(rename = "ci_high")]
+    pub ci_high_ns: f64,
+    /// Lower end of the interval, ns per step.
+    #[serde(rename = "ci_low")]
+    pub ci_low_ns: f64,
+    /// Level of the interval, in (0, 1).
+    pub confidence: f64,
+    /// The median time of one step, ns; for an entry recorded over several
+    /// processes, the geometric mean of their medians.
+    pub ns_per_step: f64,
+}
+
+impl StoredReference {
+    /// The stored interval, `[ci_low, ci_high]` at `confidence`.
+    pub fn interval(&self) -> Interval {
+        Interval {
+            low: self.ci_low_ns,
+            high: self.ci_high_ns,
+            confidence: self.confidence,
+        }
+    }
+
+    /// The reason this reference cannot be stored, if any.
+    fn problem(&self) -> Option<String> {
+        let ok = self.ns_per_step > 0.0
+            && self.ns_per_step.is_finite()
+            && self.ci_low_ns.is_finite()
+            && self.ci_high_ns.is_finite()
+            && self.ci_low_ns <= self.ns_per_step
+            && self.ns_per_step <= self.ci_high_ns
+            && self.confidence > 0.0
+            && self.confidence < 1.0;
+        (!ok).then(|| {
+            format!(
+                "reference {} ns per step [{}, {}] at {} is not a positive time inside its interval",
+                self.ns_per_step, self.ci_low_ns, self.ci_high_ns, self.confidence
+            )
+        })
+    }
 }
 
 /// Estimates are floored at this many ns before taking logarithms, only to
@@ -110,7 +164,28 @@ impl BetweenRuns {
             run_estimates_ns,
             runs: n,
             sd_log,
+            reference_ns: Vec::new(),
         }
+    }
+
+    /// The sample sd of the runs' log estimates once each is divided by
+    /// its own run's reference: how much the test moved between the runs
+    /// beyond what the machine did. `None` unless every run has a
+    /// reference and there are at least 2.
+    pub fn residual_sd_log(&self) -> Option<f64> {
+        let n = self.run_estimates_ns.len();
+        if n < 2 || self.reference_ns.len() != n {
+            return None;
+        }
+        let logs: Vec<f64> = self
+            .run_estimates_ns
+            .iter()
+            .zip(&self.reference_ns)
+            .map(|(e, r)| e.max(LOG_FLOOR_NS).ln() - r.max(LOG_FLOOR_NS).ln())
+            .collect();
+        let mean = logs.iter().sum::<f64>() / n as f64;
+        let ss: f64 = logs.iter().map(|l| (l - mean).powi(2)).sum();
+        Some((ss / (n - 1) as f64).sqrt())
     }
 }
 
@@ -130,6 +205,7 @@ pub struct Entry {
     between_runs: Option<BetweenRuns>,
     fingerprint: Fingerprint,
     clock: Clock,
+    reference: Option<StoredReference>,
 }
 
 impl Entry {
@@ -155,7 +231,21 @@ impl Entry {
             between_runs: None,
             fingerprint,
             clock: Clock::Wall,
+            reference: None,
         }
+    }
+
+    /// The same entry with the machine-state reference measured beside
+    /// it (checked when saved).
+    pub fn with_reference(mut self, reference: StoredReference) -> Entry {
+        self.reference = Some(reference);
+        self
+    }
+
+    /// The machine-state reference measured beside the test, when the
+    /// entry has one (files written before it have none).
+    pub fn reference(&self) -> Option<&StoredReference> {
+        self.reference.as_ref()
     }
 
     /// The same entry, taken with `clock` (`measure = "cpu"` tests).
@@ -189,9 +279,26 @@ impl Entry {
         let mut order: Vec<usize> = (0..runs.len()).collect();
         // Stable sort: among equal estimates the earlier run comes first.
         order.sort_by(|&a, &b| estimates[a].total_cmp(&estimates[b]));
-        runs[order[(runs.len() - 1) / 2]]
-            .clone()
-            .with_between_runs(BetweenRuns::new(estimates))
+        let mut between = BetweenRuns::new(estimates);
+        let mut median = runs[order[(runs.len() - 1) / 2]].clone();
+        // The reference as the estimate is kept: per run, and as their
+        // geometric mean (the point the rule compares), with the median
+        // run's relative interval. Only when every run has one.
+        let references: Option<Vec<&StoredReference>> =
+            runs.iter().map(|r| r.reference.as_ref()).collect();
+        median.reference = references.and_then(|refs| {
+            between.reference_ns = refs.iter().map(|r| r.ns_per_step).collect();
+            let own = median.reference.as_ref()?;
+            let point = crate::stats::geometric_mean(&between.reference_ns);
+            let scale = point / own.ns_per_step;
+            Some(StoredReference {
+                ci_high_ns: own.ci_high_ns * scale,
+                ci_low_ns: own.ci_low_ns * scale,
+                confidence: own.confidence,
+                ns_per_step: point,
+            })
+        });
+        median.with_between_runs(between)
     }
 
     /// The clock the estimate and samples were taken with. A run is never
@@ -296,8 +403,19 @@ impl Entry {
             if runs.run_estimates_ns.iter().any(|r| !r.is_finite()) {
                 return Some("a run estimate is not a finite number of ns".to_owned());
             }
+            let refs = &runs.reference_ns;
+            if !refs.is_empty() && refs.len() != runs.runs {
+                return Some(format!(
+                    "between_runs records {} runs but {} run references",
+                    runs.runs,
+                    refs.len()
+                ));
+            }
+            if refs.iter().any(|r| !(r.is_finite() && *r > 0.0)) {
+                return Some("a run reference is not a positive number of ns".to_owned());
+            }
         }
-        None
+        self.reference.as_ref().and_then(StoredReference::problem)
     }
 
     pub(super) fn to_repr(&self) -> EntryRepr {
@@ -307,6 +425,7 @@ impl Entry {
             estimate: self.estimate.clone(),
             fingerprint: self.fingerprint.clone(),
             iters_per_sample: self.iters_per_sample,
+            reference: self.reference.clone(),
             sample_count: self.samples_ns.len(),
             samples_ns: self.samples_ns.clone(),
         }
@@ -329,6 +448,7 @@ impl Entry {
             between_runs: repr.between_runs,
             fingerprint: repr.fingerprint,
             clock: repr.clock,
+            reference: repr.reference,
         };
         match entry.problem() {
             Some(problem) => Err(problem),
@@ -353,6 +473,9 @@ pub(super) struct EntryRepr {
     estimate: StoredEstimate,
     fingerprint: Fingerprint,
     iters_per_sample: u64,
+    /// Absent in files written before the machine-state reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reference: Option<StoredReference>,
     sample_count: usize,
     samples_ns: Vec<f64>,
 }

@@ -29,6 +29,12 @@ pub struct RecordedSpread {
     pub estimator: String,
     /// The machine and toolchain of the recording.
     pub fingerprint: Fingerprint,
+    /// The same prior over the tests' residual spreads (each run divided
+    /// by its own machine-state reference): `sd` and `df`. Absent when the
+    /// runs had no reference (files written before it) or fewer than two
+    /// tests had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub residual: Option<Spread>,
     /// Processes each test was recorded over.
     pub runs: usize,
     /// `s₀`: the between-run standard deviation of log estimates a typical
@@ -64,7 +70,19 @@ impl RecordedSpread {
             })
             .collect();
         let prior = moderated_prior(&spreads)?;
+        let residuals: Vec<Spread> = recorded
+            .iter()
+            .filter(|e| machine.compare(e.fingerprint()).is_comparable())
+            .filter_map(|e| e.between_runs())
+            .filter_map(|b| {
+                Some(Spread {
+                    sd: b.residual_sd_log()?,
+                    df: (b.runs - 1) as f64,
+                })
+            })
+            .collect();
         Some(RecordedSpread {
+            residual: moderated_prior(&residuals),
             df: prior.df,
             estimator: SMYTH_MOMENTS.to_owned(),
             fingerprint: machine.clone(),
@@ -97,6 +115,15 @@ impl RecordedSpread {
                 "between_run_spread.df {} is not a positive number of degrees of freedom",
                 self.df
             ));
+        }
+        if let Some(r) = self.residual {
+            if !(r.sd.is_finite() && r.sd > 0.0 && r.df.is_finite() && r.df > 0.0) {
+                return Some(format!(
+                    "between_run_spread.residual (sd {}, df {}) is not a positive sd with \
+                     positive degrees of freedom",
+                    r.sd, r.df
+                ));
+            }
         }
         if self.tests < 2 || self.runs < 2 {
             return Some(format!(

@@ -8,10 +8,12 @@
 //! the outcome. The prior between-run spread comes from the run's
 //! [`RunSpreads`] (a setting, the machine's recording, or the default).
 
-use super::spread::{baseline_estimate, Prior, RunSpreads};
+use super::spread::{baseline_estimate, residual_baseline_estimate, Prior, RunSpreads};
 use super::{resolution, Check, Finding, Record, Subject};
 use crate::baseline::{BaselineFile, Fingerprint};
-use crate::stats::compare::{self, Comparison, RunEstimate};
+use crate::baseline::Entry;
+use crate::measure::reference;
+use crate::stats::compare::{self, CompareError, Comparison, MachineShift, RunEstimate};
 
 /// What `report.json` keeps of a test's comparison with its stored
 /// baseline (its `baseline` object).
@@ -107,16 +109,23 @@ impl Check for Regression<'_> {
             )
         } else {
             let prior = self.spreads.prior();
-            let result = prior
-                .rule(estimate.ci.confidence, subject.tolerance)
-                .and_then(|rule| {
-                    let baseline = baseline_estimate(entry)?;
-                    compare::compare(
-                        &baseline,
-                        &RunEstimate::new(estimate.point, estimate.ci)?,
+            let (confidence, tolerance) = (estimate.ci.confidence, subject.tolerance);
+            let current = RunEstimate::new(estimate.point, estimate.ci);
+            let result = match machine_shift(subject, entry) {
+                // Both measured the machine-state reference: the rule that
+                // allows for the machine's move, on the residual spread.
+                Some(shift) => prior.residual_rule(confidence, tolerance).and_then(|rule| {
+                    compare::compare_with_reference(
+                        &residual_baseline_estimate(entry)?,
+                        &current?,
+                        &shift?,
                         &rule,
                     )
-                });
+                }),
+                None => prior.rule(confidence, tolerance).and_then(|rule| {
+                    compare::compare(&baseline_estimate(entry)?, &current?, &rule)
+                }),
+            };
             match result {
                 Ok(comparison) => {
                     passed = !comparison.verdict.is_failure();
@@ -137,4 +146,24 @@ impl Check for Regression<'_> {
             record: Some(Record::Baseline(record)),
         })
     }
+}
+
+/// How much the machine moved between `entry`'s recording and this run, by
+/// the machine-state reference measured beside each; `None` when either
+/// has none (a file written before the reference, a run that read no
+/// clock of its own), and the rule without the reference applies.
+fn machine_shift(
+    subject: &Subject<'_>,
+    entry: &Entry,
+) -> Option<Result<MachineShift, CompareError>> {
+    let then = entry.reference()?;
+    let now = reference::estimate(
+        &subject.measurement.reference_ns,
+        subject.estimate.ci.confidence,
+    )?;
+    Some(
+        RunEstimate::new(then.ns_per_step, then.interval()).and_then(|then| {
+            MachineShift::between(&then, &RunEstimate::new(now.point, now.ci)?)
+        }),
+    )
 }

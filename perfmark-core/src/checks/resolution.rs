@@ -81,6 +81,7 @@ mod tests {
             stop: StopReason::Precision,
             planned_samples: 40,
             budget_look: None,
+            reference_ns: Vec::new(),
         }
     }
 

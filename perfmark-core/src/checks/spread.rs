@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::stats::compare::{
     BaselineEstimate, CompareError, RegressionRule, RunEstimate, Spread, DEFAULT_BETWEEN_RUN_SD,
-    DEFAULT_PRIOR,
+    DEFAULT_PRIOR, DEFAULT_RESIDUAL_PRIOR, MIN_RESIDUAL_SD,
 };
 use crate::stats::geometric_mean;
 
@@ -68,6 +68,18 @@ pub struct Prior {
     pub spread: Spread,
     /// Where it came from.
     pub source: PriorSource,
+    /// The residual prior `σ_r` with its weight: the spread left once each
+    /// run is divided by the machine-state reference measured beside it,
+    /// which the rule uses instead of `σ₀` when the baseline and the run
+    /// both have the reference (`stats::compare::compare_with_reference`).
+    /// The setting's sd, the recording's residual, or the default; reports
+    /// written before it read the default.
+    #[serde(default = "default_residual")]
+    pub residual: Spread,
+}
+
+fn default_residual() -> Spread {
+    DEFAULT_RESIDUAL_PRIOR
 }
 
 impl Prior {
@@ -76,12 +88,14 @@ impl Prior {
     /// `here` describes, else the default.
     pub fn resolve(setting: Option<f64>, file: Option<&BaselineFile>, here: &Fingerprint) -> Prior {
         if let Some(sd) = setting {
+            let spread = Spread {
+                sd,
+                ..DEFAULT_PRIOR
+            };
             return Prior {
-                spread: Spread {
-                    sd,
-                    ..DEFAULT_PRIOR
-                },
+                spread,
                 source: PriorSource::Setting,
+                residual: spread,
             };
         }
         let recorded = file
@@ -89,19 +103,32 @@ impl Prior {
             .filter(|r| here.compare(&r.fingerprint).is_comparable());
         match recorded {
             Some(r) => Prior {
-                spread: Spread {
-                    sd: r.sd_log.max(DEFAULT_BETWEEN_RUN_SD),
-                    ..r.spread()
+                // A recording below the default does not lower the prior
+                // without the reference, and does not lend it its weight
+                // either: the default with the default's weight, so that a
+                // quiet recording never makes the rule more aggressive.
+                spread: if r.sd_log >= DEFAULT_BETWEEN_RUN_SD {
+                    r.spread()
+                } else {
+                    DEFAULT_PRIOR
                 },
                 source: PriorSource::Recorded {
                     tests: r.tests,
                     runs: r.runs,
                     recorded_sd: r.sd_log,
                 },
+                // With the reference, what the machine's drift adds is
+                // measured at each comparison: the recording's residual
+                // stands, even below the default.
+                residual: r.residual.map_or(DEFAULT_RESIDUAL_PRIOR, |s| Spread {
+                    sd: s.sd.max(MIN_RESIDUAL_SD),
+                    df: s.df,
+                }),
             },
             None => Prior {
                 spread: DEFAULT_PRIOR,
                 source: PriorSource::Default,
+                residual: DEFAULT_RESIDUAL_PRIOR,
             },
         }
     }
@@ -145,6 +172,24 @@ impl Prior {
         Ok(RegressionRule::new(confidence, tolerance)?
             .with_prior(self.spread)?
             .prior_as_floor(true))
+    }
+
+    /// The rule with the machine-state reference at `confidence` and
+    /// `tolerance`: the residual prior, pooled with a test's own residual
+    /// spread and not a floor (a recording may lower it; the rule keeps
+    /// [`MIN_RESIDUAL_SD`] as its own floor).
+    ///
+    /// # Errors
+    ///
+    /// As [`Prior::rule`].
+    pub fn residual_rule(
+        &self,
+        confidence: f64,
+        tolerance: f64,
+    ) -> Result<RegressionRule, CompareError> {
+        Ok(RegressionRule::new(confidence, tolerance)?
+            .with_prior(self.residual)?
+            .prior_as_floor(false))
     }
 }
 
@@ -224,6 +269,27 @@ pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, Compa
         }),
         _ => BaselineEstimate::from_runs(&[stored]),
     }
+}
+
+/// [`baseline_estimate`] for the rule with the machine-state reference:
+/// the same point and within-run error, with the spread of the runs each
+/// divided by its own reference ([`crate::baseline::BetweenRuns::residual_sd_log`])
+/// in place of their raw spread; no spread when the runs had no
+/// references.
+///
+/// # Errors
+///
+/// As [`baseline_estimate`].
+pub(super) fn residual_baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
+    let mut estimate = baseline_estimate(entry)?;
+    estimate.spread = entry
+        .between_runs()
+        .and_then(|b| b.residual_sd_log())
+        .map(|sd| Spread {
+            sd,
+            df: (estimate.runs - 1) as f64,
+        });
+    Ok(estimate)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod driver;
 pub mod noise_floor;
 pub mod paired;
 pub mod per_call;
+pub mod reference;
 pub mod sampler;
 
 pub use budget_looks::BudgetLook;
@@ -100,6 +101,11 @@ pub struct Measurement {
     /// budget, and for measurements that took no looks (paired slices).
     #[serde(default)]
     pub budget_look: Option<BudgetLook>,
+    /// The machine-state [`reference`] timed after each sample, ns per
+    /// step, in the order taken: empty when the sampler read no clock of
+    /// its own (smoke runs, synthetic timings, paired slices).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reference_ns: Vec<f64>,
 }
 
 impl Measurement {

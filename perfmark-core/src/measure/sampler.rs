@@ -21,7 +21,10 @@
 //! 6. with a budget, the budget is looked at from then on only at the looks
 //!    of [`super::budget_looks`] (at most five before `max_time`, each at a
 //!    stricter level), so that looking again and again does not raise the
-//!    chance of a wrong verdict above the test's confidence.
+//!    chance of a wrong verdict above the test's confidence;
+//! 7. after every sample, one sample of perfmark's machine-state
+//!    [`super::reference`] (about 10 µs), which the comparison with a
+//!    stored baseline reads to see whether the machine moved.
 
 use std::time::{Duration, Instant};
 
@@ -217,6 +220,7 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
             stop: StopReason::Smoke,
             planned_samples: 0,
             budget_look: None,
+            reference_ns: Vec::new(),
         };
     }
 
@@ -278,10 +282,17 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     let mut looking = false;
     let mut next_look: Option<usize> = None;
     let mut budget_look = None;
+    // The machine-state reference after every sample, on the wall clock;
+    // not when the sampler reads no clock (synthetic timings).
+    let with_reference = plan.elapsed == Elapsed::WallClock;
+    let mut reference_ns: Vec<f64> = Vec::new();
     let stop = loop {
         let block = ns(timed(n));
         reported_ns += block;
         samples_ns.push(per_iter(block));
+        if with_reference {
+            reference_ns.push(super::reference::sample_ns_per_step());
+        }
         let taken = samples_ns.len();
         let elapsed_ns = sampling_clock.ns_or(reported_ns).max(reported_ns);
         let out_of_time = elapsed_ns >= max_time_ns || taken >= MAX_SAMPLES;
@@ -350,6 +361,7 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
         stop,
         planned_samples,
         budget_look,
+        reference_ns,
     }
 }
 

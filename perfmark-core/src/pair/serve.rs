@@ -178,6 +178,7 @@ impl Policy for Serve {
             stop: StopReason::Precision,
             planned_samples: slices,
             budget_look: None,
+            reference_ns: Vec::new(),
         }
     }
 }

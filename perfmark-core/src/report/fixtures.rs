@@ -97,6 +97,7 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
             stop: StopReason::Precision,
             planned_samples: 100,
             budget_look: None,
+            reference_ns: Vec::new(),
         }),
         diagnostics: Some(Diagnostics {
             verdict_estimate: e.clone(),

@@ -152,6 +152,7 @@ impl Runner {
                     },
                     planned_samples: pm.slice_pairs.len(),
                     budget_look: None,
+                    reference_ns: Vec::new(),
                 };
                 report.measure = plan.measure;
                 report.allocations = count_head_allocations(t, pm.iters_per_slice, plan.allocs);

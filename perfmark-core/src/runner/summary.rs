@@ -11,6 +11,7 @@ use super::setup::Setup;
 use super::Runner;
 use crate::baseline::{self, BaselineError, BaselineStore, Entry, Fingerprint};
 use crate::checks::RunComparison;
+use crate::measure::reference;
 use crate::report::console::{Console, Counts};
 use crate::report::{self, MachineLockRecord, Report, TestReport};
 
@@ -145,21 +146,28 @@ fn save_baselines(
             unbounded.push(r.name.clone());
             continue;
         }
-        entries.push(
-            Entry::new(
-                r.name.clone(),
-                baseline::StoredEstimate::new(
-                    e.statistic.as_str(),
-                    e.ns_per_iter,
-                    (e.ci_low, e.ci_high),
-                    e.confidence,
-                ),
-                m.samples_ns.clone(),
-                m.iters_per_sample,
-                fingerprint.clone(),
-            )
-            .with_clock(r.measure),
-        );
+        let mut entry = Entry::new(
+            r.name.clone(),
+            baseline::StoredEstimate::new(
+                e.statistic.as_str(),
+                e.ns_per_iter,
+                (e.ci_low, e.ci_high),
+                e.confidence,
+            ),
+            m.samples_ns.clone(),
+            m.iters_per_sample,
+            fingerprint.clone(),
+        )
+        .with_clock(r.measure);
+        if let Some(reference) = reference::estimate(&m.reference_ns, e.confidence) {
+            entry = entry.with_reference(baseline::StoredReference {
+                ci_high_ns: reference.ci.high,
+                ci_low_ns: reference.ci.low,
+                confidence: reference.ci.confidence,
+                ns_per_step: reference.point,
+            });
+        }
+        entries.push(entry);
     }
     let file = if entries.is_empty() {
         None

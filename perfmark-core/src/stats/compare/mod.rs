@@ -33,6 +33,7 @@ use std::fmt;
 mod inputs;
 mod outcome;
 mod prior;
+mod reference;
 mod rule;
 pub(crate) mod words;
 
@@ -41,9 +42,10 @@ pub use inputs::{BaselineEstimate, RunEstimate, Spread};
 pub use inputs::between_run_spread;
 pub use outcome::{Change, Comparison};
 pub use prior::moderated_prior;
+pub use reference::{compare_with_reference, MachineShift};
 pub use rule::{
     compare, RegressionRule, TestSpreadSource, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR,
-    DETECTION_POWER,
+    DEFAULT_RESIDUAL_PRIOR, DEFAULT_RESIDUAL_SD, DETECTION_POWER, MIN_RESIDUAL_SD,
 };
 #[cfg(feature = "internals")]
 pub use rule::{TestSpread, DEFAULT_PRIOR_DF};

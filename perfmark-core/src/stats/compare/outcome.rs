@@ -75,6 +75,15 @@ pub struct Comparison {
     pub min_detectable_slowdown: f64,
     /// The verdict.
     pub verdict: Change,
+    /// How much the machine moved since the baseline, when both had the
+    /// machine-state reference ([`super::compare_with_reference`]); the
+    /// ratio and interval above then allow for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<super::MachineShift>,
+    /// `current / baseline` before the machine's move was allowed for
+    /// (present with `machine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_ratio: Option<f64>,
 }
 
 /// What a report written before the field existed reads as.

@@ -5,7 +5,7 @@
 //! Its variance is
 //!
 //! ```text
-//! Var(d) = se_cur² + se_base²/R + σ_b²·(1 + 1/R)
+//! Var(d) = se_cur² + se_base²/R + 2·σ_b²
 //! ```
 //!
 //! with `se_cur` the current run's within-run log standard error (derived from
@@ -14,8 +14,12 @@
 //! when every run's CI is known, the median run's for a stored baseline,
 //! which keeps only that run's CI), and `σ_b` the between-run standard
 //! deviation of log estimates: the current process draws its own between-run
-//! offset (the `1`) and the baseline's mean carries the average of `R` of
-//! them (the `1/R`).
+//! offset, and the baseline's mean carries a whole one too, not the average
+//! of `R`: the `R` runs of a recording session share the machine's state of
+//! that hour (the reference machine's 5-process baseline sat 7.4% off as a
+//! whole). The rule with the machine-state reference
+//! ([`super::compare_with_reference`]) divides that shared state out and
+//! keeps `1 + 1/R` for what is left.
 //!
 //! `σ_b` is never assumed to be zero. With `R = 1` it is the prior `σ₀`
 //! (the one the [`RegressionRule`] is given: the machine's recorded spread,
@@ -112,6 +116,38 @@ pub const DEFAULT_PRIOR: Spread = Spread {
     sd: DEFAULT_BETWEEN_RUN_SD,
     df: DEFAULT_PRIOR_DF,
 };
+
+/// The default residual between-run sd `σ_r`: how much a test's estimate
+/// moves between processes once each is divided by the machine-state
+/// reference measured beside it ([`super::compare_with_reference`]), as a
+/// standard deviation of log estimates (0.025 ≈ 2.5%).
+///
+/// Used with the weight [`DEFAULT_PRIOR_DF`] when the baseline and the run
+/// both have the reference, in place of [`DEFAULT_BETWEEN_RUN_SD`]: what the
+/// machine's drift adds is then measured, not assumed. A recording over
+/// several processes (`cargo perfmark baseline --runs N`) replaces it with
+/// the machine's own residual, which may be lower (never below
+/// [`MIN_RESIDUAL_SD`]).
+//
+// Calibration: on the reference machine (a 2-core shared KVM guest),
+// processes back to back moved 0.5–1.9% (max/min over ten) with the
+// machine still, and the tests of one process an hour later moved 12–17%
+// while the machine moved about as much: a residual of ±2.5% around the
+// common move. docs/regression-rule.md, "The machine-state reference",
+// has the figures measured with the reference itself.
+pub const DEFAULT_RESIDUAL_SD: f64 = 0.025;
+
+/// The residual prior a rule with the reference starts from when nothing
+/// was recorded: [`DEFAULT_RESIDUAL_SD`] with the weight [`DEFAULT_PRIOR_DF`].
+pub const DEFAULT_RESIDUAL_PRIOR: Spread = Spread {
+    sd: DEFAULT_RESIDUAL_SD,
+    df: DEFAULT_PRIOR_DF,
+};
+
+/// The least residual sd a rule with the reference uses, whatever a
+/// recording measured: runs that agreed to the last digit say little about
+/// runs days later.
+pub const MIN_RESIDUAL_SD: f64 = 0.005;
 
 /// The probability at which [`Comparison::min_detectable_slowdown`] is
 /// stated: a true slowdown of that size fails the test 9 times in 10.
@@ -286,9 +322,13 @@ pub fn compare(
     current.check("current estimate")?;
     let TestSpread { spread, source } = rule.test_spread(baseline);
     let runs = baseline.runs as f64;
+    // The baseline's runs were recorded in one session: they share the
+    // machine's state of that hour, so their mean carries a whole offset,
+    // not the R-th of one (a 5-process baseline measured 7.4% off as a
+    // whole, where 1/R would have said 3.4%).
     let variance = current.log_se().powi(2)
         + baseline.within_log_se.powi(2) / runs
-        + spread.sd.powi(2) * (1.0 + 1.0 / runs);
+        + 2.0 * spread.sd.powi(2);
     let log_se = variance.sqrt();
     let log_ratio = current.point_ns.ln() - baseline.point_ns.ln();
     let half = t_quantile(rule.confidence, spread.df) * log_se;
@@ -326,6 +366,8 @@ pub fn compare(
         log_se,
         min_detectable_slowdown,
         verdict,
+        machine: None,
+        raw_ratio: None,
     })
 }
 

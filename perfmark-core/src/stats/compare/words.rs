@@ -28,14 +28,22 @@ impl Comparison {
                     .to_string()
             }
         };
+        let spread = match self.machine {
+            // With the machine-state reference: the machine's own move,
+            // allowed for in the interval, and the residual spread.
+            Some(m) => format!(
+                "machine {} since the baseline, allowed for; residual sd {:.1}%",
+                signed_percent(m.ratio),
+                self.between_run_sd * 100.0
+            ),
+            None => format!("run-to-run sd {:.1}%", self.between_run_sd * 100.0),
+        };
         format!(
-            "{} [{}, {}] vs baseline ({} CI; run-to-run sd {:.1}%, {source}; \
-             tolerance {tolerance}): {outcome}",
+            "{} [{}, {}] vs baseline ({} CI; {spread}, {source}; tolerance {tolerance}): {outcome}",
             signed_percent(self.ratio),
             signed_percent(self.ci.low),
             signed_percent(self.ci.high),
             plain_percent(self.ci.confidence),
-            self.between_run_sd * 100.0,
         )
     }
 }
@@ -50,8 +58,16 @@ impl Comparison {
     pub fn detection(&self) -> String {
         let mds = self.min_detectable_slowdown;
         if mds.is_finite() {
+            let moved = match self.machine {
+                Some(m) if (m.ratio.ln()).abs() >= 0.005 => format!(
+                    "; the machine's move of {} since the baseline is part of it",
+                    signed_percent(m.ratio)
+                ),
+                _ => String::new(),
+            };
             format!(
-                "this comparison can detect slowdowns above {} (one that large fails {} runs in 10)",
+                "this comparison can detect slowdowns above {} (one that large fails {} runs in \
+                 10{moved})",
                 signed_percent(1.0 + mds),
                 (super::DETECTION_POWER * 10.0).round()
             )
@@ -129,5 +145,35 @@ mod tests {
             "): improved beyond tolerance: consider re-recording the baseline (--save-baseline)"
         ));
         assert_eq!(signed_percent(f64::INFINITY), "+inf%");
+    }
+
+    #[test]
+    fn a_comparison_with_the_reference_names_the_machines_move() {
+        let rule = RegressionRule::new(0.95, 0.05)
+            .unwrap()
+            .with_prior(Spread { sd: 0.02, df: 4.0 })
+            .unwrap();
+        let base = BaselineEstimate::from_runs(&[run(100.0, 99.9, 100.1)]).unwrap();
+        let shift = crate::stats::compare::MachineShift {
+            ratio: 1.08,
+            log_se: 0.001,
+        };
+        let c = crate::stats::compare::compare_with_reference(
+            &base,
+            &run(108.0, 107.9, 108.1),
+            &shift,
+            &rule,
+        )
+        .unwrap();
+        let s = c.reason();
+        assert!(
+            s.contains("vs baseline (90% CI; machine +8.0% since the baseline, allowed for; residual sd 2.0%, prior; tolerance 5%): no significant change"),
+            "{s}"
+        );
+        assert!(
+            c.detection().ends_with("the machine's move of +8.0% since the baseline is part of it)"),
+            "{}",
+            c.detection()
+        );
     }
 }

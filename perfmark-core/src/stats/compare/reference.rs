@@ -1,0 +1,269 @@
+//! The regression rule with a machine-state reference: perfmark's own
+//! workload, timed beside the test both when the baseline was recorded and
+//! now, says how much the machine itself moved in between.
+//!
+//! Let `d = ln(current / baseline)` for the test and `ρ = ln(reference now
+//! / reference then)` for the machine. A test follows the machine's move in
+//! part: `d = δ + β·ρ + e`, where `δ` is the change of the code, `β` how
+//! much the test follows the reference (1 for code bound by the core's
+//! speed as the reference is, less for code bound by memory) and `e` the
+//! residual between-process noise, whose spread `σ_r` is far smaller than
+//! the spread of the machine's moves (on the reference machine, processes
+//! back to back moved 0.5–1.9% where processes an hour apart moved 7.4%
+//! together).
+//!
+//! `β` of a test is not known, and guessing it wrong either hides a
+//! regression (assuming 1 for a test that does not follow the machine,
+//! when the machine is slower now) or invents one (assuming 1 when the
+//! machine is faster now). The rule assumes only `0 ≤ β ≤ 1` and keeps
+//! both ends:
+//!
+//! ```text
+//! d_low  = d − max(ρ, 0)      the code's change if the test follows the machine
+//!                              as far as helps it
+//! d_high = d − min(ρ, 0)      … as little as helps it
+//! ```
+//!
+//! `δ` lies between them up to the noise. The interval is
+//! `[exp(d_low − t·se_low), exp(d_high + t·se_high)]` and the test fails
+//! only when `d_low` is significant and beyond the tolerance: for every
+//! `β` in `[0, 1]`, `d − β·ρ ≥ d_low`, so an unchanged test fails at most
+//! `1 − c` of the time whatever it follows. The price is that a moved
+//! machine widens the interval by the move: the minimum detectable slowdown
+//! is `exp(T + |ρ| + z·se) − 1`, `T` the failing threshold, and that is
+//! what the comparison prints. When the reference shows the machine in
+//! the recording's state (`ρ` near 0), the interval is the residual's
+//! alone, far narrower than a rule without a reference can afford.
+//!
+//! The variances: `se² = se_cur² + se_base²/R + σ_r²·(1 + 1/R)` on both
+//! ends, plus the reference ratio's own `se_ρ²` on the end that subtracts
+//! `ρ`. `σ_r` is the residual prior ([`super::DEFAULT_RESIDUAL_PRIOR`],
+//! or the machine's recorded one) pooled with the baseline's own residual
+//! spread over `R` processes, as [`super::RegressionRule::test_spread`]
+//! pools. A recording session shares one machine state among its processes;
+//! dividing each run by its own reference removes that shared offset, which
+//! is why `1/R` is kept here and not in the rule without a reference.
+//!
+//! The reason a regression is never hidden by the reference: the
+//! reference is perfmark's code, so a change to the user's code moves `d`
+//! and not `ρ`; and the rule subtracts only a machine slowdown the
+//! reference measured, never more than it measured.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    check_time, BaselineEstimate, Change, CompareError, Comparison, RegressionRule, RunEstimate,
+    DETECTION_POWER, MIN_RESIDUAL_SD,
+};
+use crate::stats::dist::{normal_quantile, t_quantile};
+use super::rule::TestSpread;
+use crate::stats::Interval;
+
+/// How much the machine moved between a baseline and the current run, as
+/// the machine-state reference measured it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MachineShift {
+    /// The reference's time now over its time in the baseline: 1.08 when
+    /// the machine is 8% slower now.
+    pub ratio: f64,
+    /// Standard error of `ln(ratio)`, from both references' intervals.
+    pub log_se: f64,
+}
+
+impl MachineShift {
+    /// The shift from the reference measured with the baseline, `then`,
+    /// to the one measured now (each a median time per step with its CI).
+    ///
+    /// # Errors
+    ///
+    /// When either is not a positive, finite time.
+    pub fn between(then: &RunEstimate, now: &RunEstimate) -> Result<Self, CompareError> {
+        then.check("baseline's reference")?;
+        now.check("current reference")?;
+        check_time(now.point_ns / then.point_ns, "reference ratio")?;
+        Ok(MachineShift {
+            ratio: now.point_ns / then.point_ns,
+            log_se: (then.log_se().powi(2) + now.log_se().powi(2)).sqrt(),
+        })
+    }
+}
+
+/// The regression rule with the machine's move known (see the module
+/// documentation): `current` against `baseline` under `rule`, whose prior
+/// is the residual one and whose baseline spread, when recorded, is the
+/// spread of the runs each divided by its own reference.
+///
+/// The returned [`Comparison`]'s `ratio` is the middle of what the code's
+/// change can be, `exp(d − ρ/2)`; its interval spans both ends; `machine`
+/// holds the shift and `raw_ratio` the ratio before any of it was taken
+/// out. Only [`Change::Regressed`] fails.
+///
+/// # Errors
+///
+/// When an input is invalid (a non-positive time, a confidence outside
+/// (0.5, 1), a negative tolerance, a non-finite shift); the message names it.
+pub fn compare_with_reference(
+    baseline: &BaselineEstimate,
+    current: &RunEstimate,
+    shift: &MachineShift,
+    rule: &RegressionRule,
+) -> Result<Comparison, CompareError> {
+    rule.check()?;
+    baseline.check()?;
+    current.check("current estimate")?;
+    check_time(shift.ratio, "reference ratio")?;
+    if !(shift.log_se >= 0.0 && shift.log_se.is_finite()) {
+        return Err(CompareError::new(format!(
+            "reference ratio's standard error must be finite and >= 0; got {}",
+            shift.log_se
+        )));
+    }
+    let TestSpread { mut spread, source } = rule.test_spread(baseline);
+    spread.sd = spread.sd.max(MIN_RESIDUAL_SD);
+    let runs = baseline.runs as f64;
+    let base_var = current.log_se().powi(2)
+        + baseline.within_log_se.powi(2) / runs
+        + spread.sd.powi(2) * (1.0 + 1.0 / runs);
+    let rho = shift.ratio.ln();
+    let rho_var = shift.log_se.powi(2);
+    let d = current.point_ns.ln() - baseline.point_ns.ln();
+    let (d_low, var_low) = if rho > 0.0 {
+        (d - rho, base_var + rho_var)
+    } else {
+        (d, base_var)
+    };
+    let (d_high, var_high) = if rho < 0.0 {
+        (d - rho, base_var + rho_var)
+    } else {
+        (d, base_var)
+    };
+    let t = t_quantile(rule.confidence, spread.df);
+    let (se_low, se_high) = (var_low.sqrt(), var_high.sqrt());
+    let ci = Interval {
+        low: (d_low - t * se_low).exp(),
+        high: (d_high + t * se_high).exp(),
+        confidence: 2.0 * rule.confidence - 1.0,
+    };
+    let threshold = (t * se_low).max(rule.tolerance.ln_1p());
+    let min_detectable_slowdown =
+        (threshold + rho.abs() + normal_quantile(DETECTION_POWER) * se_low).exp_m1();
+    let verdict = if ci.low > 1.0 {
+        if d_low > rule.tolerance.ln_1p() {
+            Change::Regressed
+        } else {
+            Change::SlowerWithinTolerance
+        }
+    } else if ci.high < 1.0 {
+        if d_high < -rule.tolerance.ln_1p() {
+            Change::Improved
+        } else {
+            Change::FasterWithinTolerance
+        }
+    } else {
+        Change::NoSignificantChange
+    };
+    Ok(Comparison {
+        ratio: (d - rho / 2.0).exp(),
+        ci,
+        confidence: rule.confidence,
+        tolerance: rule.tolerance,
+        between_run_sd: spread.sd,
+        between_run_df: spread.df,
+        between_run_source: source,
+        measured_between_run_sd: baseline.spread.map(|s| s.sd),
+        log_se: se_low.max(se_high),
+        min_detectable_slowdown,
+        verdict,
+        machine: Some(*shift),
+        raw_ratio: Some(d.exp()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::compare::inputs::test_run as run;
+    use crate::stats::compare::{compare, Spread};
+
+    fn rule() -> RegressionRule {
+        RegressionRule::new(0.95, 0.05)
+            .unwrap()
+            .with_prior(Spread { sd: 0.02, df: 4.0 })
+            .unwrap()
+            .prior_as_floor(false)
+    }
+
+    fn shift(ratio: f64) -> MachineShift {
+        MachineShift {
+            ratio,
+            log_se: 0.001,
+        }
+    }
+
+    fn base() -> BaselineEstimate {
+        BaselineEstimate::from_runs(&[run(100.0, 99.9, 100.1)]).unwrap()
+    }
+
+    fn tight(p: f64) -> RunEstimate {
+        run(p, p * 0.999, p * 1.001)
+    }
+
+    #[test]
+    fn an_unmoved_machine_gives_the_rule_without_a_reference() {
+        let with = compare_with_reference(&base(), &tight(112.0), &shift(1.0), &rule()).unwrap();
+        let without = compare(&base(), &tight(112.0), &rule().prior_as_floor(false)).unwrap();
+        assert!((with.ratio - without.ratio).abs() < 1e-12);
+        assert!((with.ci.low / without.ci.low - 1.0).abs() < 1e-3);
+        assert_eq!(with.verdict, Change::Regressed);
+        assert!((with.raw_ratio.unwrap() - 1.12).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_slower_machine_explains_a_slower_test() {
+        // The machine is 15% slower now and so is the test: the code did
+        // not change. Without the reference, a 2% spread fails it.
+        let c = compare_with_reference(&base(), &tight(115.0), &shift(1.15), &rule()).unwrap();
+        assert_eq!(c.verdict, Change::NoSignificantChange, "{c:?}");
+        assert!(c.ci.low < 1.0 && c.ci.high > 1.14, "{:?}", c.ci);
+        let raw = compare(&base(), &tight(115.0), &rule()).unwrap();
+        assert_eq!(raw.verdict, Change::Regressed);
+        // A 15% slowdown of the code on top is still caught.
+        let c = compare_with_reference(&base(), &tight(115.0 * 1.15), &shift(1.15), &rule())
+            .unwrap();
+        assert_eq!(c.verdict, Change::Regressed, "{c:?}");
+    }
+
+    #[test]
+    fn a_faster_machine_never_makes_an_unchanged_test_fail() {
+        // The machine is 15% faster now; a test bound by memory does not
+        // follow it and reads what it read. Assuming it followed would
+        // read +18%; the rule does not assume it.
+        let c = compare_with_reference(&base(), &tight(100.0), &shift(0.85), &rule()).unwrap();
+        assert!(!c.verdict.is_failure(), "{c:?}");
+        assert!(c.ci.low < 1.0 && c.ci.high > 1.17, "{:?}", c.ci);
+    }
+
+    #[test]
+    fn the_minimum_detectable_slowdown_grows_by_the_machines_move() {
+        let still = compare_with_reference(&base(), &tight(100.0), &shift(1.0), &rule()).unwrap();
+        let moved = compare_with_reference(&base(), &tight(100.0), &shift(0.9), &rule()).unwrap();
+        let grown = (1.0 + moved.min_detectable_slowdown).ln()
+            - (1.0 + still.min_detectable_slowdown).ln();
+        assert!((grown - 0.9f64.ln().abs()).abs() < 0.002, "{grown}");
+    }
+
+    #[test]
+    fn bad_shifts_are_errors_that_name_the_input() {
+        let err = compare_with_reference(&base(), &tight(100.0), &shift(0.0), &rule()).unwrap_err();
+        assert!(err.to_string().contains("reference ratio"), "{err}");
+        let nan = MachineShift {
+            ratio: 1.0,
+            log_se: f64::NAN,
+        };
+        let err = compare_with_reference(&base(), &tight(100.0), &nan, &rule()).unwrap_err();
+        assert!(err.to_string().contains("standard error"), "{err}");
+        let then = run(10.0, 9.9, 10.1);
+        let s = MachineShift::between(&then, &run(11.0, 10.9, 11.1)).unwrap();
+        assert!((s.ratio - 1.1).abs() < 1e-12 && s.log_se > 0.0);
+    }
+}
