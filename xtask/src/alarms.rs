@@ -30,13 +30,19 @@
 
 use std::collections::BTreeMap;
 
-use perfmark_core::baseline::{BaselineStore, Entry};
+use std::time::Duration;
+
+use perfmark_core::baseline::{BaselineStore, Entry, StoredReference};
+use perfmark_core::measure::reference;
 use perfmark_core::report::TestReport;
-use perfmark_core::stats::compare::{self, BaselineEstimate, RegressionRule, RunEstimate};
+use perfmark_core::stats::compare::{
+    self, BaselineEstimate, Comparison, MachineShift, RegressionRule, RunEstimate, Tracking,
+};
 use perfmark_core::stats::{bonferroni_confidence, t_quantile, Interval};
 use perfmark_options::DEFAULT_REGRESSION;
 
 use crate::baseline::{record, save};
+use crate::load::{Load, Pattern};
 use crate::perfrun::{finite, median, scratch_dir, PerfBinary};
 
 const SCALES: [f64; 4] = [1.0, 1.05, 1.10, 1.20];
@@ -66,6 +72,10 @@ struct Outcome {
     between_run_sd: f64,
     min_detectable: f64,
     regressed: bool,
+    /// Whether the other core was busy during the run (`--load`).
+    loaded: bool,
+    /// The machine's move since the baseline, as the reference saw it.
+    machine_ratio: Option<f64>,
 }
 
 impl Outcome {
@@ -81,7 +91,8 @@ impl Outcome {
     /// does.
     fn regressed_with_prior(&self, prior: f64) -> bool {
         let r = self.baseline_runs;
-        let between = |sd: f64| sd * sd * (1.0 + 1.0 / r);
+        // As the rule without the reference: a whole offset for the baseline.
+        let between = |sd: f64| 2.0 * sd * sd;
         let within = (self.log_se.powi(2) - between(self.between_run_sd)).max(0.0);
         let sd = match self.measured_sd {
             Some(s) if r >= 2.0 && self.df.is_finite() => {
@@ -105,6 +116,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let runs = crate::take_count(&mut args, "--runs", 20)?;
     let baseline_runs = crate::take_count(&mut args, "--baseline-runs", 5)?;
     let pause = crate::take_duration(&mut args, "--pause")?;
+    let loaded_rounds = crate::take_flag(&mut args, "--load");
     let started = std::time::Instant::now();
     let binary = PerfBinary::build("perfmark-kernels", "alarms")?;
     let merged = record(
@@ -123,6 +135,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let mut multi = ByScale::new();
     let mut one = ByScale::new();
+    // The same test-runs judged by the rule without the reference (what a
+    // baseline file without it, or a perfmark before it, gives), and by
+    // the rule with it against the one-process baseline.
+    let mut multi_raw = ByScale::new();
+    let mut one_ref = ByScale::new();
+    // Controlled noise: a busy loop on the other core, 2 s on and 2 s off,
+    // during every other round.
+    let load = loaded_rounds.then(|| {
+        Load::new(Pattern {
+            steady: 0,
+            intermittent: Some((Duration::from_secs(2), Duration::from_secs(2))),
+        })
+    });
     let mut names: Vec<String> = Vec::new();
     let runs_started = std::time::Instant::now();
     let mut prior_words = String::new();
@@ -132,12 +157,24 @@ pub fn run(args: &[String]) -> Result<(), String> {
             std::thread::sleep(pause);
         }
         for &scale in &SCALES {
-            eprintln!("alarms: run {} of {runs}, scale {scale:.2}", r + 1);
-            let (report, _) = binary.run(
+            let loaded = load.is_some() && r % 2 == 1;
+            eprintln!(
+                "alarms: run {} of {runs}, scale {scale:.2}{}",
+                r + 1,
+                if loaded { ", other core busy 2 s on / 2 s off" } else { "" }
+            );
+            if let Some(load) = &load {
+                load.set(loaded);
+            }
+            let report = binary.run(
                 &["--baseline-dir".to_owned(), dir_arg.clone()],
                 &scratch_dir("alarms").join("report"),
                 &[("PERFMARK_ALARM_SCALE", format!("{scale}"))],
-            )?;
+            );
+            if let Some(load) = &load {
+                load.set(false);
+            }
+            let (report, _) = report?;
             if let Some(p) = report.between_run_prior {
                 prior_words = p.header();
             }
@@ -152,17 +189,37 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 };
                 let minute = runs_started.elapsed().as_secs_f64() / 60.0;
                 if let Some(o) = outcome_from_report(r, test, minute, t) {
-                    multi.entry(key).or_default().push(o);
+                    multi.entry(key).or_default().push(Outcome { loaded, ..o });
                 }
-                if let Some(o) = outcome_against(r, test, minute, &single, t)? {
-                    one.entry(key).or_default().push(o);
+                let merged_entry = merged.iter().find(|e| e.name() == t.name);
+                let judged = [
+                    (&mut multi_raw, merged_entry, Judge::Raw),
+                    (&mut one, single.get(&t.name), Judge::Raw),
+                    (&mut one_ref, single.get(&t.name), Judge::Reference),
+                ];
+                for (by_scale, entry, judge) in judged {
+                    if let Some(o) = outcome_against(r, test, minute, entry, t, judge)? {
+                        by_scale.entry(key).or_default().push(Outcome { loaded, ..o });
+                    }
                 }
             }
         }
     }
 
-    let r_runs = format!("baseline over {baseline_runs} processes");
-    print_rates(&r_runs, &multi);
+    let r_runs = format!("baseline over {baseline_runs} processes, with the reference");
+    let r_raw = format!("baseline over {baseline_runs} processes, without the reference");
+    let one_ref_title = "baseline from 1 process, with the reference".to_owned();
+    for (title, by_scale) in [
+        (&r_runs, &multi),
+        (&r_raw, &multi_raw),
+        (&one_ref_title, &one_ref),
+    ] {
+        print_rates(title, by_scale);
+        if load.is_some() {
+            print_rates_by_load(title, by_scale);
+        }
+    }
+    print_tracking(&names, &multi_raw);
     print_run_level(&r_runs, &multi);
     print_calibration(&multi);
     print_recalibration(&multi, runs_started.elapsed());
@@ -200,36 +257,59 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// The binary's own verdict against the multi-process baseline.
 fn outcome_from_report(run: usize, test: usize, minute: f64, t: &TestReport) -> Option<Outcome> {
     let c = t.baseline.as_ref()?.comparison.as_ref()?;
+    Some(outcome_of(run, test, minute, c))
+}
+
+/// One test-run's outcome from a comparison.
+fn outcome_of(run: usize, test: usize, minute: f64, c: &Comparison) -> Outcome {
     let baseline_runs = match c.between_run_source {
         compare::TestSpreadSource::Pooled { runs } => runs as f64,
         compare::TestSpreadSource::Prior => 1.0,
     };
-    Some(Outcome {
+    Outcome {
         run,
         test,
         minute,
         baseline_runs,
         measured_sd: c.measured_between_run_sd,
         confidence: c.confidence,
-        ratio: finite(c.ratio)?,
-        log_se: finite(c.log_se)?,
+        // The raw ratio, when the reference moved the reported one: the
+        // tracking table and the calibration read what the test did.
+        ratio: c.raw_ratio.unwrap_or(c.ratio),
+        log_se: c.log_se,
         df: finite(c.between_run_df).unwrap_or(f64::INFINITY),
         between_run_sd: c.between_run_sd,
         min_detectable: c.min_detectable_slowdown,
         regressed: c.verdict.is_failure(),
-    })
+        loaded: false,
+        machine_ratio: c.machine.map(|m| m.ratio),
+    }
 }
 
-/// The same test-run judged against a baseline of one process, with the
-/// default prior (what a `--save-baseline` without a recording gives).
+/// Which rule [`outcome_against`] judges with.
+#[derive(Debug, Clone, Copy)]
+enum Judge {
+    /// The rule without the reference, with the default prior (a baseline
+    /// file without the reference).
+    Raw,
+    /// The rule with the reference, the default residual prior, and the
+    /// tracking the entry's runs measured.
+    Reference,
+}
+
+/// The same test-run judged against `entry` (a one-process baseline as
+/// `--save-baseline` gives, or the recording) by `judge`, with the
+/// shipped defaults. `None` when the run or the entry lacks what the rule
+/// needs.
 fn outcome_against(
     run: usize,
     test: usize,
     minute: f64,
-    single: &BTreeMap<String, Entry>,
+    entry: Option<&Entry>,
     t: &TestReport,
+    judge: Judge,
 ) -> Result<Option<Outcome>, String> {
-    let (Some(e), Some(entry)) = (&t.estimate, single.get(&t.name)) else {
+    let (Some(e), Some(entry)) = (&t.estimate, entry) else {
         return Ok(None);
     };
     let (Some(point), Some(low), Some(high), Some(conf)) = (
@@ -240,34 +320,55 @@ fn outcome_against(
     ) else {
         return Ok(None);
     };
+    let err = |e: compare::CompareError| e.to_string();
+    let interval = |low, high, confidence| Interval {
+        low,
+        high,
+        confidence,
+    };
+    let current = RunEstimate::new(point, interval(low, high, conf)).map_err(err)?;
     let b = entry.estimate();
-    let base = RunEstimate::new(b.ns_per_iter, b.interval()).map_err(|e| e.to_string())?;
-    let current = RunEstimate::new(
-        point,
-        Interval {
-            low,
-            high,
-            confidence: conf,
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    let rule = RegressionRule::new(conf, DEFAULT_REGRESSION).map_err(|e| e.to_string())?;
-    let baseline = BaselineEstimate::from_runs(&[base]).map_err(|e| e.to_string())?;
-    let c = compare::compare(&baseline, &current, &rule).map_err(|e| e.to_string())?;
-    Ok(Some(Outcome {
-        run,
-        test,
-        minute,
-        baseline_runs: 1.0,
-        measured_sd: None,
-        confidence: conf,
-        ratio: c.ratio,
-        log_se: c.log_se,
-        df: c.between_run_df,
-        between_run_sd: c.between_run_sd,
-        min_detectable: c.min_detectable_slowdown,
-        regressed: c.verdict.is_failure(),
-    }))
+    let stored = RunEstimate::new(b.ns_per_iter, b.interval()).map_err(err)?;
+    let mut baseline = BaselineEstimate::from_runs(&[stored]).map_err(err)?;
+    if let Some(between) = entry.between_runs() {
+        baseline.point_ns = perfmark_core::stats::geometric_mean(&between.run_estimates_ns);
+        baseline.runs = between.runs;
+    }
+    let rule = RegressionRule::new(conf, DEFAULT_REGRESSION).map_err(err)?;
+    let c = match judge {
+        Judge::Raw => {
+            if let Some(between) = entry.between_runs() {
+                baseline.spread = Some(compare::Spread {
+                    sd: between.sd_log,
+                    df: (between.runs - 1) as f64,
+                });
+            }
+            compare::compare(&baseline, &current, &rule).map_err(err)?
+        }
+        Judge::Reference => {
+            let (Some(then), Some(now)) = (
+                entry.reference(),
+                t.measurement
+                    .as_ref()
+                    .and_then(|m| reference::estimate(&m.reference_ns, conf)),
+            ) else {
+                return Ok(None);
+            };
+            let fit = entry.between_runs().and_then(|b| b.residual_fit());
+            baseline.spread = fit.map(|f| f.residual);
+            let tracking = fit.map_or(Tracking::UNKNOWN, |f| f.tracking);
+            let then = RunEstimate::new(then.ns_per_step, then.interval()).map_err(err)?;
+            let now = RunEstimate::new(now.point, now.ci).map_err(err)?;
+            let shift = MachineShift::between(&then, &now).map_err(err)?;
+            let rule = rule
+                .with_prior(compare::DEFAULT_RESIDUAL_PRIOR)
+                .map_err(err)?
+                .prior_as_floor(false);
+            compare::compare_with_reference(&baseline, &current, &shift, tracking, &rule)
+                .map_err(err)?
+        }
+    };
+    Ok(Some(outcome_of(run, test, minute, &c)))
 }
 
 /// Each test's first recorded process, as if saved by one `--save-baseline`.
@@ -287,16 +388,23 @@ fn one_run_baselines(merged: &[Entry]) -> Result<BTreeMap<String, Entry>, String
             (e.ci_low_ns * scale, e.ci_high_ns * scale),
             e.confidence,
         );
-        out.insert(
-            m.name().to_owned(),
-            Entry::new(
-                m.name(),
-                estimate,
-                m.samples_ns().to_vec(),
-                m.iters_per_sample(),
-                m.fingerprint().clone(),
-            ),
+        let mut entry = Entry::new(
+            m.name(),
+            estimate,
+            m.samples_ns().to_vec(),
+            m.iters_per_sample(),
+            m.fingerprint().clone(),
         );
+        if let (Some(r), Some(&first_ref)) = (m.reference(), between.reference_ns.first()) {
+            let scale = first_ref / r.ns_per_step;
+            entry = entry.with_reference(StoredReference {
+                ci_high_ns: r.ci_high_ns * scale,
+                ci_low_ns: r.ci_low_ns * scale,
+                confidence: r.confidence,
+                ns_per_step: first_ref,
+            });
+        }
+        out.insert(m.name().to_owned(), entry);
     }
     Ok(out)
 }
@@ -589,5 +697,58 @@ fn slowdown_label(key: u32) -> String {
         "unchanged".to_owned()
     } else {
         format!("+{}%", key - 100)
+    }
+}
+
+/// [`print_rates`] split by whether the other core was busy (`--load`).
+fn print_rates_by_load(title: &str, by_scale: &ByScale) {
+    for (loaded, words) in [(false, "quiet rounds"), (true, "other core busy 2 s on / 2 s off")] {
+        let part: ByScale = by_scale
+            .iter()
+            .map(|(k, v)| (*k, v.iter().copied().filter(|o| o.loaded == loaded).collect()))
+            .collect();
+        print_rates(&format!("{title}, {words}"), &part);
+    }
+}
+
+/// Which tests follow the machine-state reference: per test, over the
+/// unchanged runs, the least-squares slope of the log-ratio to the baseline
+/// on the reference's log-ratio (1: moves with the machine as the
+/// reference does; 0: not at all), with its standard error, and how far
+/// the reference itself moved.
+fn print_tracking(names: &[String], by_scale: &ByScale) {
+    let Some(unchanged) = by_scale.get(&100) else {
+        return;
+    };
+    println!("\nhow much each test follows the reference (unchanged runs)\n");
+    println!("| test | runs | reference moved (sd) | slope | se | residual sd |");
+    println!("|---|---|---|---|---|---|");
+    for (i, name) in names.iter().enumerate() {
+        let (x, y): (Vec<f64>, Vec<f64>) = unchanged
+            .iter()
+            .filter(|o| o.test == i)
+            .filter_map(|o| Some((o.machine_ratio?.ln(), o.ratio.ln())))
+            .unzip();
+        let n = x.len();
+        if n < 3 {
+            continue;
+        }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / n as f64;
+        let (mx, my) = (mean(&x), mean(&y));
+        let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
+        let sxy: f64 = x.iter().zip(&y).map(|(a, b)| (a - mx) * (b - my)).sum();
+        let slope = sxy / sxx;
+        let rss: f64 = x
+            .iter()
+            .zip(&y)
+            .map(|(a, b)| (b - my - slope * (a - mx)).powi(2))
+            .sum();
+        let residual = (rss / (n - 2) as f64).sqrt();
+        println!(
+            "| {name} | {n} | {:.2}% | {slope:.2} | {:.2} | {:.2}% |",
+            (sxx / (n - 1) as f64).sqrt() * 100.0,
+            residual / sxx.sqrt(),
+            residual * 100.0
+        );
     }
 }

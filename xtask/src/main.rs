@@ -63,6 +63,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `args` holds the flag `name` (removing it).
+fn take_flag(args: &mut Vec<String>, name: &str) -> bool {
+    let before = args.len();
+    args.retain(|a| a != name);
+    args.len() != before
+}
+
 /// Reads `--name N` from `args` (removing it), or `default`.
 fn take_count(args: &mut Vec<String>, name: &str, default: usize) -> Result<usize, String> {
     let Some(i) = args.iter().position(|a| a == name) else {

@@ -168,24 +168,12 @@ impl BetweenRuns {
         }
     }
 
-    /// The sample sd of the runs' log estimates once each is divided by
-    /// its own run's reference: how much the test moved between the runs
-    /// beyond what the machine did. `None` unless every run has a
+    /// The runs' spread and tracking once the machine-state references
+    /// measured beside them are taken into account
+    /// ([`crate::stats::compare::fit_runs`]). `None` unless every run has a
     /// reference and there are at least 2.
-    pub fn residual_sd_log(&self) -> Option<f64> {
-        let n = self.run_estimates_ns.len();
-        if n < 2 || self.reference_ns.len() != n {
-            return None;
-        }
-        let logs: Vec<f64> = self
-            .run_estimates_ns
-            .iter()
-            .zip(&self.reference_ns)
-            .map(|(e, r)| e.max(LOG_FLOOR_NS).ln() - r.max(LOG_FLOOR_NS).ln())
-            .collect();
-        let mean = logs.iter().sum::<f64>() / n as f64;
-        let ss: f64 = logs.iter().map(|l| (l - mean).powi(2)).sum();
-        Some((ss / (n - 1) as f64).sqrt())
+    pub fn residual_fit(&self) -> Option<crate::stats::compare::RecordedFit> {
+        crate::stats::compare::fit_runs(&self.run_estimates_ns, &self.reference_ns)
     }
 }
 

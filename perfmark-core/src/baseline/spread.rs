@@ -74,12 +74,7 @@ impl RecordedSpread {
             .iter()
             .filter(|e| machine.compare(e.fingerprint()).is_comparable())
             .filter_map(|e| e.between_runs())
-            .filter_map(|b| {
-                Some(Spread {
-                    sd: b.residual_sd_log()?,
-                    df: (b.runs - 1) as f64,
-                })
-            })
+            .filter_map(|b| Some(b.residual_fit()?.residual))
             .collect();
         Some(RecordedSpread {
             residual: moderated_prior(&residuals),

@@ -115,10 +115,12 @@ impl Check for Regression<'_> {
                 // Both measured the machine-state reference: the rule that
                 // allows for the machine's move, on the residual spread.
                 Some(shift) => prior.residual_rule(confidence, tolerance).and_then(|rule| {
+                    let (baseline, tracking) = residual_baseline_estimate(entry)?;
                     compare::compare_with_reference(
-                        &residual_baseline_estimate(entry)?,
+                        &baseline,
                         &current?,
                         &shift?,
+                        tracking,
                         &rule,
                     )
                 }),
@@ -167,3 +169,4 @@ fn machine_shift(
         }),
     )
 }
+

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::stats::compare::{
     BaselineEstimate, CompareError, RegressionRule, RunEstimate, Spread, DEFAULT_BETWEEN_RUN_SD,
-    DEFAULT_PRIOR, DEFAULT_RESIDUAL_PRIOR, MIN_RESIDUAL_SD,
+    DEFAULT_PRIOR, DEFAULT_RESIDUAL_PRIOR, MIN_RESIDUAL_SD, Tracking,
 };
 use crate::stats::geometric_mean;
 
@@ -271,25 +271,22 @@ pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, Compa
     }
 }
 
-/// [`baseline_estimate`] for the rule with the machine-state reference:
-/// the same point and within-run error, with the spread of the runs each
-/// divided by its own reference ([`crate::baseline::BetweenRuns::residual_sd_log`])
-/// in place of their raw spread; no spread when the runs had no
-/// references.
+/// [`baseline_estimate`] for the rule with the machine-state reference,
+/// and how much the test follows the machine: the same point and
+/// within-run error, with the runs' residual spread
+/// ([`crate::baseline::BetweenRuns::residual_fit`]) in place of their raw
+/// spread; no spread and unknown tracking when the runs had no references.
 ///
 /// # Errors
 ///
 /// As [`baseline_estimate`].
-pub(super) fn residual_baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
+pub(super) fn residual_baseline_estimate(
+    entry: &Entry,
+) -> Result<(BaselineEstimate, Tracking), CompareError> {
     let mut estimate = baseline_estimate(entry)?;
-    estimate.spread = entry
-        .between_runs()
-        .and_then(|b| b.residual_sd_log())
-        .map(|sd| Spread {
-            sd,
-            df: (estimate.runs - 1) as f64,
-        });
-    Ok(estimate)
+    let fit = entry.between_runs().and_then(|b| b.residual_fit());
+    estimate.spread = fit.map(|f| f.residual);
+    Ok((estimate, fit.map_or(Tracking::UNKNOWN, |f| f.tracking)))
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ pub use inputs::{BaselineEstimate, RunEstimate, Spread};
 pub use inputs::between_run_spread;
 pub use outcome::{Change, Comparison};
 pub use prior::moderated_prior;
-pub use reference::{compare_with_reference, MachineShift};
+pub use reference::{compare_with_reference, fit_runs, MachineShift, RecordedFit, Tracking};
 pub use rule::{
     compare, RegressionRule, TestSpreadSource, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR,
     DEFAULT_RESIDUAL_PRIOR, DEFAULT_RESIDUAL_SD, DETECTION_POWER, MIN_RESIDUAL_SD,

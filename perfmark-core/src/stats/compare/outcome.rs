@@ -84,6 +84,10 @@ pub struct Comparison {
     /// (present with `machine`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_ratio: Option<f64>,
+    /// The share of the machine's move the test was taken to follow
+    /// (present with `machine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracking: Option<super::Tracking>,
 }
 
 /// What a report written before the field existed reads as.

@@ -53,7 +53,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     check_time, BaselineEstimate, Change, CompareError, Comparison, RegressionRule, RunEstimate,
-    DETECTION_POWER, MIN_RESIDUAL_SD,
+    Spread, DETECTION_POWER, MIN_RESIDUAL_SD,
 };
 use crate::stats::dist::{normal_quantile, t_quantile};
 use super::rule::TestSpread;
@@ -88,6 +88,121 @@ impl MachineShift {
     }
 }
 
+/// How much a test follows the machine-state reference: the range its
+/// `β` is taken to lie in (see the module documentation). Unknown, it is
+/// `[0, 1]`; a recording whose processes saw the machine in different
+/// states measures it ([`fit_runs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Tracking {
+    /// The least share of the machine's move the test is taken to follow.
+    pub low: f64,
+    /// The greatest.
+    pub high: f64,
+}
+
+/// The spread of the recording's references (sd of their logs) below which
+/// the machine did not move enough for a slope to mean anything.
+const MIN_REFERENCE_SPREAD: f64 = 0.02;
+
+/// The confidence of the measured range of `β`.
+const TRACKING_CONFIDENCE: f64 = 0.95;
+
+/// What a recording over several processes says about a test once the
+/// machine-state reference measured beside each run is taken into
+/// account ([`fit_runs`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecordedFit {
+    /// The runs' spread left once the machine's part is taken out: the sd
+    /// of their log estimates about the fitted line when the tracking was
+    /// measured (`R − 2` degrees of freedom), else of their log estimates
+    /// each divided by its own reference (`R − 1`).
+    pub residual: Spread,
+    /// How much the test follows the reference.
+    pub tracking: Tracking,
+}
+
+/// The residual spread and the tracking of a test recorded over several
+/// processes: each run's estimate and the reference measured beside it
+/// (ns; same order). `None` with fewer than 2 runs, unequal lengths or a
+/// time that is not positive.
+///
+/// When the references spread by at least 2% (sd of their logs) over at
+/// least 3 runs, the machine moved during the recording: the tracking is
+/// the least-squares slope of the log estimates on the log references with
+/// its 95% interval (Student's t, `R − 2` degrees of freedom), clamped to
+/// `[0, 1.5]`, and the residual is the spread about that line. Otherwise
+/// the tracking is [`Tracking::UNKNOWN`] and the residual is the spread of
+/// the runs each divided by its own reference.
+pub fn fit_runs(estimates_ns: &[f64], references_ns: &[f64]) -> Option<RecordedFit> {
+    let n = estimates_ns.len();
+    if n < 2 || references_ns.len() != n {
+        return None;
+    }
+    let x: Vec<f64> = references_ns.iter().map(|r| r.ln()).collect();
+    let y: Vec<f64> = estimates_ns.iter().map(|e| e.ln()).collect();
+    if x.iter().chain(&y).any(|v| !v.is_finite()) {
+        return None;
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / n as f64;
+    let (mx, my) = (mean(&x), mean(&y));
+    let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
+    if n < 3 || (sxx / (n - 1) as f64).sqrt() < MIN_REFERENCE_SPREAD {
+        let ratios: Vec<f64> = y.iter().zip(&x).map(|(a, b)| a - b).collect();
+        let m = mean(&ratios);
+        let ss: f64 = ratios.iter().map(|r| (r - m).powi(2)).sum();
+        return Some(RecordedFit {
+            residual: Spread {
+                sd: (ss / (n - 1) as f64).sqrt(),
+                df: (n - 1) as f64,
+            },
+            tracking: Tracking::UNKNOWN,
+        });
+    }
+    let sxy: f64 = x.iter().zip(&y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let slope = sxy / sxx;
+    let rss: f64 = x
+        .iter()
+        .zip(&y)
+        .map(|(a, b)| (b - my - slope * (a - mx)).powi(2))
+        .sum();
+    let df = (n - 2) as f64;
+    let residual_sd = (rss / df).sqrt();
+    let half = t_quantile(0.5 + TRACKING_CONFIDENCE / 2.0, df) * residual_sd / sxx.sqrt();
+    let (low, high) = (
+        (slope - half).clamp(0.0, 1.5),
+        (slope + half).clamp(0.0, 1.5),
+    );
+    Some(RecordedFit {
+        residual: Spread {
+            sd: residual_sd,
+            df,
+        },
+        tracking: if low < high {
+            Tracking { low, high }
+        } else {
+            Tracking::UNKNOWN
+        },
+    })
+}
+
+impl Tracking {
+    /// Nothing known: `β` anywhere from 0 (code bound by memory, which the
+    /// core's clock does not move) to 1 (code bound by the core's speed,
+    /// like the reference).
+    pub const UNKNOWN: Tracking = Tracking {
+        low: 0.0,
+        high: 1.0,
+    };
+
+    /// The share of a move `rho` (log) subtracted at the low end of the
+    /// code's change, and at the high end: the largest and the smallest
+    /// `β·ρ` over the range.
+    fn ends(&self, rho: f64) -> (f64, f64) {
+        let (a, b) = (self.low * rho, self.high * rho);
+        (a.max(b), a.min(b))
+    }
+}
+
 /// The regression rule with the machine's move known (see the module
 /// documentation): `current` against `baseline` under `rule`, whose prior
 /// is the residual one and whose baseline spread, when recorded, is the
@@ -106,6 +221,7 @@ pub fn compare_with_reference(
     baseline: &BaselineEstimate,
     current: &RunEstimate,
     shift: &MachineShift,
+    tracking: Tracking,
     rule: &RegressionRule,
 ) -> Result<Comparison, CompareError> {
     rule.check()?;
@@ -127,16 +243,11 @@ pub fn compare_with_reference(
     let rho = shift.ratio.ln();
     let rho_var = shift.log_se.powi(2);
     let d = current.point_ns.ln() - baseline.point_ns.ln();
-    let (d_low, var_low) = if rho > 0.0 {
-        (d - rho, base_var + rho_var)
-    } else {
-        (d, base_var)
-    };
-    let (d_high, var_high) = if rho < 0.0 {
-        (d - rho, base_var + rho_var)
-    } else {
-        (d, base_var)
-    };
+    let (most, least) = tracking.ends(rho);
+    let beta = tracking.high.max(tracking.low.abs());
+    let var = base_var + beta * beta * rho_var;
+    let (d_low, d_high) = (d - most, d - least);
+    let (var_low, var_high) = (var, var);
     let t = t_quantile(rule.confidence, spread.df);
     let (se_low, se_high) = (var_low.sqrt(), var_high.sqrt());
     let ci = Interval {
@@ -145,8 +256,10 @@ pub fn compare_with_reference(
         confidence: 2.0 * rule.confidence - 1.0,
     };
     let threshold = (t * se_low).max(rule.tolerance.ln_1p());
-    let min_detectable_slowdown =
-        (threshold + rho.abs() + normal_quantile(DETECTION_POWER) * se_low).exp_m1();
+    let min_detectable_slowdown = (threshold
+        + (tracking.high - tracking.low) * rho.abs()
+        + normal_quantile(DETECTION_POWER) * se_low)
+        .exp_m1();
     let verdict = if ci.low > 1.0 {
         if d_low > rule.tolerance.ln_1p() {
             Change::Regressed
@@ -163,7 +276,7 @@ pub fn compare_with_reference(
         Change::NoSignificantChange
     };
     Ok(Comparison {
-        ratio: (d - rho / 2.0).exp(),
+        ratio: ((d_low + d_high) / 2.0).exp(),
         ci,
         confidence: rule.confidence,
         tolerance: rule.tolerance,
@@ -176,6 +289,7 @@ pub fn compare_with_reference(
         verdict,
         machine: Some(*shift),
         raw_ratio: Some(d.exp()),
+        tracking: Some(tracking),
     })
 }
 
@@ -183,7 +297,7 @@ pub fn compare_with_reference(
 mod tests {
     use super::*;
     use crate::stats::compare::inputs::test_run as run;
-    use crate::stats::compare::{compare, Spread};
+    use crate::stats::compare::compare;
 
     fn rule() -> RegressionRule {
         RegressionRule::new(0.95, 0.05)
@@ -210,7 +324,7 @@ mod tests {
 
     #[test]
     fn an_unmoved_machine_gives_the_rule_without_a_reference() {
-        let with = compare_with_reference(&base(), &tight(112.0), &shift(1.0), &rule()).unwrap();
+        let with = compare_with_reference(&base(), &tight(112.0), &shift(1.0), Tracking::UNKNOWN, &rule()).unwrap();
         let without = compare(&base(), &tight(112.0), &rule().prior_as_floor(false)).unwrap();
         assert!((with.ratio - without.ratio).abs() < 1e-12);
         assert!((with.ci.low / without.ci.low - 1.0).abs() < 1e-3);
@@ -222,13 +336,13 @@ mod tests {
     fn a_slower_machine_explains_a_slower_test() {
         // The machine is 15% slower now and so is the test: the code did
         // not change. Without the reference, a 2% spread fails it.
-        let c = compare_with_reference(&base(), &tight(115.0), &shift(1.15), &rule()).unwrap();
+        let c = compare_with_reference(&base(), &tight(115.0), &shift(1.15), Tracking::UNKNOWN, &rule()).unwrap();
         assert_eq!(c.verdict, Change::NoSignificantChange, "{c:?}");
         assert!(c.ci.low < 1.0 && c.ci.high > 1.14, "{:?}", c.ci);
         let raw = compare(&base(), &tight(115.0), &rule()).unwrap();
         assert_eq!(raw.verdict, Change::Regressed);
         // A 15% slowdown of the code on top is still caught.
-        let c = compare_with_reference(&base(), &tight(115.0 * 1.15), &shift(1.15), &rule())
+        let c = compare_with_reference(&base(), &tight(115.0 * 1.15), &shift(1.15), Tracking::UNKNOWN, &rule())
             .unwrap();
         assert_eq!(c.verdict, Change::Regressed, "{c:?}");
     }
@@ -238,15 +352,15 @@ mod tests {
         // The machine is 15% faster now; a test bound by memory does not
         // follow it and reads what it read. Assuming it followed would
         // read +18%; the rule does not assume it.
-        let c = compare_with_reference(&base(), &tight(100.0), &shift(0.85), &rule()).unwrap();
+        let c = compare_with_reference(&base(), &tight(100.0), &shift(0.85), Tracking::UNKNOWN, &rule()).unwrap();
         assert!(!c.verdict.is_failure(), "{c:?}");
         assert!(c.ci.low < 1.0 && c.ci.high > 1.17, "{:?}", c.ci);
     }
 
     #[test]
     fn the_minimum_detectable_slowdown_grows_by_the_machines_move() {
-        let still = compare_with_reference(&base(), &tight(100.0), &shift(1.0), &rule()).unwrap();
-        let moved = compare_with_reference(&base(), &tight(100.0), &shift(0.9), &rule()).unwrap();
+        let still = compare_with_reference(&base(), &tight(100.0), &shift(1.0), Tracking::UNKNOWN, &rule()).unwrap();
+        let moved = compare_with_reference(&base(), &tight(100.0), &shift(0.9), Tracking::UNKNOWN, &rule()).unwrap();
         let grown = (1.0 + moved.min_detectable_slowdown).ln()
             - (1.0 + still.min_detectable_slowdown).ln();
         assert!((grown - 0.9f64.ln().abs()).abs() < 0.002, "{grown}");
@@ -254,16 +368,58 @@ mod tests {
 
     #[test]
     fn bad_shifts_are_errors_that_name_the_input() {
-        let err = compare_with_reference(&base(), &tight(100.0), &shift(0.0), &rule()).unwrap_err();
+        let err = compare_with_reference(&base(), &tight(100.0), &shift(0.0), Tracking::UNKNOWN, &rule()).unwrap_err();
         assert!(err.to_string().contains("reference ratio"), "{err}");
         let nan = MachineShift {
             ratio: 1.0,
             log_se: f64::NAN,
         };
-        let err = compare_with_reference(&base(), &tight(100.0), &nan, &rule()).unwrap_err();
+        let err = compare_with_reference(&base(), &tight(100.0), &nan, Tracking::UNKNOWN, &rule()).unwrap_err();
         assert!(err.to_string().contains("standard error"), "{err}");
         let then = run(10.0, 9.9, 10.1);
         let s = MachineShift::between(&then, &run(11.0, 10.9, 11.1)).unwrap();
         assert!((s.ratio - 1.1).abs() < 1e-12 && s.log_se > 0.0);
+    }
+
+    #[test]
+    fn a_recording_across_machine_states_measures_how_much_a_test_follows() {
+        // References 0%, +16%, 0%, +16%, +8%: a test that follows fully,
+        // one that follows a third, and one recorded on a still machine.
+        let refs = [10.0, 11.6, 10.0, 11.6, 10.8];
+        let follows = [100.0, 116.2, 100.3, 115.8, 108.1];
+        let fit = fit_runs(&follows, &refs).unwrap();
+        let t = fit.tracking;
+        assert!(t.low > 0.85 && t.high < 1.15, "{t:?}");
+        assert!(fit.residual.sd < 0.005 && fit.residual.df == 3.0, "{fit:?}");
+        let third: Vec<f64> = refs
+            .iter()
+            .zip([0.2, -0.1, 0.0, 0.1, -0.2])
+            .map(|(r, e): (&f64, f64)| 100.0 * (r / 10.0).powf(1.0 / 3.0) * (1.0 + e / 100.0))
+            .collect();
+        let t = fit_runs(&third, &refs).unwrap().tracking;
+        assert!(t.low > 0.2 && t.high < 0.5, "{t:?}");
+        // A still machine: no tracking, and the spread of the runs each
+        // over its reference (here the test's own 6.6% spread).
+        let still = fit_runs(&follows, &[10.0, 10.01, 10.0, 9.99, 10.0]).unwrap();
+        assert_eq!(still.tracking, Tracking::UNKNOWN);
+        assert!((still.residual.sd - 0.074).abs() < 0.01, "{still:?}");
+        assert_eq!(still.residual.df, 4.0);
+        let two = fit_runs(&follows[..2], &refs[..2]).unwrap();
+        assert_eq!((two.tracking, two.residual.df), (Tracking::UNKNOWN, 1.0));
+        assert!(fit_runs(&follows[..1], &refs[..1]).is_none());
+        assert!(fit_runs(&follows, &refs[..4]).is_none());
+        // Known to follow: a slower machine now with a faster test reads
+        // the code's own change, and the interval is no wider for it.
+        let known = Tracking {
+            low: 0.95,
+            high: 1.05,
+        };
+        let c = compare_with_reference(&base(), &tight(90.0 * 1.10), &shift(0.90), known, &rule())
+            .unwrap();
+        assert_eq!(c.verdict, Change::Regressed, "{c:?}");
+        let blind =
+            compare_with_reference(&base(), &tight(90.0 * 1.10), &shift(0.90), Tracking::UNKNOWN, &rule())
+                .unwrap();
+        assert!(!blind.verdict.is_failure(), "{blind:?}");
     }
 }

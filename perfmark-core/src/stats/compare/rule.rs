@@ -368,6 +368,7 @@ pub fn compare(
         verdict,
         machine: None,
         raw_ratio: None,
+        tracking: None,
     })
 }
 

@@ -162,6 +162,7 @@ mod tests {
             &base,
             &run(108.0, 107.9, 108.1),
             &shift,
+            crate::stats::compare::Tracking::UNKNOWN,
             &rule,
         )
         .unwrap();
