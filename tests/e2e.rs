@@ -416,10 +416,47 @@ fn a_saved_baseline_fails_a_real_regression_and_passes_unchanged_code() {
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(saved["schema"], 1, "{saved}");
 
-    // Unchanged: no significant change.
+    // The machine-state reference was measured beside the test and kept.
+    let reference = &saved["tests"]["custom_scaled"]["reference"];
+    assert!(
+        reference["ns_per_step"].as_f64().is_some_and(|ns| ns > 0.0),
+        "{saved}"
+    );
+
+    // Unchanged: no significant change. (The point is the middle of what
+    // the code's change can be given the machine's measured move, so it
+    // need not read +0.0%.)
     let out = run_scaled(&dir, "1.0", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    assert!(stdout(&out).contains("+0.0% ["), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("): no significant change"),
+        "{}",
+        explain(&out)
+    );
+    // +20% against a one-process baseline with the reference: the
+    // machine's move is measured, not assumed, so the residual spread
+    // (2.5% by default) applies and +20% fails.
+    let out = run_scaled(&dir, "1.2", &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("since the baseline, allowed for; residual sd 2.5%, prior; tolerance 5%)"),
+        "{}",
+        explain(&out)
+    );
+    assert!(
+        text.contains("regressed beyond the 5% tolerance"),
+        "{}",
+        explain(&out)
+    );
+    // A file written before the reference reads as it did, and is judged
+    // by the rule without it.
+    let mut old: serde_json::Value = saved.clone();
+    old["tests"]["custom_scaled"]
+        .as_object_mut()
+        .unwrap()
+        .remove("reference");
+    std::fs::write(&file, serde_json::to_string_pretty(&old).unwrap()).unwrap();
     // +20% against a one-process baseline, noiseless: below what the
     // default between-run spread (7.5%, calibrated alone over 47 minutes
     // on the reference VM) lets a comparison of two processes see, and the

@@ -109,12 +109,7 @@ fn measured(rng: &mut Rng, truth_ns: f64, log_offset: f64, half: f64) -> RunEsti
 
 /// One process: the test's estimate (its code `slowdown` times slower) and
 /// the reference's, in machine state `state`.
-fn process(
-    rng: &mut Rng,
-    test: Test,
-    state: f64,
-    slowdown: f64,
-) -> (RunEstimate, RunEstimate) {
+fn process(rng: &mut Rng, test: Test, state: f64, slowdown: f64) -> (RunEstimate, RunEstimate) {
     let half = rng.between(0.002, 0.02);
     let offset = test.beta * state + rng.normal(0.0, test.residual);
     let estimate = measured(rng, TRUTH_NS * slowdown, offset, half);
@@ -135,13 +130,7 @@ struct Rates {
     caught_at_printed: f64,
 }
 
-fn simulate(
-    seed: u64,
-    machine: Machine,
-    recording: Recording,
-    test: Test,
-    slowdown: f64,
-) -> Rates {
+fn simulate(seed: u64, machine: Machine, recording: Recording, test: Test, slowdown: f64) -> Rates {
     let mut rng = Rng::new(seed);
     let rule = RegressionRule::new(CONFIDENCE, DEFAULT_REGRESSION).unwrap();
     let residual_rule = rule
@@ -318,7 +307,10 @@ fn the_rule_with_the_reference_on_measured_machine_behaviour() {
                 // The printed minimum detectable slowdown is caught at
                 // least 9 times in 10 (less the simulation's own error:
                 // 4,000 replications give ±1%).
-                check(unchanged.caught_at_printed >= 0.88, "the printed power is not met");
+                check(
+                    unchanged.caught_at_printed >= 0.88,
+                    "the printed power is not met",
+                );
                 // On a still machine the reference costs nothing and
                 // catches what the goals ask: +10% against five processes,
                 // +20% against one, at least 9 times in 10.
@@ -335,7 +327,10 @@ fn the_rule_with_the_reference_on_measured_machine_behaviour() {
                     && recording == Recording::Spread
                     && test.residual <= 0.007
                 {
-                    check(ten.with_reference >= 0.9, "+10% missed on a drifting machine");
+                    check(
+                        ten.with_reference >= 0.9,
+                        "+10% missed on a drifting machine",
+                    );
                 }
             }
         }

@@ -161,7 +161,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
             eprintln!(
                 "alarms: run {} of {runs}, scale {scale:.2}{}",
                 r + 1,
-                if loaded { ", other core busy 2 s on / 2 s off" } else { "" }
+                if loaded {
+                    ", other core busy 2 s on / 2 s off"
+                } else {
+                    ""
+                }
             );
             if let Some(load) = &load {
                 load.set(loaded);
@@ -199,7 +203,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 ];
                 for (by_scale, entry, judge) in judged {
                     if let Some(o) = outcome_against(r, test, minute, entry, t, judge)? {
-                        by_scale.entry(key).or_default().push(Outcome { loaded, ..o });
+                        by_scale
+                            .entry(key)
+                            .or_default()
+                            .push(Outcome { loaded, ..o });
                     }
                 }
             }
@@ -702,10 +709,18 @@ fn slowdown_label(key: u32) -> String {
 
 /// [`print_rates`] split by whether the other core was busy (`--load`).
 fn print_rates_by_load(title: &str, by_scale: &ByScale) {
-    for (loaded, words) in [(false, "quiet rounds"), (true, "other core busy 2 s on / 2 s off")] {
+    for (loaded, words) in [
+        (false, "quiet rounds"),
+        (true, "other core busy 2 s on / 2 s off"),
+    ] {
         let part: ByScale = by_scale
             .iter()
-            .map(|(k, v)| (*k, v.iter().copied().filter(|o| o.loaded == loaded).collect()))
+            .map(|(k, v)| {
+                (
+                    *k,
+                    v.iter().copied().filter(|o| o.loaded == loaded).collect(),
+                )
+            })
             .collect();
         print_rates(&format!("{title}, {words}"), &part);
     }

@@ -134,7 +134,9 @@ impl Prior {
     }
 
     /// The prior in words, for the header: `between-run sd 7.5%
-    /// (perfmark's default: record this machine's …)`.
+    /// (perfmark's default: record this machine's …); against baselines
+    /// with the machine-state reference, residual sd 2.5% (perfmark's
+    /// default) and the machine's measured move`.
     pub fn header(&self) -> String {
         let source = match self.source {
             PriorSource::Default => {
@@ -158,7 +160,19 @@ impl Prior {
                 self.spread.df
             ),
         };
-        format!("between-run sd {:.1}% ({source})", self.spread.sd * 100.0)
+        let residual = if self.residual == DEFAULT_RESIDUAL_PRIOR {
+            "perfmark's default".to_owned()
+        } else if self.source == PriorSource::Setting {
+            "set".to_owned()
+        } else {
+            "recorded on this machine".to_owned()
+        };
+        format!(
+            "between-run sd {:.1}% ({source}); against baselines with the machine-state \
+             reference, residual sd {:.1}% ({residual}) and the machine's measured move",
+            self.spread.sd * 100.0,
+            self.residual.sd * 100.0
+        )
     }
 
     /// The regression rule at `confidence` and `tolerance` with this prior,

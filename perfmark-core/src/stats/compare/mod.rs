@@ -45,7 +45,7 @@ pub use prior::moderated_prior;
 pub use reference::{compare_with_reference, fit_runs, MachineShift, RecordedFit, Tracking};
 pub use rule::{
     compare, RegressionRule, TestSpreadSource, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR,
-    DEFAULT_RESIDUAL_PRIOR, DEFAULT_RESIDUAL_SD, DETECTION_POWER, MIN_RESIDUAL_SD,
+    DEFAULT_RESIDUAL_PRIOR, DETECTION_POWER, MIN_RESIDUAL_SD,
 };
 #[cfg(feature = "internals")]
 pub use rule::{TestSpread, DEFAULT_PRIOR_DF};
