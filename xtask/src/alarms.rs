@@ -225,8 +225,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if load.is_some() {
             print_rates_by_load(title, by_scale);
         }
+        print_power_check(title, by_scale);
     }
-    print_tracking(&names, &multi_raw);
+    print_tracking(&names, &multi);
     print_run_level(&r_runs, &multi);
     print_calibration(&multi);
     print_recalibration(&multi, runs_started.elapsed());
@@ -764,6 +765,30 @@ fn print_tracking(names: &[String], by_scale: &ByScale) {
             (sxx / (n - 1) as f64).sqrt() * 100.0,
             residual / sxx.sqrt(),
             residual * 100.0
+        );
+    }
+}
+
+/// Whether the printed minimum detectable slowdowns hold: at each real
+/// slowdown, the test-runs whose comparison said it could detect a
+/// slowdown that large, and how many of them failed (the claim: at least
+/// 9 in 10).
+fn print_power_check(title: &str, by_scale: &ByScale) {
+    println!("\n{title}: the printed minimum detectable slowdown, checked\n");
+    println!("| slowdown | test-runs that said they could see it | of them failed |");
+    println!("|---|---|---|");
+    for (key, outcomes) in by_scale.iter().filter(|(k, _)| **k > 100) {
+        let slowdown = *key as f64 / 100.0 - 1.0;
+        let claimed: Vec<&Outcome> = outcomes
+            .iter()
+            .filter(|o| o.min_detectable <= slowdown)
+            .collect();
+        let failed = claimed.iter().filter(|o| o.regressed).count();
+        println!(
+            "| {} | {} | {failed} ({}) |",
+            slowdown_label(*key),
+            claimed.len(),
+            share(failed, claimed.len())
         );
     }
 }
