@@ -24,6 +24,12 @@ pub use std::hint::black_box;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeSnippets;
 
+/// The Rust snippets of docs/attribute.md (the complexity example, your
+/// own allocator), compiled as the README's are.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/attribute.md")]
+pub struct AttributeGuideSnippets;
+
 /// The entry point of a perf test binary (`harness = false`): runs every
 /// `#[perf_test]` in it with libtest's command line and exit status, and
 /// installs perfmark's counting global allocator ([`CountingAlloc`]), which

@@ -1,7 +1,7 @@
 //! End to end: a user's crate (`tests/fixtures/basic`) built and run by
 //! cargo the way a user would, checked against libtest's behaviour and
 //! perfmark's contract (the README's "Setup in your crate" through
-//! "The command line").
+//! "Options").
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -687,7 +687,7 @@ fn family_wise_verdicts_are_decided_at_the_corrected_level() {
     assert!(text.contains("--family-wise to keep it"), "{text}");
 }
 
-/// The commands the README and docs/ci.md give, as written: every
+/// The commands the README, CONTRIBUTING.md and the guides give, as written: every
 /// `cargo test … -- ARGS` is accepted by a perf test binary (run with
 /// `--list`, so nothing is measured or saved), and every `cargo xtask TASK`
 /// names a task. Commands with placeholders (`[FILTER]`, `[options]`) are
@@ -697,7 +697,16 @@ fn the_documented_commands_are_accepted() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let xtask = std::fs::read_to_string(root.join("xtask/src/main.rs")).unwrap();
     let mut test_args = Vec::new();
-    for doc in ["README.md", "docs/ci.md"] {
+    for doc in [
+        "README.md",
+        "CONTRIBUTING.md",
+        "docs/attribute.md",
+        "docs/baselines.md",
+        "docs/ci.md",
+        "docs/measurements.md",
+        "docs/nextest.md",
+        "docs/verdicts.md",
+    ] {
         let text = std::fs::read_to_string(root.join(doc)).unwrap();
         for command in documented_commands(&text) {
             if command.contains('[') {
