@@ -763,3 +763,34 @@ fn documented_commands(text: &str) -> Vec<String> {
     }
     commands
 }
+
+#[test]
+fn a_cpu_placeholder_keeps_each_cpu_models_baselines_apart() {
+    let root = baseline_dir("per-cpu");
+    let templ = root.join("{cpu}");
+    let out = run_scaled(&templ, "1.0", &["--save-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    // One directory, named after this machine's CPU model, holds the file.
+    let dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    let name = dirs[0].file_name().unwrap().to_str().unwrap().to_owned();
+    assert!(
+        !name.contains('{')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+        "{name}"
+    );
+    assert!(dirs[0].join("perf.json").is_file());
+    // The same template finds it again: three times slower fails.
+    let out = run_scaled(&templ, "3.0", &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("regressed beyond the 5% tolerance"),
+        "{}",
+        explain(&out)
+    );
+}

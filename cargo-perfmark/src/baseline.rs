@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use perfmark_core::baseline::{BaselineFile, BaselineStore, Entry, RecordedSpread, DEFAULT_DIR};
+use perfmark_core::baseline::{
+    machine_dir, BaselineFile, BaselineStore, Entry, RecordedSpread, DEFAULT_DIR,
+};
 
 use crate::cargo::{build_perf_binaries, Selection, TestBinary, Workspace};
 use crate::Error;
@@ -90,8 +92,15 @@ pub fn record_workspace(ws: &Workspace, recording: &Recording) -> Result<(), Err
             &recording.test_args,
             &scratch,
         )?;
+        // A `{cpu}` in the directory names the CPU model the runs were
+        // recorded on, as the test binary reads it when checking.
         let dir = match std::env::var_os("PERFMARK_BASELINE_DIR") {
-            Some(dir) => binary.package_dir.join(dir),
+            Some(dir) => {
+                let cpu = merged
+                    .first()
+                    .map_or("unknown CPU", |e| e.fingerprint().cpu_model.as_str());
+                machine_dir(&binary.package_dir.join(dir), cpu)
+            }
             None => binary.package_dir.join(DEFAULT_DIR),
         };
         let file = save(&BaselineStore::new(&dir), &binary.target, &merged)?;

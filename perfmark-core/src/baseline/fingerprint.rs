@@ -47,6 +47,35 @@ pub struct Fingerprint {
     pub rustc: String,
 }
 
+/// The placeholder a baseline directory may hold for the CPU model
+/// ([`machine_dir`]).
+pub const CPU_PLACEHOLDER: &str = "{cpu}";
+
+/// `dir` with every `{cpu}` replaced by a file-name form of `cpu_model`
+/// (lowercase letters and digits, other runs of characters as one `-`:
+/// `AMD EPYC 7763 64-Core Processor` → `amd-epyc-7763-64-core-processor`),
+/// so that machines of several CPU models keep their baselines side by
+/// side (`--baseline-dir perf-baselines/{cpu}`) and each run reads and
+/// writes its own model's. A `dir` without the placeholder is returned as
+/// it is.
+pub fn machine_dir(dir: &std::path::Path, cpu_model: &str) -> std::path::PathBuf {
+    let text = dir.to_string_lossy();
+    if !text.contains(CPU_PLACEHOLDER) {
+        return dir.to_path_buf();
+    }
+    let mut slug = String::new();
+    for c in cpu_model.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    let slug = if slug.is_empty() { "unknown-cpu" } else { slug };
+    std::path::PathBuf::from(text.replace(CPU_PLACEHOLDER, slug))
+}
+
 impl Fingerprint {
     /// The fingerprint of this process, now.
     ///

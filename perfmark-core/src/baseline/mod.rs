@@ -88,7 +88,9 @@ mod unique_keys;
 pub use crate::clock::Clock;
 pub use entry::{BetweenRuns, Entry, StoredEstimate, StoredReference};
 pub use error::BaselineError;
-pub use fingerprint::{cpu_model_from_cpuinfo, rfc3339_utc, Fingerprint, MachineMatch};
+pub use fingerprint::{
+    cpu_model_from_cpuinfo, machine_dir, rfc3339_utc, Fingerprint, MachineMatch, CPU_PLACEHOLDER,
+};
 pub use spread::{RecordedSpread, SMYTH_MOMENTS};
 pub use store::{BaselineFile, BaselineStore};
 

@@ -12,7 +12,7 @@ use super::machine::{self, MachineLock};
 use super::paired::Comparing;
 use super::Runner;
 use crate::allocations;
-use crate::baseline::{BaselineFile, BaselineStore, Fingerprint};
+use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint};
 use crate::checks::{allocs, Prior};
 use crate::clock::{self, Clock};
 use crate::measure::noise_floor;
@@ -79,12 +79,12 @@ impl Runner {
             ));
         }
         environment_warnings.extend(self.observer.coverage().header_warning());
-        let store = self.baseline_store();
         let fingerprint = Fingerprint::current(
             &platform.rustc,
             &platform.profile,
             &platform.perfmark_version,
         );
+        let store = self.baseline_store(&fingerprint);
         if self.options.save_baseline && !self.measuring() {
             return Err(Error::usage(
                 "refusing to save baselines from an unoptimized build: run `cargo test \
@@ -242,11 +242,15 @@ impl Runner {
         (floor, false)
     }
 
-    /// The baseline store: `--baseline-dir` (relative to the package),
-    /// else the package's own.
-    fn baseline_store(&self) -> BaselineStore {
+    /// The baseline store: `--baseline-dir` (relative to the package; a
+    /// `{cpu}` in it names this machine's CPU model, see
+    /// [`baseline::machine_dir`]), else the package's own.
+    fn baseline_store(&self, here: &Fingerprint) -> BaselineStore {
         match &self.options.baseline_dir {
-            Some(dir) => BaselineStore::new(Path::new(self.build.manifest_dir).join(dir)),
+            Some(dir) => BaselineStore::new(baseline::machine_dir(
+                &Path::new(self.build.manifest_dir).join(dir),
+                &here.cpu_model,
+            )),
             None => BaselineStore::in_package(self.build.manifest_dir),
         }
     }

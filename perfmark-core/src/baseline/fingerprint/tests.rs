@@ -279,3 +279,26 @@ fn cpu_model_is_read_from_cpuinfo_text() {
     );
     assert_eq!(cpu_model_from_cpuinfo(""), None);
 }
+
+#[test]
+fn a_cpu_placeholder_names_the_model_in_a_file_name_form() {
+    use std::path::Path;
+    let dir = Path::new("perf-baselines/{cpu}");
+    assert_eq!(
+        machine_dir(dir, "AMD EPYC 7763 64-Core Processor"),
+        Path::new("perf-baselines/amd-epyc-7763-64-core-processor")
+    );
+    assert_eq!(
+        machine_dir(dir, "Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz"),
+        Path::new("perf-baselines/intel-r-xeon-r-platinum-8370c-cpu-2-80ghz")
+    );
+    assert_eq!(
+        machine_dir(dir, " ()"),
+        Path::new("perf-baselines/unknown-cpu")
+    );
+    // Without the placeholder the directory is the user's, as given.
+    assert_eq!(
+        machine_dir(Path::new("mine/{x}"), "AMD EPYC"),
+        Path::new("mine/{x}")
+    );
+}
