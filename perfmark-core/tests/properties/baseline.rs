@@ -230,6 +230,7 @@ fn subject_parts(ns: f64) -> (Plan, Measurement, stats::Estimate) {
         stop: StopReason::Precision,
         planned_samples: 40,
         budget_look: None,
+        reference_ns: Vec::new(),
     };
     (plan, measurement, estimate)
 }
