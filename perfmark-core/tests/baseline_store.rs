@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use perfmark_core::baseline::{
     BaselineError, BaselineStore, Entry, Fingerprint, RecordedSpread, StoredEstimate,
-    SCHEMA_VERSION,
+    StoredReference, SCHEMA_VERSION,
 };
 use perfmark_core::clock::Clock;
 
@@ -260,6 +260,59 @@ fn entries_round_trip_exactly() {
         .unwrap()
         .between_runs()
         .is_none());
+}
+
+#[test]
+fn the_machine_state_reference_round_trips_and_merges_as_the_estimate_does() {
+    let dir = scratch("reference");
+    let store = BaselineStore::new(&dir);
+    let reference = |ns: f64| StoredReference {
+        ci_high_ns: ns * 1.01,
+        ci_low_ns: ns * 0.99,
+        confidence: 0.95,
+        ns_per_step: ns,
+    };
+    let runs: Vec<Entry> = [(50.0, 1.2), (52.0, 1.25), (51.0, 1.22)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(ns, r))| {
+            noisy_entry("merged", ns, 40, 20 + i as u64).with_reference(reference(r))
+        })
+        .collect();
+    let merged = Entry::median_run_of(&runs);
+    let between = merged.between_runs().unwrap();
+    assert_eq!(between.reference_ns, [1.2, 1.25, 1.22]);
+    // The stored reference is the runs' geometric mean, as the estimate
+    // the rule compares is.
+    let r = merged.reference().unwrap();
+    let mean = (1.2f64 * 1.25 * 1.22).powf(1.0 / 3.0);
+    assert!((r.ns_per_step - mean).abs() < 1e-12, "{r:?}");
+    assert!(r.ci_low_ns < r.ns_per_step && r.ns_per_step < r.ci_high_ns);
+    // The references moved by 2% and more: a line is fitted, with R − 2
+    // degrees of freedom left.
+    let fit = between.residual_fit().unwrap();
+    assert_eq!(fit.residual.df, 1.0);
+    let single = noisy_entry("single", 7.0, 40, 30).with_reference(reference(1.3));
+    let written = store
+        .save("perf", &[merged.clone(), single.clone()])
+        .expect("save");
+    let loaded = store.load("perf").expect("load").expect("file exists");
+    assert_eq!(loaded, written);
+    assert_eq!(loaded.get("merged").unwrap(), &merged);
+    assert_eq!(loaded.get("single").unwrap(), &single);
+    // A run without a reference leaves the merged entry without one.
+    let mut mixed = runs.clone();
+    mixed.push(noisy_entry("merged", 53.0, 40, 40));
+    assert!(Entry::median_run_of(&mixed).reference().is_none());
+    // A reference that is not a positive time inside its interval is
+    // refused, and nothing is written.
+    let bad = noisy_entry("bad", 7.0, 40, 31).with_reference(StoredReference {
+        ci_low_ns: f64::NEG_INFINITY,
+        ..reference(1.3)
+    });
+    let err = store.save("perf", &[bad]).unwrap_err();
+    assert!(err.to_string().contains("reference"), "{err}");
+    assert_eq!(store.load("perf").unwrap().unwrap(), written);
 }
 
 #[test]
