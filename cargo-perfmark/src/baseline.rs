@@ -273,27 +273,50 @@ pub fn merge_runs(runs: &[Entry]) -> Result<Entry, Error> {
 /// The machine's between-run spread as the file now records it.
 fn print_machine_spread(file: &BaselineFile) {
     match file.between_run_spread() {
-        Some(s) => println!(
-            "between-run sd of this machine: {:.2}% (Smyth's empirical-Bayes prior over {} tests \
-             × {} processes; weight {:.1} df), stored as `between_run_spread`",
-            s.sd_log * 100.0,
-            s.tests,
-            s.runs,
-            s.df
-        ),
+        Some(s) => {
+            println!(
+                "between-run sd of this machine: {:.2}% (Smyth's empirical-Bayes prior over {} \
+                 tests × {} processes; weight {:.1} df), stored as `between_run_spread`",
+                s.sd_log * 100.0,
+                s.tests,
+                s.runs,
+                s.df
+            );
+            if let Some(r) = s.residual {
+                println!(
+                    "residual sd once each run is divided by the machine-state reference: \
+                     {:.2}% (weight {:.1} df): what the rule uses against these baselines",
+                    r.sd * 100.0,
+                    r.df
+                );
+            }
+        }
         None => println!("between-run sd of this machine: not estimated (fewer than 2 tests)"),
     }
 }
 
 fn print_table(entries: &[Entry]) {
-    println!("{:<44} {:>14} {:>16}", "test", "estimate", "between-run sd");
+    println!(
+        "{:<44} {:>14} {:>16} {:>13} {:>14}",
+        "test", "estimate", "between-run sd", "residual sd", "follows"
+    );
     for e in entries {
         let sd = e.between_runs().map_or(f64::NAN, |b| b.sd_log);
+        let fit = e.between_runs().and_then(|b| b.residual_fit());
+        let residual = fit.map_or(f64::NAN, |f| f.residual.sd);
+        // How much the test follows the machine, when the recording saw
+        // the machine move (else unknown: 0–1).
+        let follows = fit.map_or_else(
+            || "—".to_owned(),
+            |f| format!("{:.2}–{:.2}", f.tracking.low, f.tracking.high),
+        );
         println!(
-            "{:<44} {:>11.1} ns {:>15.2}%",
+            "{:<44} {:>11.1} ns {:>15.2}% {:>12.2}% {:>14}",
             e.name(),
             e.estimate().ns_per_iter,
-            sd * 100.0
+            sd * 100.0,
+            residual * 100.0,
+            follows
         );
     }
 }
