@@ -325,7 +325,7 @@ impl Runner {
                     outcome
                         .report
                         .reasons
-                        .push("new: not in the base build, not compared".to_owned());
+                        .push(crate::report::console::line::NEW_IN_HEAD.to_owned());
                 }
                 outcome
             }

@@ -48,6 +48,10 @@ const SEP: &str = " · ";
 /// What a mark starts with: `! inconclusive …`.
 pub const MARK: &str = "!";
 
+/// The reason of a test of the head that the base build does not have, in
+/// a paired comparison: said on the test's line.
+pub const NEW_IN_HEAD: &str = "new: not in the base build, not compared";
+
 /// Failing reasons shown under a failed test, beside its summary line.
 const FAILURE_REASONS: usize = 3;
 
@@ -70,7 +74,7 @@ pub fn default_lines(t: &TestReport) -> Vec<String> {
             failing
                 .into_iter()
                 .take(FAILURE_REASONS)
-                .map(|r| first_line(r).to_owned()),
+                .map(|r| one_line(r)),
         );
     }
     lines
@@ -83,7 +87,7 @@ pub fn summary_line(t: &TestReport) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     if let Some(e) = &t.estimate {
         let mut estimate = format!(
-            "{} {}/iter [{}, {}] {}",
+            "{} {}/iter [{}, {}] {} CI",
             e.statistic.as_str(),
             fmt_ns(e.ns_per_iter),
             fmt_ns(e.ci_low),
@@ -159,6 +163,9 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
     }
     if words.is_empty() && t.verdict == Verdict::Pass && t.estimate.is_some() {
         words.push("no budget: measured only".to_owned());
+    }
+    if t.reasons.iter().any(|r| r == NEW_IN_HEAD) {
+        words.push(NEW_IN_HEAD.to_owned());
     }
     words
 }
@@ -252,7 +259,11 @@ pub fn marks(t: &TestReport) -> Vec<String> {
     marks
 }
 
-/// The first line of a reason (a panic's message can span several).
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or_default()
+/// A reason on one line (a worker's error can span several).
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

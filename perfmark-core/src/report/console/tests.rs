@@ -255,7 +255,7 @@ fn a_passing_test_has_one_line_and_a_failing_one_at_most_four() {
     let pass = &report.tests[0];
     assert_eq!(
         lines_under(pass, false),
-        ["    median 41.03 ns/iter [40.77 ns, 41.31 ns] 95% · 1.561 GB/s · within budget 50.00 \
+        ["    median 41.03 ns/iter [40.77 ns, 41.31 ns] 95% CI · 1.561 GB/s · within budget 50.00 \
           ns (82%)"]
     );
     let fail = &report.tests[2];
