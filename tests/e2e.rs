@@ -659,7 +659,11 @@ fn family_wise_verdicts_are_decided_at_the_corrected_level() {
     assert!(text.contains(" 95% CI "), "{text}");
     assert!(!text.contains("family-wise"), "{text}");
     let out = cargo_perf(true, &["custom_", "--skip", "scaled", "--verbose"], &[]);
-    assert!(stdout(&out).contains("--family-wise to keep it"), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("--family-wise to keep it"),
+        "{}",
+        explain(&out)
+    );
 }
 
 /// The commands the README and docs/ci.md give, as written: every

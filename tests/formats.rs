@@ -80,7 +80,10 @@ fn keys_in_order(line: &str) -> Vec<String> {
 
 #[test]
 fn json_is_libtests_events_with_perfmarks_figures_added() {
-    for format in [&["--format", "json"][..], &["--format=json", "-Z", "unstable-options"]] {
+    for format in [
+        &["--format", "json"][..],
+        &["--format=json", "-Z", "unstable-options"],
+    ] {
         let out = run("json", &[&SELECTION[..], format].concat());
         assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
         let text = stdout(&out);
@@ -123,13 +126,19 @@ fn json_is_libtests_events_with_perfmarks_figures_added() {
         assert_eq!(events[0]["test_count"], 3);
         assert_eq!(keys_in_order(lines[1]), ["type", "event", "name"]);
         let failed = keys_in_order(lines[2]);
-        assert_eq!(failed[..5], ["type", "name", "event", "exec_time", "stdout"]);
+        assert_eq!(
+            failed[..5],
+            ["type", "name", "event", "exec_time", "stdout"]
+        );
         assert!(failed.contains(&"perfmark".to_owned()), "{failed:?}");
         assert!(events[2]["exec_time"].as_f64().unwrap() > 0.0);
         let why = events[2]["stdout"].as_str().unwrap();
         assert!(why.contains("over budget 50.00 ns"), "{why}");
         let ok = &events[4];
-        assert_eq!(keys_in_order(lines[4])[..4], ["type", "name", "event", "exec_time"]);
+        assert_eq!(
+            keys_in_order(lines[4])[..4],
+            ["type", "name", "event", "exec_time"]
+        );
         assert!(ok.get("stdout").is_none(), "{ok}");
         let figures = &ok["perfmark"];
         assert_eq!(figures["verdict"], "pass");
@@ -157,7 +166,12 @@ fn json_is_libtests_events_with_perfmarks_figures_added() {
                 "exec_time"
             ]
         );
-        for (key, count) in [("passed", 1), ("failed", 1), ("ignored", 1), ("measured", 0)] {
+        for (key, count) in [
+            ("passed", 1),
+            ("failed", 1),
+            ("ignored", 1),
+            ("measured", 0),
+        ] {
             assert_eq!(end[key], count, "{key}: {end}");
         }
         assert!(end["filtered_out"].as_u64().unwrap() > 0);
@@ -203,7 +217,10 @@ fn pretty_has_one_line_under_a_pass_and_at_most_four_under_a_failure() {
     );
     let fail = under("custom_over");
     assert!((2..=4).contains(&fail.len()), "{text}");
-    assert!(fail.iter().any(|l| l.contains("over budget 50.00 ns")), "{text}");
+    assert!(
+        fail.iter().any(|l| l.contains("over budget 50.00 ns")),
+        "{text}"
+    );
     // --verbose and its variable say everything.
     for (args, envs) in [
         (&["--verbose"][..], &[][..]),

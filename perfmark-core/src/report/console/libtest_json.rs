@@ -89,12 +89,16 @@ impl<'a> TestFinished<'a> {
             Verdict::Ignored => "ignored",
             Verdict::Pass | Verdict::NotMeasured => "ok",
         };
+        // Why it failed: the lines under its line, then what `failures:`
+        // says that they do not (a panic's message and place).
         let stdout = (t.verdict == Verdict::Fail).then(|| {
-            let mut text = line::default_lines(t).join("\n");
-            if let Some(detail) = detail {
-                text.push('\n');
-                text.push_str(detail);
+            let mut lines = line::default_lines(t);
+            for extra in detail.into_iter().flat_map(str::lines) {
+                if !lines.iter().any(|l| l == extra) {
+                    lines.push(extra.to_owned());
+                }
             }
+            let mut text = lines.join("\n");
             text.push('\n');
             text
         });
@@ -257,7 +261,11 @@ impl serde_json::ser::Formatter for LibtestFormatter {
         }
     }
 
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         if let Some(has) = self.objects.last_mut() {
             *has = true;
         }
@@ -268,7 +276,11 @@ impl serde_json::ser::Formatter for LibtestFormatter {
         w.write_all(b": ")
     }
 
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         if first {
             Ok(())
         } else {
@@ -360,6 +372,21 @@ mod tests {
             serde_json::from_str(&text(&TestFinished::of(&failed, Some("detail")))).unwrap();
         assert_eq!(value["event"], "failed");
         let stdout = value["stdout"].as_str().unwrap();
-        assert!(stdout.contains("over budget 10.00 ns\ndetail\n"), "{stdout}");
+        assert!(
+            stdout.contains("over budget 10.00 ns\ndetail\n"),
+            "{stdout}"
+        );
+        // What the lines under it said already is not said twice.
+        let value: serde_json::Value = serde_json::from_str(&text(&TestFinished::of(
+            &failed,
+            Some("over budget 10.00 ns"),
+        )))
+        .unwrap();
+        let stdout = value["stdout"].as_str().unwrap();
+        assert_eq!(
+            stdout.matches("over budget 10.00 ns").count(),
+            1,
+            "{stdout}"
+        );
     }
 }

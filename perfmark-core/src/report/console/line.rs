@@ -157,7 +157,10 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
         }
     }
     if let Some(limit) = t.allocations.as_ref().and_then(|a| a.limit) {
-        if t.allocations.as_ref().is_some_and(|a| a.allocs_per_iter <= limit as f64) {
+        if t.allocations
+            .as_ref()
+            .is_some_and(|a| a.allocs_per_iter <= limit as f64)
+        {
             words.push(format!("within allocation limit {limit}"));
         }
     }
@@ -187,7 +190,11 @@ fn change_words(change: Change, tolerance: f64) -> String {
 fn complexity_words(c: &crate::checks::ComplexityRecord) -> String {
     let mut words = String::new();
     if let (Some(k), Some(ci)) = (c.exponent, c.exponent_ci) {
-        let _ = write!(words, "time ∝ n^{k:.2} [{:.2}, {:.2}]{SEP}", ci.low, ci.high);
+        let _ = write!(
+            words,
+            "time ∝ n^{k:.2} [{:.2}, {:.2}]{SEP}",
+            ci.low, ci.high
+        );
     }
     if let Some(fitted) = &c.fitted {
         let _ = write!(words, "best fit O({fitted}){SEP}");
@@ -223,7 +230,10 @@ pub fn marks(t: &TestReport) -> Vec<String> {
         marks.push("near the budget: may flip between runs (--verbose)".to_owned());
     }
     if let Some(b) = &t.baseline {
-        if b.comparison.as_ref().is_some_and(|c| c.verdict == Change::Improved) {
+        if b.comparison
+            .as_ref()
+            .is_some_and(|c| c.verdict == Change::Improved)
+        {
             marks.push("re-record the baseline (--save-baseline)".to_owned());
         }
         if b.comparison.is_none() && !b.other_machine {
@@ -235,8 +245,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
             marks.push("undecided: raise max_time for this test".to_owned());
         }
     }
-    if t
-        .interference
+    if t.interference
         .as_ref()
         .and_then(|i| i.paired.as_ref())
         .is_some_and(|p| p.asymmetry_warning().is_some())
@@ -244,12 +253,13 @@ pub fn marks(t: &TestReport) -> Vec<String> {
         marks.push("other work hit one side more than the other: re-run (--verbose)".to_owned());
     }
     if t.measure == crate::clock::Clock::Cpu
-        && t.measurement.as_ref().is_some_and(|m| m.kind == SampleKind::Custom)
+        && t.measurement
+            .as_ref()
+            .is_some_and(|m| m.kind == SampleKind::Custom)
     {
         marks.push("measure = \"cpu\" does not apply to iter_custom".to_owned());
     }
-    if t
-        .complexity
+    if t.complexity
         .as_ref()
         .and_then(|c| c.detectable_excess)
         .is_some_and(|d| d > 1.0)

@@ -326,14 +326,23 @@ fn json_prints_libtests_events_and_nothing_else() {
     let report = fixtures::realistic();
     let (out, _) = printed(|c| {
         c.set_style(Style::Json, true);
-        c.header(&fixtures::platform(), None, true, &["w".to_owned()], Path::new("r"));
+        c.header(
+            &fixtures::platform(),
+            None,
+            true,
+            &["w".to_owned()],
+            Path::new("r"),
+        );
         c.running(2);
         c.test_started(&report.tests[0].name);
         c.test_finished(&report.tests[0], None);
         c.ignored("slow", Some("needs a disk"));
         c.footer(&["family-wise".to_owned()]);
         c.failures(&[("x".to_owned(), None)]);
-        c.result(&Counts::of(&report.tests[..1], 3), Duration::from_millis(10));
+        c.result(
+            &Counts::of(&report.tests[..1], 3),
+            Duration::from_millis(10),
+        );
     });
     let lines: Vec<serde_json::Value> = out
         .lines()

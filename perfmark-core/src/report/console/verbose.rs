@@ -131,4 +131,3 @@ pub fn verbose_lines(t: &TestReport) -> Vec<String> {
     );
     lines
 }
-
