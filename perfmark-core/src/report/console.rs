@@ -4,7 +4,7 @@
 //! - Pretty (the default): on stdout, a header naming the platform,
 //!   libtest's `test NAME ... ok|FAILED|ignored` line for each test with
 //!   one indented line of perfmark under a passing test and at most four
-//!   under a failing one ([`line`]), the failures, a footer of what holds
+//!   under a failing one ([`mod@line`]), the failures, a footer of what holds
 //!   for the whole run, and libtest's closing `test result:` line. With
 //!   `--verbose`, every line of each check and the full account of each
 //!   measurement (as Brent Boyer's `toStringFull` in "Robust Java
