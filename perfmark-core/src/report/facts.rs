@@ -212,6 +212,13 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
     if let Some(c) = &t.complexity {
         facts.extend(complexity_facts(c));
     }
+    if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
+        facts.push(Fact::new("detection", c.detection()));
+    }
+    if let Some(line) = t.comparison.as_ref().and_then(|c| c.layout_line()) {
+        let value = line.strip_prefix("layout: ").unwrap_or(&line).to_owned();
+        facts.push(Fact::new("layout", value));
+    }
     facts
 }
 

@@ -1,6 +1,7 @@
 //! The `--verbose` account under a test's line: every summary line (one
-//! per check, the heap, what a comparison could detect, every warning) and
-//! the full account of the measurement.
+//! per check, the heap, every warning) and the full account of the
+//! measurement (its facts, as the HTML page states them, among them what a
+//! comparison could detect and the layout sensitivity).
 
 use std::fmt::Write as _;
 
@@ -21,9 +22,8 @@ const TEXT_HISTOGRAM_WIDTH: usize = 40;
 const VERBOSE_LAGS: usize = 10;
 
 /// The summary lines of a test (unindented), as `--verbose` prints them:
-/// the estimate with its CI and the rate, the summary statistics, one
-/// reason per check, what a comparison with a stored baseline could
-/// detect, the warnings.
+/// the estimate with its CI and the rate, the summary statistics, the heap,
+/// one reason per check, the warnings.
 pub fn summary_lines(t: &TestReport) -> Vec<String> {
     let mut lines = Vec::new();
     if let (Some(e), Some(m)) = (&t.estimate, &t.measurement) {
@@ -70,12 +70,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
         lines.extend(c.lines());
     }
     lines.extend(t.reasons.iter().cloned());
-    if let Some(line) = t.comparison.as_ref().and_then(|c| c.layout_line()) {
-        lines.push(line);
-    }
-    if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
-        lines.push(c.detection());
-    }
+    // What a comparison with a stored baseline could detect, and the
+    // paired comparison's layout line, are facts ([`test_facts`]): the
+    // full account below and the HTML page say them.
     lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));
     lines
 }
