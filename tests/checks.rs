@@ -17,7 +17,7 @@ fn cargo_target(target: &str, args: &[&str]) -> Output {
     build_once();
     let mut cmd = Command::new(env!("CARGO"));
     cmd.current_dir(fixture_dir())
-        .args(["test", "--quiet", "--release", "--test", target, "--"])
+        .args(["test", "--release", "--test", target, "--"])
         .args(args)
         .env("CARGO_TARGET_DIR", fixture_target_dir());
     for (k, _) in std::env::vars() {
@@ -75,7 +75,11 @@ fn test<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value 
 #[test]
 fn allocation_limits_pass_and_fail_on_exact_counts() {
     let dir = scratch("allocs");
-    let out = cargo_target("checks", &["alloc_", "--report-dir", dir.to_str().unwrap()]);
+    // Every check's sentence is --verbose's.
+    let out = cargo_target(
+        "checks",
+        &["alloc_", "--verbose", "--report-dir", dir.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     assert_eq!(
         result_lines(&out),
@@ -137,7 +141,7 @@ fn allocation_limits_pass_and_fail_on_exact_counts() {
 
 #[test]
 fn an_allocator_of_the_crates_own_is_wrapped_and_still_used() {
-    let out = cargo_target("own_alloc", &[]);
+    let out = cargo_target("own_alloc", &["--verbose"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     assert_eq!(result_lines(&out), ["test own_alloc_one ... ok"]);
     assert!(
@@ -151,7 +155,10 @@ fn an_allocator_of_the_crates_own_is_wrapped_and_still_used() {
 #[test]
 fn a_sleeping_routine_passes_a_cpu_budget_and_fails_the_same_wall_budget() {
     let dir = scratch("cpu");
-    let out = cargo_target("checks", &["sleep_", "--report-dir", dir.to_str().unwrap()]);
+    let out = cargo_target(
+        "checks",
+        &["sleep_", "--verbose", "--report-dir", dir.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     assert_eq!(
         result_lines(&out),
@@ -229,6 +236,13 @@ fn a_baseline_is_never_compared_across_clocks() {
     std::fs::write(&file, serde_json::to_string_pretty(&saved).unwrap()).unwrap();
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    // By default a mark says the baseline was not used, --verbose why.
+    assert!(
+        stdout(&out).contains("! baseline not used (--verbose says why)"),
+        "{}",
+        explain(&out)
+    );
+    let out = run(&["--verbose"]);
     assert!(
         stdout(&out).contains(
             "baseline not used: it records wall-clock time, this test measures thread CPU time; \

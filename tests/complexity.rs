@@ -14,7 +14,9 @@ use support::{explain, fixture_dir, fixture_target_dir, result_lines, result_sum
 fn run(release: bool, args: &[&str]) -> Output {
     build_once(release);
     let mut cmd = Command::new(env!("CARGO"));
-    cmd.current_dir(fixture_dir()).arg("test").arg("--quiet");
+    // Not `cargo test --quiet`, which the binary would read as libtest's
+    // terse output.
+    cmd.current_dir(fixture_dir()).arg("test");
     if release {
         cmd.arg("--release");
     }
@@ -101,7 +103,13 @@ fn real_routines_pass_their_class_and_a_wrong_declaration_fails() {
     let _ = std::fs::remove_dir_all(&dir);
     let out = run(
         true,
-        &["--skip", "per_call", "--report-dir", dir.to_str().unwrap()],
+        &[
+            "--skip",
+            "per_call",
+            "--verbose",
+            "--report-dir",
+            dir.to_str().unwrap(),
+        ],
     );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     let lines = result_lines(&out);
@@ -215,7 +223,13 @@ fn per_call_sampling_decides_on_the_mean_and_says_so() {
     let _ = std::fs::remove_dir_all(&dir);
     let out = run(
         true,
-        &["--exact", "per_call", "--report-dir", dir.to_str().unwrap()],
+        &[
+            "--exact",
+            "per_call",
+            "--verbose",
+            "--report-dir",
+            dir.to_str().unwrap(),
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     let text = stdout(&out);

@@ -198,8 +198,9 @@ fn baseline_and_compare_in_a_user_crate() {
     // The recording is not part of the comparisons below.
     std::fs::remove_dir_all(dir.join("perf-baselines")).unwrap();
 
-    // The working tree as committed: nothing regressed.
-    let out = cargo_perfmark(&dir, &["perfmark", "compare"]);
+    // The working tree as committed: nothing regressed (--verbose, passed
+    // on to the test binaries, adds each test's layout line).
+    let out = cargo_perfmark(&dir, &["perfmark", "compare", "--", "--verbose"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("vs base"),

@@ -1,29 +1,42 @@
-//! The console: everything a test binary prints. On stdout, a header
-//! naming the platform, libtest's `test NAME ... ok|FAILED|ignored` line
-//! for each test with perfmark's indented summary lines under it, the
-//! failures, and libtest's closing `test result:` line; with `--verbose`,
-//! the full account of each measurement (as Brent Boyer's `toStringFull`
-//! in "Robust Java benchmarking" (2008)). On stderr, errors and the wait
-//! for another run's machine lock.
+//! The console: everything a test binary prints, in the [`Style`] the
+//! command line asked for (docs/output.md shows each).
+//!
+//! - Pretty (the default): on stdout, a header naming the platform,
+//!   libtest's `test NAME ... ok|FAILED|ignored` line for each test with
+//!   one indented line of perfmark under a passing test and at most four
+//!   under a failing one ([`mod@line`]), the failures, a footer of what holds
+//!   for the whole run, and libtest's closing `test result:` line. With
+//!   `--verbose`, every line of each check and the full account of each
+//!   measurement (as Brent Boyer's `toStringFull` in "Robust Java
+//!   benchmarking" (2008)).
+//! - Terse (`--format terse`, `-q`): libtest's, one character a test
+//!   (`.`, `i`, a failure on a line of its own), the failures and the
+//!   closing line.
+//! - JSON (`--format json`): libtest's events, perfmark's figures on each
+//!   test's ([`libtest_json`]).
+//!
+//! On stderr, in every style, errors and the wait for another run's
+//! machine lock.
 //!
 //! The runner decides what to say; [`Console`] is the one place that says
 //! it, one method per kind of line, so the text tools and readers match
 //! lives here and nowhere else.
 
-use std::fmt::{self, Write as _};
+pub mod libtest_json;
+pub mod line;
+mod verbose;
+
+pub use verbose::{summary_lines, verbose_lines};
+
+use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use super::facts::{clock_line, test_facts};
-use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
+use super::fmt::fmt_ns;
 use super::TestReport;
-use crate::checks::allocs::fmt_allocations;
 use crate::checks::Verdict;
-use crate::measure::SampleKind;
 use crate::platform::Platform;
-use crate::stats;
-use crate::stats::compare::words::plain_percent;
 
 /// The line under a test measured by per-call sampling
 /// (`Bencher::iter_per_call`).
@@ -33,13 +46,6 @@ pub const PER_CALL_NOTE: &str = "per-call sampling (Falco): each call timed alon
 
 /// What perfmark's lines under a test's line start with.
 pub const INDENT: &str = "    ";
-
-/// Bins of the `--verbose` text histogram.
-const TEXT_HISTOGRAM_BINS: usize = 12;
-/// Width of the fullest bar of the `--verbose` text histogram, in characters.
-const TEXT_HISTOGRAM_WIDTH: usize = 40;
-/// Lags of the autocorrelation `--verbose` lists.
-const VERBOSE_LAGS: usize = 10;
 
 /// The start of a test's line, printed before it runs: `test NAME ... `.
 pub fn test_line_start(name: &str) -> String {
@@ -64,134 +70,50 @@ pub fn ignored_line(name: &str, why: Option<&str>) -> String {
     }
 }
 
-/// The lines printed under a test's line, indented: its summary lines and,
-/// when `verbose`, its full account.
+/// The lines printed under a test's line, indented: by default its one
+/// line, and why it failed ([`line::default_lines`]); when `verbose`, every
+/// summary line and its full account.
 pub fn lines_under(t: &TestReport, verbose: bool) -> Vec<String> {
-    let mut lines = summary_lines(t);
-    if verbose {
+    let lines = if verbose {
+        let mut lines = summary_lines(t);
         lines.extend(verbose_lines(t));
-    }
+        lines
+    } else {
+        line::default_lines(t)
+    };
     lines.into_iter().map(|l| format!("{INDENT}{l}")).collect()
 }
 
-/// The summary lines of a test (unindented): the estimate with its CI and
-/// the rate, the summary statistics, one reason per check, what a
-/// comparison with a stored baseline could detect, the warnings.
-pub fn summary_lines(t: &TestReport) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let (Some(e), Some(m)) = (&t.estimate, &t.measurement) {
-        // `95%`, or `99.92%` for a level corrected for the run's family.
-        let mut line = format!(
-            "{} {}/iter [{}, {}] ({} CI, {} samples × {} iters)",
-            e.statistic.as_str(),
-            fmt_ns(e.ns_per_iter),
-            fmt_ns(e.ci_low),
-            fmt_ns(e.ci_high),
-            plain_percent(e.confidence),
-            t.samples,
-            t.iters_per_sample,
-        );
-        if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
-            let _ = write!(line, " · {}", fmt_rate(work, rate));
-        }
-        lines.push(line);
-        if m.kind == SampleKind::PerCall {
-            lines.push(PER_CALL_NOTE.to_owned());
-        }
-        if let Some(s) = &t.summary {
-            lines.push(format!(
-                "mean {} · sd {} · min {} · cov {:.1}% · first call {}",
-                fmt_ns(s.mean),
-                fmt_ns(s.sd),
-                fmt_ns(s.min),
-                s.cov * 100.0,
-                fmt_ns(m.first_call_ns),
-            ));
-        }
-        if let Some(line) = clock_line(t) {
-            lines.push(line);
-        }
-    }
-    if let Some(a) = &t.allocations {
-        lines.push(format!(
-            "heap: {} (counted untimed over {} iterations)",
-            fmt_allocations(a),
-            a.iterations
-        ));
-    }
-    if let Some(c) = &t.complexity {
-        lines.extend(c.lines());
-    }
-    lines.extend(t.reasons.iter().cloned());
-    if let Some(line) = t.comparison.as_ref().and_then(|c| c.layout_line()) {
-        lines.push(line);
-    }
-    if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
-        lines.push(c.detection());
-    }
-    lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));
-    lines
+/// How the run's account is printed: libtest's `--format`.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// libtest's pretty lines, perfmark's under them (the default).
+    #[default]
+    Pretty,
+    /// libtest's terse: one character a test.
+    Terse,
+    /// libtest's JSON events.
+    Json,
 }
 
-/// The full account of a measured test (unindented), for `--verbose`: its
-/// facts ([`test_facts`], as the HTML page states them) one per line, then
-/// in text what the page draws: every candidate statistic, the Tukey
-/// fences, the first autocorrelation lags, and a histogram. Nothing for a
-/// test that was not measured.
-pub fn verbose_lines(t: &TestReport) -> Vec<String> {
-    let (Some(m), Some(d)) = (&t.measurement, &t.diagnostics) else {
-        return Vec::new();
-    };
-    let mut lines: Vec<String> = test_facts(t)
-        .into_iter()
-        .map(|f| format!("{}: {}", f.label, f.value))
-        .collect();
-    if !d.candidates.is_empty() {
-        lines.push("candidate statistics:".to_owned());
-        lines.extend(d.candidates.iter().map(|c| {
-            format!(
-                "  {:<18} {} [{}, {}]",
-                c.statistic.as_str(),
-                fmt_ns(c.point),
-                fmt_bound(c.ci.low),
-                fmt_bound(c.ci.high)
-            )
-        }));
-    }
-    if let Some(o) = &t.outliers {
-        let fences: Vec<String> = o.fences.iter().map(|&f| fmt_ns(f)).collect();
-        lines.push(format!("Tukey fences: {}", fences.join(" · ")));
-    }
-    if !d.serial.lags.is_empty() {
-        let lags: Vec<String> = d
-            .serial
-            .lags
-            .iter()
-            .take(VERBOSE_LAGS)
-            .map(|r| format!("{r:+.2}"))
-            .collect();
-        lines.push(format!(
-            "autocorrelation by lag 1..{}: {}",
-            lags.len(),
-            lags.join(" ")
-        ));
-    }
-    lines.push("histogram (ns/iter):".to_owned());
-    lines.extend(
-        stats::text_histogram(&m.samples_ns, TEXT_HISTOGRAM_BINS, TEXT_HISTOGRAM_WIDTH)
-            .into_iter()
-            .map(|l| format!("  {l}")),
-    );
-    lines
-}
+/// libtest's terse mode breaks its line of characters after this many, and
+/// says how far the run got (its `QUIET_MODE_MAX_COLUMN`).
+const TERSE_COLUMNS: usize = 88;
 
 /// Where a run's lines go: stdout for the run's own account, stderr for
 /// errors and waits, each method one kind of line, as libtest and perfmark
-/// print it. A write that fails panics, as `println!` does.
+/// print it in the console's [`Style`]. A write that fails panics, as
+/// `println!` does.
 #[derive(Debug)]
 pub struct Console<O: Write = io::Stdout, E: Write = io::Stderr> {
     out: O,
     err: E,
+    style: Style,
+    verbose: bool,
+    /// Terse: characters on the current line, tests done, tests to run.
+    column: usize,
+    done: usize,
+    total: usize,
 }
 
 impl Console {
@@ -202,9 +124,65 @@ impl Console {
 }
 
 impl<O: Write, E: Write> Console<O, E> {
-    /// A console writing its account to `out` and its errors to `err`.
+    /// A console writing its account to `out` and its errors to `err`,
+    /// pretty and not verbose.
     pub fn new(out: O, err: E) -> Self {
-        Console { out, err }
+        Console {
+            out,
+            err,
+            style: Style::Pretty,
+            verbose: false,
+            column: 0,
+            done: 0,
+            total: 0,
+        }
+    }
+
+    /// Prints in `style`, with every line of each test when `verbose`
+    /// (pretty only).
+    pub fn set_style(&mut self, style: Style, verbose: bool) {
+        self.style = style;
+        self.verbose = verbose;
+    }
+
+    /// Whether the pretty account is printed (header, lines under tests,
+    /// footer).
+    fn pretty(&self) -> bool {
+        self.style == Style::Pretty
+    }
+
+    /// Whether the `--verbose` account is printed.
+    pub fn verbose(&self) -> bool {
+        self.pretty() && self.verbose
+    }
+
+    fn event(&mut self, event: &impl serde::Serialize) {
+        if let Err(e) = libtest_json::write_event(&mut self.out, event) {
+            panic!("failed printing to stdout: {e}");
+        }
+    }
+
+    fn write_raw(&mut self, text: &str) {
+        let written = write!(self.out, "{text}").and_then(|()| self.out.flush());
+        if let Err(e) = written {
+            panic!("failed printing to stdout: {e}");
+        }
+    }
+
+    /// Terse: one test's character, breaking the line as libtest does.
+    fn terse_char(&mut self, c: char) {
+        self.write_raw(&c.to_string());
+        self.done += 1;
+        self.column += 1;
+        if self.column % TERSE_COLUMNS == TERSE_COLUMNS - 1 {
+            self.terse_progress();
+        }
+    }
+
+    fn terse_progress(&mut self) {
+        let progress = format!(" {}/{}\n", self.done, self.total);
+        self.write_raw(&progress);
+        self.column = 0;
     }
 
     /// The two writers, for a caller that wrote to buffers.
@@ -272,6 +250,9 @@ impl<O: Write, E: Write> Console<O, E> {
         warnings: &[String],
         report_dir: &Path,
     ) {
+        if !self.pretty() {
+            return;
+        }
         let kernel = p
             .kernel
             .as_deref()
@@ -308,6 +289,9 @@ impl<O: Write, E: Write> Console<O, E> {
 
     /// The run waited `waited` for the machine-wide lock at `path`.
     pub fn lock_waited(&mut self, waited: Duration, path: &Path) {
+        if !self.pretty() {
+            return;
+        }
         self.say(format_args!(
             "machine lock: waited {:.2} s for another perfmark run measuring on this machine ({})",
             waited.as_secs_f64(),
@@ -317,19 +301,18 @@ impl<O: Write, E: Write> Console<O, E> {
 
     /// What the start-up cost (under nextest, where every test pays it).
     pub fn startup(&mut self, line: &str) {
+        if !self.pretty() {
+            return;
+        }
         self.say(format_args!("{line}"));
     }
 
-    /// Compare mode's header: the base build (its first link), how many
-    /// links of each build the process pairs draw from, and the run's
-    /// family-wise correction in `family_words`.
-    pub fn comparing(
-        &mut self,
-        base: &Path,
-        head_links: usize,
-        base_links: usize,
-        family_words: &str,
-    ) {
+    /// Compare mode's header: the base build (its first link) and how
+    /// many links of each build the process pairs draw from.
+    pub fn comparing(&mut self, base: &Path, head_links: usize, base_links: usize) {
+        if !self.pretty() {
+            return;
+        }
         let links = if head_links == 1 && base_links == 1 {
             String::new()
         } else {
@@ -339,8 +322,7 @@ impl<O: Write, E: Write> Console<O, E> {
             )
         };
         self.say(format_args!(
-            "comparing with base {} (paired, slice by slice{links}; {family_words}; stored \
-             baselines not read)",
+            "comparing with base {} (paired, slice by slice{links}; stored baselines not read)",
             base.display()
         ));
     }
@@ -349,7 +331,7 @@ impl<O: Write, E: Write> Console<O, E> {
     /// linker's placement of code is the same in every process pair (so
     /// not in the spread), and what draws it; nothing with more links.
     pub fn layout_not_drawn(&mut self, head_links: usize, base_links: usize) {
-        if head_links > 1 || base_links > 1 {
+        if head_links > 1 || base_links > 1 || !self.pretty() {
             return;
         }
         self.say(format_args!(
@@ -370,6 +352,9 @@ impl<O: Write, E: Write> Console<O, E> {
             (false, true) => "the head has its code layout pinned and the base does not",
             (true, true) => return,
         };
+        if !self.pretty() {
+            return;
+        }
         self.say(format_args!(
             "note: {which} (cargo perfmark compare builds both with every function aligned to \
              {} bytes): a change of a few percent can be where code landed, not its speed",
@@ -377,15 +362,23 @@ impl<O: Write, E: Write> Console<O, E> {
         ));
     }
 
-    /// How the run's verdicts are decided (`family_words`) and where the
-    /// between-run spread comes from (`prior_header`).
-    pub fn verdicts(&mut self, family_words: &str, prior_header: &str) {
-        self.say(format_args!("verdicts: {family_words}"));
-        self.say(format_args!("{prior_header}"));
+    /// A line of the header that says how the run's verdicts are decided
+    /// (`verdicts: …`, or where the between-run spread comes from).
+    pub fn header_line(&mut self, line: &str) {
+        if !self.pretty() {
+            return;
+        }
+        self.say(format_args!("{line}"));
     }
 
-    /// libtest's `running N tests`, after a blank line.
+    /// libtest's `running N tests`, after a blank line; in JSON, the suite's
+    /// `started` event.
     pub fn running(&mut self, tests: usize) {
+        self.total = tests;
+        if self.style == Style::Json {
+            self.event(&libtest_json::SuiteStarted::new(tests));
+            return;
+        }
         self.blank();
         self.say(format_args!(
             "running {tests} test{}",
@@ -395,29 +388,55 @@ impl<O: Write, E: Write> Console<O, E> {
 
     /// A test that is not run: its whole line ([`ignored_line`]).
     pub fn ignored(&mut self, name: &str, why: Option<&str>) {
-        self.say(format_args!("{}", ignored_line(name, why)));
+        match self.style {
+            Style::Pretty => self.say(format_args!("{}", ignored_line(name, why))),
+            Style::Terse => self.terse_char('i'),
+            Style::Json => {
+                self.event(&libtest_json::TestStarted::new(name));
+                self.event(&libtest_json::TestFinished::ignored(name, why));
+            }
+        }
     }
 
     /// The start of a test's line, before it runs, flushed so that the
     /// reader sees which test is running.
     pub fn test_started(&mut self, name: &str) {
-        let written = write!(self.out, "{}", test_line_start(name)).and_then(|()| self.out.flush());
-        if let Err(e) = written {
-            panic!("failed printing to stdout: {e}");
+        match self.style {
+            Style::Pretty => self.write_raw(&test_line_start(name)),
+            Style::Terse => {}
+            Style::Json => self.event(&libtest_json::TestStarted::new(name)),
         }
     }
 
     /// The end of a test's line ([`outcome_word`]) and the lines under it
-    /// ([`lines_under`]).
-    pub fn test_finished(&mut self, t: &TestReport, verbose: bool) {
-        self.say(format_args!("{}", outcome_word(t)));
-        for line in lines_under(t, verbose) {
-            self.say(format_args!("{line}"));
+    /// ([`lines_under`]); `detail` is what `failures:` says of a failed
+    /// test (JSON puts it in the event's `stdout`).
+    pub fn test_finished(&mut self, t: &TestReport, detail: Option<&str>) {
+        match self.style {
+            Style::Pretty => {
+                self.say(format_args!("{}", outcome_word(t)));
+                for line in lines_under(t, self.verbose) {
+                    self.say(format_args!("{line}"));
+                }
+            }
+            Style::Terse if t.verdict == Verdict::Fail => {
+                // libtest: a failure on a line of its own, with its name.
+                if self.column != 0 {
+                    self.terse_progress();
+                }
+                self.done += 1;
+                self.write_raw(&format!("{} --- FAILED\n", t.name));
+            }
+            Style::Terse => self.terse_char('.'),
+            Style::Json => self.event(&libtest_json::TestFinished::of(t, detail)),
         }
     }
 
     /// Under a hung test: `left` tests after it were not run.
     pub fn run_stopped(&mut self, left: usize) {
+        if !self.pretty() {
+            return;
+        }
         self.say(format_args!(
             "{INDENT}run stopped: {left} test(s) after it were not run"
         ));
@@ -425,7 +444,7 @@ impl<O: Write, E: Write> Console<O, E> {
 
     /// Compare mode: the base's tests this build does not have.
     pub fn removed(&mut self, names: &[String]) {
-        if names.is_empty() {
+        if names.is_empty() || !self.pretty() {
             return;
         }
         self.blank();
@@ -439,7 +458,7 @@ impl<O: Write, E: Write> Console<O, E> {
     /// libtest's `failures:` sections: each failed test's detail (when it
     /// has one), then their names. Nothing when none failed.
     pub fn failures(&mut self, failures: &[(String, Option<String>)]) {
-        if failures.is_empty() {
+        if failures.is_empty() || self.style == Style::Json {
             return;
         }
         self.blank();
@@ -468,6 +487,9 @@ impl<O: Write, E: Write> Console<O, E> {
         recorded: usize,
         unbounded: &[&str],
     ) {
+        if self.style == Style::Json {
+            return;
+        }
         let left_out = if unbounded.is_empty() {
             String::new()
         } else {
@@ -488,8 +510,28 @@ impl<O: Write, E: Write> Console<O, E> {
         }
     }
 
-    /// libtest's closing line, between blank lines.
+    /// What holds for the run as a whole, once, after its tests (pretty
+    /// only): a blank line, then each line.
+    pub fn footer(&mut self, lines: &[String]) {
+        if lines.is_empty() || !self.pretty() {
+            return;
+        }
+        self.blank();
+        for line in lines {
+            self.say(format_args!("{line}"));
+        }
+    }
+
+    /// libtest's closing line, between blank lines; in JSON, the suite's
+    /// closing event.
     pub fn result(&mut self, counts: &Counts, finished_in: Duration) {
+        if self.style == Style::Json {
+            self.event(&libtest_json::SuiteFinished::new(
+                counts,
+                finished_in.as_secs_f64(),
+            ));
+            return;
+        }
         self.blank();
         self.say(format_args!(
             "test result: {}. {} passed; {} failed; {} ignored; 0 measured; {} filtered out; finished in {:.2}s",

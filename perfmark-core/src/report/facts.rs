@@ -97,11 +97,21 @@ fn coverage_words(c: &Coverage) -> String {
 /// baseline came from there): for a table's header, where
 /// [`table_reasons`] leaves them out of the rows.
 pub fn other_machine_baselines(report: &Report) -> Vec<String> {
-    let mut sentences: Vec<String> = Vec::new();
-    for b in report.tests.iter().filter_map(|t| t.baseline.as_ref()) {
+    other_machine_sentences(&report.tests)
+        .into_iter()
+        .map(|(sentence, _)| sentence)
+        .collect()
+}
+
+/// Each sentence about baselines from another machine among `tests`, once,
+/// with how many tests it was said of: for the console's footer.
+pub fn other_machine_sentences(tests: &[TestReport]) -> Vec<(String, usize)> {
+    let mut sentences: Vec<(String, usize)> = Vec::new();
+    for b in tests.iter().filter_map(|t| t.baseline.as_ref()) {
         if let (true, Some(sentence)) = (b.other_machine, &b.not_used) {
-            if !sentences.contains(sentence) {
-                sentences.push(sentence.clone());
+            match sentences.iter_mut().find(|(s, _)| s == sentence) {
+                Some((_, n)) => *n += 1,
+                None => sentences.push((sentence.clone(), 1)),
             }
         }
     }
@@ -201,6 +211,13 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
     }
     if let Some(c) = &t.complexity {
         facts.extend(complexity_facts(c));
+    }
+    if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
+        facts.push(Fact::new("detection", c.detection()));
+    }
+    if let Some(line) = t.comparison.as_ref().and_then(|c| c.layout_line()) {
+        let value = line.strip_prefix("layout: ").unwrap_or(&line).to_owned();
+        facts.push(Fact::new("layout", value));
     }
     facts
 }

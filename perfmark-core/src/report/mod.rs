@@ -215,6 +215,11 @@ pub struct TestReport {
     pub line: u32,
     /// Wall time of this test, in seconds.
     pub duration_s: f64,
+    /// Which of `reasons` are those of checks that failed the test, for the
+    /// lines under a failed test; not written to `report.json` (its
+    /// `verdict` and `reasons` say it).
+    #[serde(skip)]
+    pub failed_reasons: Vec<usize>,
 }
 
 /// A failure measured under interference, re-measured once
@@ -344,6 +349,7 @@ impl TestReport {
             file: file.to_owned(),
             line,
             duration_s: 0.0,
+            failed_reasons: Vec::new(),
         }
     }
 
@@ -353,6 +359,7 @@ impl TestReport {
     pub fn record(&mut self, finding: Finding) {
         if !finding.passed {
             self.verdict = Verdict::Fail;
+            self.failed_reasons.push(self.reasons.len());
         }
         self.reasons.push(finding.reason);
         self.warnings.extend(finding.warnings);

@@ -315,7 +315,10 @@ Options (libtest's):
         --skip FILTER       Skip tests whose names contain FILTER (this flag
                             can be used multiple times)
         --format pretty|terse|json
-                            Only `--list --format terse` changes the output
+                            pretty: a line of perfmark under each test;
+                            terse: a character a test; json: libtest's
+                            events with perfmark's figures added (no -Z
+                            unstable-options needed)
     -q, --quiet             Alias to --format=terse
     -h, --help              Display this message
         --nocapture, --no-capture, --test-threads N, --show-output, --test,
@@ -324,7 +327,8 @@ Options (libtest's):
                             output is never captured
 
 Options (perfmark's; each also read from its variable):
-        --verbose           The full account of each test (PERFMARK_VERBOSE=1)
+        --verbose           Every line of each test and its full account,
+                            not only its one line (PERFMARK_VERBOSE=1)
         --save-baseline     Measure and write the baselines of the tests run
                             (PERFMARK_SAVE_BASELINE=1)
         --no-baseline       Ignore stored baselines (PERFMARK_NO_BASELINE=1)

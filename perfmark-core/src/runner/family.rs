@@ -6,14 +6,23 @@
 //! regression for each measured test with a stored baseline from this
 //! machine (or, when comparing builds, present in the base). With the
 //! setting on, each test is measured and decided at
-//! [`bonferroni_confidence`]`(c, m)` for its own confidence `c`, so the
-//! chance of any false failure in the run is at most `1 − c`. Bonferroni,
-//! not Holm: libtest prints each verdict as its test finishes, and Holm
-//! would need every p-value first (see `stats/family.rs`).
+//! [`bonferroni_confidence`]`(c, m)` for its own confidence `c`.
+//!
+//! What that bounds is narrower than "the run": a verdict decided by its CI
+//! (a budget whose CI cleared the line, a regression's significance test)
+//! fails falsely at most `(1 − c)/m` of the time, so all of them together
+//! at most `1 − c`. A budget whose CI still straddled the line when
+//! sampling stopped is decided on the point estimate, at about even odds
+//! when the true time sits on the line: no level bounds it. A complexity
+//! verdict (`NAME::complexity`) is decided at its test's own confidence
+//! and is not counted. [`Family::statement`] says exactly that, once, in
+//! the footer of a run that corrects. Bonferroni, not Holm: libtest prints
+//! each verdict as its test finishes, and Holm would need every p-value
+//! first (see `stats/family.rs`).
 
 use std::collections::BTreeSet;
 
-use crate::report::FamilyWise;
+use crate::report::{FamilyWise, TestReport};
 use crate::stats::bonferroni_confidence;
 
 /// The run's family of verdicts and whether it is corrected for.
@@ -23,25 +32,31 @@ pub(super) struct Family {
     pub enabled: bool,
     /// Verdicts the run will decide.
     pub verdicts: usize,
+    /// Of them, regressions against a stored baseline or the base build.
+    pub regressions: usize,
     /// The tests that decide at least one of them.
     deciding: BTreeSet<String>,
 }
 
 impl Family {
-    /// The family of a run from each measured test's name and the number
-    /// of verdicts it will decide (0, 1 or 2).
-    pub fn new(enabled: bool, tests: impl IntoIterator<Item = (String, usize)>) -> Family {
+    /// The family of a run from each measured test's name, whether it has
+    /// a budget, and whether it will be compared (with a stored baseline
+    /// or the base build).
+    pub fn new(enabled: bool, tests: impl IntoIterator<Item = (String, bool, bool)>) -> Family {
         let mut verdicts = 0;
+        let mut regressions = 0;
         let mut deciding = BTreeSet::new();
-        for (name, count) in tests {
-            if count > 0 {
-                verdicts += count;
+        for (name, budget, regression) in tests {
+            verdicts += usize::from(budget) + usize::from(regression);
+            regressions += usize::from(regression);
+            if budget || regression {
                 deciding.insert(name);
             }
         }
         Family {
             enabled,
             verdicts,
+            regressions,
             deciding,
         }
     }
@@ -63,12 +78,13 @@ impl Family {
         }
     }
 
-    /// The correction in words, for the header.
+    /// The correction in words, for the `--verbose` header (what it
+    /// bounds is known after the run: [`Family::statement`]).
     pub fn words(&self) -> String {
         if self.corrects() {
             format!(
                 "family-wise over {m} verdicts (Bonferroni): each at 1 − (1 − c)/{m}, {:.2}% for \
-                 c = 0.95, so the run fails falsely at most 1 − c of the time",
+                 c = 0.95",
                 bonferroni_confidence(0.95, self.verdicts) * 100.0,
                 m = self.verdicts,
             )
@@ -83,6 +99,61 @@ impl Family {
         }
     }
 
+    /// What the correction bounded in the run whose tests are `reports`,
+    /// for the footer; `None` when the run does not correct. The bound is
+    /// the sum of the levels' complements over the verdicts a CI decided
+    /// (Bonferroni's inequality): `1 − c` when every test has the same
+    /// `c` and all of them were.
+    pub fn statement(&self, reports: &[TestReport]) -> Option<String> {
+        if !self.corrects() {
+            return None;
+        }
+        let mut covered = 0usize;
+        let mut bound = 0.0;
+        let mut straddled = 0usize;
+        for t in reports.iter().filter(|t| self.deciding.contains(&t.name)) {
+            let level = t.estimate.as_ref().map_or(1.0, |e| e.confidence);
+            if let Some(b) = &t.budget {
+                if b.inconclusive() {
+                    straddled += 1;
+                } else {
+                    covered += 1;
+                    bound += 1.0 - level;
+                }
+            }
+            if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
+                covered += 1;
+                bound += 1.0 - c.confidence;
+            }
+            if let Some(c) = &t.comparison {
+                covered += 1;
+                bound += 1.0 - c.confidence;
+            }
+        }
+        let mut words = format!(
+            "family-wise (Bonferroni over {m} verdicts, each at 1 − (1 − c)/{m}): the chance \
+             that any of the {covered} decided by a CI failed falsely is at most {}",
+            percent(bound),
+            m = self.verdicts,
+        );
+        if straddled > 0 {
+            words.push_str(&format!(
+                "; not covered: {straddled} budget{} whose CI straddled the line, decided on the \
+                 estimate",
+                if straddled == 1 { "" } else { "s" }
+            ));
+        }
+        let complexity = reports.iter().filter(|t| t.complexity.is_some()).count();
+        if complexity > 0 {
+            words.push_str(&format!(
+                "; not counted: {complexity} complexity verdict{}, each at its test's own \
+                 confidence",
+                if complexity == 1 { "" } else { "s" }
+            ));
+        }
+        Some(words)
+    }
+
     /// `report.json`'s top-level `family_wise`.
     pub fn record(&self) -> FamilyWise {
         FamilyWise {
@@ -90,6 +161,13 @@ impl Family {
             verdicts: self.verdicts,
         }
     }
+}
+
+/// A probability as a percentage with at most two decimals: `5%`,
+/// `4.69%`, `0.1%`.
+fn percent(p: f64) -> String {
+    let text = format!("{:.2}", p * 100.0);
+    format!("{}%", text.trim_end_matches('0').trim_end_matches('.'))
 }
 
 #[cfg(test)]
@@ -100,8 +178,8 @@ mod tests {
     fn the_setting_corrects_only_a_family() {
         let tests = |n: usize| {
             (0..n)
-                .map(|i| (format!("t{i}"), 1))
-                .chain([("bare".into(), 0)])
+                .map(|i| (format!("t{i}"), true, false))
+                .chain([("bare".into(), false, false)])
         };
         let on = Family::new(true, tests(64));
         assert!(on.corrects());
@@ -110,6 +188,7 @@ mod tests {
         // A test with no verdict keeps its own level.
         assert_eq!(on.confidence("bare", 0.95), 0.95);
         assert!(on.words().contains("99.92% for c = 0.95"), "{}", on.words());
+        assert!(!on.words().contains("falsely"), "{}", on.words());
         let off = Family::new(false, tests(64));
         assert_eq!(off.confidence("t3", 0.95), 0.95);
         assert!(off.words().contains("--family-wise"));
@@ -118,7 +197,58 @@ mod tests {
         assert_eq!(single.confidence("t0", 0.99), 0.99);
         assert!(!single.record().enabled);
         // A test with a budget and a baseline decides two verdicts.
-        let both = Family::new(true, [("a".to_owned(), 2), ("b".to_owned(), 1)]);
+        let both = Family::new(
+            true,
+            [("a".to_owned(), true, true), ("b".to_owned(), true, false)],
+        );
         assert_eq!(both.verdicts, 3);
+        assert_eq!(both.regressions, 1);
+    }
+
+    #[test]
+    fn the_statement_covers_only_what_a_ci_decided() {
+        use crate::checks::{BudgetOutcome, BudgetRecord, Verdict};
+        use crate::report::fixtures;
+        let family = Family::new(
+            true,
+            (0..4).map(|i| (format!("t{i}"), true, false)),
+        );
+        let level = bonferroni_confidence(0.95, 4);
+        let reports: Vec<TestReport> = (0..4)
+            .map(|i| {
+                let mut t = fixtures::realistic().tests[0].clone();
+                t.name = format!("t{i}");
+                t.verdict = Verdict::Pass;
+                t.estimate.as_mut().unwrap().confidence = level;
+                t.budget = Some(BudgetRecord {
+                    budget_ns: 50.0,
+                    // One straddled its budget: decided on the estimate.
+                    outcome: if i == 3 {
+                        BudgetOutcome::InconclusiveUnder
+                    } else {
+                        BudgetOutcome::Under
+                    },
+                    ratio: 0.8,
+                    look: None,
+                });
+                t
+            })
+            .collect();
+        let words = family.statement(&reports).expect("the run corrects");
+        // Three verdicts at 1.25% each.
+        assert!(
+            words.contains("any of the 3 decided by a CI failed falsely is at most 3.75%"),
+            "{words}"
+        );
+        assert!(
+            words.contains("not covered: 1 budget whose CI straddled the line"),
+            "{words}"
+        );
+        assert!(!words.contains("complexity"), "{words}");
+        // Not correcting: nothing to state.
+        let off = Family::new(false, (0..4).map(|i| (format!("t{i}"), true, false)));
+        assert!(off.statement(&reports).is_none());
+        assert_eq!(percent(0.05), "5%");
+        assert_eq!(percent(0.001), "0.1%");
     }
 }

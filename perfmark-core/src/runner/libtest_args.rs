@@ -17,7 +17,9 @@
 //!   option 'skip' missing`, …); the caller prints them after `error: ` and
 //!   exits with 101, as libtest does.
 //!
-//! Accepted with no effect, as perfmark needs none: `--nocapture` /
+//! `--format pretty|terse|json` and `-q` choose the console's style
+//! (docs/output.md); json needs no `-Z unstable-options` here, and takes
+//! it. Accepted with no effect, as perfmark needs none: `--nocapture` /
 //! `--no-capture` (output is never captured), `--test-threads N` (perf
 //! tests run one at a time), `--show-output`, `--test`, `--bench`,
 //! `--color`, `--logfile`, `-Z unstable-options`. libtest's nightly-only
@@ -26,6 +28,7 @@
 
 use std::ffi::OsString;
 
+use crate::report::console::Style;
 use crate::Error;
 
 /// The options of libtest that perfmark acts on; the others are checked
@@ -50,14 +53,26 @@ pub(super) struct Arguments {
     pub(super) help: bool,
 }
 
-/// libtest's `--format` values that perfmark takes (it prints the pretty
-/// lines in every case except `--list --format terse`).
+/// libtest's `--format` values: pretty (the default), terse (also `-q`),
+/// and json, which libtest takes only with `-Z unstable-options` on a
+/// nightly compiler and perfmark takes with or without it.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Format {
     #[default]
     Pretty,
     Terse,
     Json,
+}
+
+impl Format {
+    /// How the console prints in this format.
+    pub(super) fn style(self) -> Style {
+        match self {
+            Format::Pretty => Style::Pretty,
+            Format::Terse => Style::Terse,
+            Format::Json => Style::Json,
+        }
+    }
 }
 
 /// How an option takes its argument.

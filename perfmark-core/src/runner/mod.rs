@@ -94,7 +94,10 @@ pub fn run_main(build: BuildInfo) -> ! {
             console.usage(&cli::usage(&program));
             0
         }
-        Ok(options) => Runner::new(build, options).run(&mut console),
+        Ok(options) => {
+            console.set_style(options.libtest.format.style(), options.verbose);
+            Runner::new(build, options).run(&mut console)
+        }
         Err(e) => {
             console.error(e);
             101
@@ -193,8 +196,7 @@ impl Runner {
                     Some(c) => c.has(&name),
                     None => spreads.usable_entry(&name).is_some(),
                 };
-                let verdicts = usize::from(t.options.budget_ns.is_some()) + usize::from(regression);
-                (name, verdicts)
+                (name, t.options.budget_ns.is_some(), regression)
             }),
         )
     }
@@ -224,15 +226,27 @@ impl Runner {
         {
             console.startup(&startup.line());
         }
+        // How the verdicts are decided: the family-wise statement is the
+        // footer's (only there is it known which verdicts a CI decided);
+        // the between-run spread the regression rule assumes is said when
+        // a stored baseline will be compared with, the rest with --verbose.
         match &setup.comparing {
             Some(c) => {
                 let (head_links, base_links) = c.links();
-                console.comparing(&c.base[0], head_links, base_links, &family.words());
+                console.comparing(&c.base[0], head_links, base_links);
                 console.layout_not_pinned(c.pinned.0, c.pinned.1);
                 console.layout_not_drawn(head_links, base_links);
+                if console.verbose() {
+                    console.header_line(&format!("verdicts: {}", family.words()));
+                }
             }
             None if setup.will_measure && family.verdicts > 0 => {
-                console.verdicts(&family.words(), &setup.prior.header());
+                if console.verbose() {
+                    console.header_line(&format!("verdicts: {}", family.words()));
+                }
+                if console.verbose() || family.regressions > 0 {
+                    console.header_line(&setup.prior.header());
+                }
             }
             None => {}
         }
@@ -311,7 +325,7 @@ impl Runner {
                     outcome
                         .report
                         .reasons
-                        .push("new: not in the base build, not compared".to_owned());
+                        .push(crate::report::console::line::NEW_IN_HEAD.to_owned());
                 }
                 outcome
             }
@@ -319,7 +333,7 @@ impl Runner {
                 self.run_one(t, name, noise_floor, judging.family, judging.checks)
             }
         };
-        console.test_finished(&outcome.report, self.options.verbose);
+        console.test_finished(&outcome.report, outcome.failure_detail.as_deref());
         outcome
     }
 

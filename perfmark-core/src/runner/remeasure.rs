@@ -98,6 +98,8 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
                 detail.push('\n');
                 detail.push_str(&reason);
             }
+            // Said under the test's line with the failing checks' reasons.
+            report.failed_reasons.push(report.reasons.len());
             report.reasons.push(reason);
         }
     }

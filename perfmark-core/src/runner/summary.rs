@@ -1,6 +1,7 @@
 //! The end of a run, after its last test: the base's tests that were not
-//! compared, libtest's `failures:`, the baselines saved, the reports
-//! written, and libtest's closing line with the exit status.
+//! compared, the footer (what holds for the whole run, said once), libtest's
+//! `failures:`, the baselines saved, the reports written, and libtest's
+//! closing line with the exit status.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -44,6 +45,7 @@ impl Runner {
         });
         let removed = self.removed_tests(&setup);
         console.removed(&removed);
+        console.footer(&footer(family, &ran.reports));
         console.failures(&ran.failures);
         let mut code = if ran.failures.is_empty() { 0 } else { 101 };
         if self.options.save_baseline {
@@ -113,6 +115,23 @@ impl Runner {
             .cloned()
             .collect()
     }
+}
+
+/// The footer's lines: each sentence about baselines recorded on another
+/// machine (the same for every test whose baseline came from there), and
+/// what the family-wise correction bounded, when the run corrects.
+fn footer(family: &Family, reports: &[TestReport]) -> Vec<String> {
+    let mut lines: Vec<String> = report::facts::other_machine_sentences(reports)
+        .into_iter()
+        .map(|(sentence, tests)| {
+            format!(
+                "note: {sentence} ({tests} test{})",
+                if tests == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    lines.extend(family.statement(reports));
+    lines
 }
 
 /// What `--save-baseline` did.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::report::facts::test_facts;
 use crate::report::fixtures;
 
 #[test]
@@ -14,17 +15,18 @@ fn the_summary_lines_of_a_measured_test() {
             "warning: 3 outliers of 120 samples (3 high, 0 of them severe; 0 low)",
         ]
     );
-    let under = lines_under(&report.tests[0], false);
-    assert_eq!(under.len(), 4);
+    let under = lines_under(&report.tests[0], true);
+    assert_eq!(under.len(), 4 + verbose_lines(&report.tests[0]).len());
     assert!(under.iter().all(|l| l.starts_with(INDENT)));
-    // A comparison with a stored baseline says what it could detect,
-    // right after the reasons.
-    let compared = summary_lines(&report.tests[3]);
-    let at = compared
-        .iter()
-        .position(|l| l.starts_with("this comparison can detect slowdowns above +"))
-        .expect("a detection line");
-    assert_eq!(at, 2 + report.tests[3].reasons.len(), "{compared:?}");
+    // A comparison with a stored baseline says what it could detect, as
+    // a fact of the full account (the HTML page's too).
+    let compared = verbose_lines(&report.tests[3]);
+    assert!(
+        compared
+            .iter()
+            .any(|l| l.starts_with("detection: this comparison can detect slowdowns above +")),
+        "{compared:?}"
+    );
 }
 
 #[test]
@@ -85,7 +87,7 @@ fn verbose_lines_state_the_facts_then_the_figures_in_text() {
     );
     assert!(rest[1].starts_with("autocorrelation by lag 1..10: +0.02 +0.15"));
     assert_eq!(rest[2], "histogram (ns/iter):");
-    assert_eq!(rest.len(), 3 + TEXT_HISTOGRAM_BINS);
+    assert_eq!(rest.len(), 3 + verbose::TEXT_HISTOGRAM_BINS);
     let ignored = &report.tests[4];
     assert!(verbose_lines(ignored).is_empty());
     assert!(lines_under(ignored, true).is_empty());
@@ -140,7 +142,7 @@ fn each_test_has_its_line_and_the_lines_under_it() {
     let (out, _) = printed(|c| {
         c.running(1);
         c.test_started(&report.tests[0].name);
-        c.test_finished(&report.tests[0], false);
+        c.test_finished(&report.tests[0], None);
         c.ignored("slow", Some("needs a disk"));
         c.run_stopped(2);
     });
@@ -246,4 +248,124 @@ fn a_comparison_of_builds_not_pinned_alike_says_so_once() {
     assert!(out.starts_with("note: the base has its code layout pinned and the head does not"));
     let (out, _) = printed(|c| c.layout_not_pinned(true, true));
     assert_eq!(out, "");
+}
+
+#[test]
+fn a_passing_test_has_one_line_and_a_failing_one_at_most_four() {
+    let report = fixtures::realistic();
+    let pass = &report.tests[0];
+    assert_eq!(
+        lines_under(pass, false),
+        ["    median 41.03 ns/iter [40.77 ns, 41.31 ns] 95% CI · 1.561 GB/s · within budget 50.00 \
+          ns (82%)"]
+    );
+    let fail = &report.tests[2];
+    let under = lines_under(fail, false);
+    assert!((2..=4).contains(&under.len()), "{under:?}");
+    assert!(under[0].contains("over budget 450.0 µs"), "{under:?}");
+    // Every test of the fixture: one line when it passed, four at most.
+    for t in &report.tests {
+        let n = lines_under(t, false).len();
+        match t.verdict {
+            Verdict::Fail => assert!((1..=4).contains(&n), "{}: {n}", t.name),
+            _ => assert!(n <= 1, "{}: {n}", t.name),
+        }
+    }
+}
+
+#[test]
+fn a_mark_says_what_needs_the_reader() {
+    use crate::checks::{BudgetOutcome, BudgetRecord};
+    let mut t = fixtures::realistic().tests[0].clone();
+    assert!(line::marks(&t).is_empty());
+    t.budget = Some(BudgetRecord {
+        budget_ns: 41.2,
+        outcome: BudgetOutcome::InconclusiveUnder,
+        ratio: 0.996,
+        look: None,
+    });
+    let line = line::summary_line(&t).unwrap();
+    assert!(
+        line.ends_with(
+            "inconclusive against budget 41.20 ns (100%): passed on the median · ! its CI \
+             straddled the budget: raise max_time or the margin"
+        ),
+        "{line}"
+    );
+    // Warnings alone (outliers here) earn no mark.
+    assert!(!t.warnings.is_empty());
+}
+
+#[test]
+fn terse_prints_a_character_a_test_as_libtest_does() {
+    let report = fixtures::realistic();
+    let counts = Counts::of(&report.tests[..3], 0);
+    let (out, _) = printed(|c| {
+        c.set_style(Style::Terse, true);
+        c.header(&fixtures::platform(), None, true, &[], Path::new("r"));
+        c.running(4);
+        for t in &report.tests[..3] {
+            c.test_started(&t.name);
+            c.test_finished(t, Some("why"));
+        }
+        c.ignored("slow", None);
+        c.footer(&["family-wise".to_owned()]);
+        c.failures(&[("sorting::sort_10k".to_owned(), Some("why".to_owned()))]);
+        c.result(&counts, Duration::from_millis(10));
+    });
+    assert_eq!(
+        out,
+        "\nrunning 4 tests\n.. 2/4\nsorting::sort_10k --- FAILED\ni\
+         \nfailures:\n\n---- sorting::sort_10k ----\nwhy\n\nfailures:\n    sorting::sort_10k\n\
+         \ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; \
+         finished in 0.01s\n\n"
+    );
+}
+
+#[test]
+fn json_prints_libtests_events_and_nothing_else() {
+    let report = fixtures::realistic();
+    let (out, _) = printed(|c| {
+        c.set_style(Style::Json, true);
+        c.header(
+            &fixtures::platform(),
+            None,
+            true,
+            &["w".to_owned()],
+            Path::new("r"),
+        );
+        c.running(2);
+        c.test_started(&report.tests[0].name);
+        c.test_finished(&report.tests[0], None);
+        c.ignored("slow", Some("needs a disk"));
+        c.footer(&["family-wise".to_owned()]);
+        c.failures(&[("x".to_owned(), None)]);
+        c.result(
+            &Counts::of(&report.tests[..1], 3),
+            Duration::from_millis(10),
+        );
+    });
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let shape: Vec<(&str, &str)> = lines
+        .iter()
+        .map(|v| (v["type"].as_str().unwrap(), v["event"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("suite", "started"),
+            ("test", "started"),
+            ("test", "ok"),
+            ("test", "started"),
+            ("test", "ignored"),
+            ("suite", "ok"),
+        ]
+    );
+    assert_eq!(lines[0]["test_count"], 2);
+    assert_eq!(lines[4]["message"], "needs a disk");
+    assert_eq!(lines[5]["filtered_out"], 3);
+    assert_eq!(lines[5]["measured"], 0);
 }

@@ -1,0 +1,130 @@
+//! The `--verbose` account under a test's line: every summary line (one
+//! per check, the heap, every warning) and the full account of the
+//! measurement (its facts, as the HTML page states them, among them what a
+//! comparison could detect and the layout sensitivity).
+
+use std::fmt::Write as _;
+
+use super::PER_CALL_NOTE;
+use crate::checks::allocs::fmt_allocations;
+use crate::measure::SampleKind;
+use crate::report::facts::{clock_line, test_facts};
+use crate::report::fmt::{fmt_bound, fmt_ns, fmt_rate};
+use crate::report::TestReport;
+use crate::stats;
+use crate::stats::compare::words::plain_percent;
+
+/// Bins of the `--verbose` text histogram.
+pub(super) const TEXT_HISTOGRAM_BINS: usize = 12;
+/// Width of the fullest bar of the `--verbose` text histogram, in characters.
+const TEXT_HISTOGRAM_WIDTH: usize = 40;
+/// Lags of the autocorrelation `--verbose` lists.
+const VERBOSE_LAGS: usize = 10;
+
+/// The summary lines of a test (unindented), as `--verbose` prints them:
+/// the estimate with its CI and the rate, the summary statistics, the heap,
+/// one reason per check, the warnings.
+pub fn summary_lines(t: &TestReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let (Some(e), Some(m)) = (&t.estimate, &t.measurement) {
+        // `95%`, or `99.92%` for a level corrected for the run's family.
+        let mut line = format!(
+            "{} {}/iter [{}, {}] ({} CI, {} samples × {} iters)",
+            e.statistic.as_str(),
+            fmt_ns(e.ns_per_iter),
+            fmt_ns(e.ci_low),
+            fmt_ns(e.ci_high),
+            plain_percent(e.confidence),
+            t.samples,
+            t.iters_per_sample,
+        );
+        if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
+            let _ = write!(line, " · {}", fmt_rate(work, rate));
+        }
+        lines.push(line);
+        if m.kind == SampleKind::PerCall {
+            lines.push(PER_CALL_NOTE.to_owned());
+        }
+        if let Some(s) = &t.summary {
+            lines.push(format!(
+                "mean {} · sd {} · min {} · cov {:.1}% · first call {}",
+                fmt_ns(s.mean),
+                fmt_ns(s.sd),
+                fmt_ns(s.min),
+                s.cov * 100.0,
+                fmt_ns(m.first_call_ns),
+            ));
+        }
+        if let Some(line) = clock_line(t) {
+            lines.push(line);
+        }
+    }
+    if let Some(a) = &t.allocations {
+        lines.push(format!(
+            "heap: {} (counted untimed over {} iterations)",
+            fmt_allocations(a),
+            a.iterations
+        ));
+    }
+    if let Some(c) = &t.complexity {
+        lines.extend(c.lines());
+    }
+    lines.extend(t.reasons.iter().cloned());
+    // What a comparison with a stored baseline could detect, and the
+    // paired comparison's layout line, are facts ([`test_facts`]): the
+    // full account below and the HTML page say them.
+    lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));
+    lines
+}
+
+/// The full account of a measured test (unindented), for `--verbose`: its
+/// facts ([`test_facts`], as the HTML page states them) one per line, then
+/// in text what the page draws: every candidate statistic, the Tukey
+/// fences, the first autocorrelation lags, and a histogram. Nothing for a
+/// test that was not measured.
+pub fn verbose_lines(t: &TestReport) -> Vec<String> {
+    let (Some(m), Some(d)) = (&t.measurement, &t.diagnostics) else {
+        return Vec::new();
+    };
+    let mut lines: Vec<String> = test_facts(t)
+        .into_iter()
+        .map(|f| format!("{}: {}", f.label, f.value))
+        .collect();
+    if !d.candidates.is_empty() {
+        lines.push("candidate statistics:".to_owned());
+        lines.extend(d.candidates.iter().map(|c| {
+            format!(
+                "  {:<18} {} [{}, {}]",
+                c.statistic.as_str(),
+                fmt_ns(c.point),
+                fmt_bound(c.ci.low),
+                fmt_bound(c.ci.high)
+            )
+        }));
+    }
+    if let Some(o) = &t.outliers {
+        let fences: Vec<String> = o.fences.iter().map(|&f| fmt_ns(f)).collect();
+        lines.push(format!("Tukey fences: {}", fences.join(" · ")));
+    }
+    if !d.serial.lags.is_empty() {
+        let lags: Vec<String> = d
+            .serial
+            .lags
+            .iter()
+            .take(VERBOSE_LAGS)
+            .map(|r| format!("{r:+.2}"))
+            .collect();
+        lines.push(format!(
+            "autocorrelation by lag 1..{}: {}",
+            lags.len(),
+            lags.join(" ")
+        ));
+    }
+    lines.push("histogram (ns/iter):".to_owned());
+    lines.extend(
+        stats::text_histogram(&m.samples_ns, TEXT_HISTOGRAM_BINS, TEXT_HISTOGRAM_WIDTH)
+            .into_iter()
+            .map(|l| format!("  {l}")),
+    );
+    lines
+}
