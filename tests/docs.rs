@@ -11,12 +11,6 @@ use std::path::{Path, PathBuf};
 /// The most lines the README may have.
 const README_MAX_LINES: usize = 400;
 
-/// Guides that links may name before they land, because another branch
-/// writes them: the console output's guide comes with the output's change.
-/// Each must be taken off this list once it exists (a test says so), so
-/// the list cannot outlive its reason.
-const PENDING: &[&str] = &["docs/output.md"];
-
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -142,12 +136,11 @@ fn every_relative_link_names_a_file_and_a_heading_that_exist() {
                 dir.join(file)
             };
             let name = doc.strip_prefix(root()).unwrap_or(&doc).display();
-            let pending = PENDING.iter().any(|p| root().join(p) == path);
-            if !path.exists() && !pending {
+            if !path.exists() {
                 broken.push(format!("{name}: ({target}): no file {}", path.display()));
                 continue;
             }
-            if let Some(anchor) = anchor.filter(|_| path.exists()) {
+            if let Some(anchor) = anchor {
                 if path.extension().is_some_and(|ext| ext == "md")
                     && !anchors(&read(&path)).contains(anchor)
                 {
@@ -158,16 +151,6 @@ fn every_relative_link_names_a_file_and_a_heading_that_exist() {
     }
     assert!(checked >= 20, "found only {checked} relative links");
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
-}
-
-#[test]
-fn pending_guides_do_not_exist_yet() {
-    for pending in PENDING {
-        assert!(
-            !root().join(pending).exists(),
-            "{pending} exists now: take it off PENDING in tests/docs.rs so its links are checked"
-        );
-    }
 }
 
 #[test]

@@ -431,7 +431,7 @@ fn a_saved_baseline_fails_a_real_regression_and_passes_unchanged_code() {
     let out = run_scaled(&dir, "1.0", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
     assert!(
-        stdout(&out).contains("): no significant change"),
+        stdout(&out).contains("vs baseline: no significant change"),
         "{}",
         explain(&out)
     );
