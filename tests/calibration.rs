@@ -150,7 +150,7 @@ fn block_on_each_iteration(b: &mut Bencher) {
 /// finish included.
 #[perf_test(ignore = "calibration: run by cargo xtask linearity")]
 fn await_in_one_block_on(b: &mut Bencher) {
-    let mut empty = black_box(async || ());
+    let empty = black_box(async || ());
     b.iter_custom(|n| {
         let start = Instant::now();
         BlockOn.block_on(async {

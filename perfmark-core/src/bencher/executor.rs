@@ -106,9 +106,12 @@ impl Executor for tokio::runtime::Runtime {
 }
 
 /// A handle runs the future as `Handle::block_on` does: on the calling
-/// thread, with the handle's runtime's reactor and timers. As there, a
-/// current-thread runtime's spawned tasks run only while something drives
-/// that runtime; prefer the runtime itself where you have it.
+/// thread. As there, on a current-thread runtime it does not run the
+/// runtime's spawned tasks, nor its reactor or timers: those run only
+/// while the runtime's own `block_on` runs (on another thread, say). A
+/// routine that waits for a task of such a runtime that nothing drives
+/// never completes, and the test is stopped by its time bound; prefer the
+/// runtime itself where you have it.
 #[cfg(feature = "tokio")]
 impl Executor for tokio::runtime::Handle {
     #[inline]
