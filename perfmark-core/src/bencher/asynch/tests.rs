@@ -212,3 +212,14 @@ fn a_second_form_is_refused() {
     b.to_async(BlockOn).iter(async || ());
     b.iter(|| ());
 }
+
+#[test]
+fn a_closure_returning_a_future_is_an_async_routine() {
+    let mut b = bencher(Clock::Wall);
+    let seed = 7u64;
+    b.to_async(&BlockOn)
+        .iter(|| async move { chain(black_box(seed), 64) });
+    let (point, m) = measured(b);
+    assert_eq!(m.kind, SampleKind::Loop);
+    assert!(point > 0.0, "{point}");
+}
