@@ -129,7 +129,8 @@ mod tests {
     #[test]
     fn a_ready_future_returns_its_output() {
         assert_eq!(BlockOn.block_on(async { 6 * 7 }), 42);
-        assert_eq!((&BlockOn).block_on(async { "by reference" }), "by reference");
+        let by_reference = Executor::block_on(&&BlockOn, async { "by reference" });
+        assert_eq!(by_reference, "by reference");
     }
 
     /// A future that is pending until another thread sets its flag and
