@@ -5,7 +5,8 @@
 //!
 //! Run it with `cargo test --release -p perfmark-kernels --features tokio
 //! --test tokio`. Budgets are as in `tests/perf.rs`: about 3× the median
-//! measured on the reference machine (a shared 2-core VM).
+//! measured on the reference machine (a shared 2-core VM); none where the
+//! time is the OS's.
 
 use std::time::Instant;
 
@@ -36,8 +37,11 @@ fn channel_round_trip(b: &mut Bencher) {
 /// A round trip to a task on another thread: the runtime is driven there
 /// (its `block_on` waits for the end of the test), and the routine runs
 /// on this thread through a `Handle`, whose `block_on` does not run the
-/// runtime's tasks on a current-thread runtime.
-#[perf_test(confidence = 0.999, budget = "15us", max_time = "1s")]
+/// runtime's tasks on a current-thread runtime. No budget: each round
+/// trip wakes a parked thread, and what that costs is the OS's; on the
+/// reference machine the median moved from 4 µs to 55 µs between runs as
+/// other work kept its cores busy or let them idle.
+#[perf_test(confidence = 0.999, max_time = "1s")]
 fn channel_round_trip_across_threads(b: &mut Bencher) {
     let runtime = current_thread();
     let handle = runtime.handle().clone();
