@@ -1,7 +1,7 @@
 //! End to end: the fixture's async perf tests
 //! (tests/fixtures/basic/tests/asynch.rs) built as a user builds them and
-//! run as cargo runs them: `async fn` with `args`, allocation limits, a
-//! budget and the CPU clock; an executor that allocates, not charged to
+//! run as cargo runs them: `async fn` with `args`, allocation limits,
+//! `complexity`, a budget and the CPU clock; an executor that allocates, not charged to
 //! the routine; a stored baseline; a future that never completes, stopped
 //! and named; and the paired comparison of two builds, whose workers run
 //! the same async tests.
@@ -112,6 +112,11 @@ fn async_tests_are_measured_and_judged_as_sync_ones_are() {
             "test allocates_once::16 ... ok",
             "test allocates_once::64 ... ok",
             "test executor_allocates ... ok",
+            "test grows_linearly::1000 ... ok",
+            "test grows_linearly::2000 ... ok",
+            "test grows_linearly::4000 ... ok",
+            "test grows_linearly::8000 ... ok",
+            "test grows_linearly::complexity ... ok",
             "test on_cpu_time ... ok",
             "test over_budget ... FAILED",
             "test slowed_async ... ok",
