@@ -12,8 +12,13 @@
 //! `cargo test --release` measures each `#[perf_test]` and passes or fails it
 //! against its budget. See the README for the options, the command line and
 //! the output.
+//!
+//! Async code is measured too: `#[perf_test] async fn` runs on perfmark's
+//! own executor ([`BlockOn`]), and [`Bencher::to_async`] runs an async
+//! routine on any [`Executor`]; the `tokio` feature implements it for
+//! tokio's `Runtime` and `Handle` (docs/async.md).
 
-pub use perfmark_core::{Bencher, CountingAlloc, Size, Work};
+pub use perfmark_core::{AsyncBencher, Bencher, BlockOn, CountingAlloc, Executor, Size, Work};
 pub use perfmark_macros::perf_test;
 pub use std::hint::black_box;
 

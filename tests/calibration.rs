@@ -13,8 +13,17 @@
 //! proportional to the number of steps (independent short chains would
 //! overlap, and k times the instructions would read less than k times the
 //! time — which is the CPU's doing, not the harness's).
+//!
+//! The `async_*` groups are twins of the synchronous ones, the same chains
+//! awaited on perfmark's executor (`Bencher::to_async`): with the cost of
+//! awaiting subtracted, each should read as its twin does, and k times the
+//! work k times the time. `block_on_each_iteration` and
+//! `await_in_one_block_on` time, as given, what running a future costs each
+//! way: a `block_on` per iteration, or one future awaiting them all.
 
-use perfmark::{black_box, perf_test, Bencher};
+use std::time::{Duration, Instant};
+
+use perfmark::{black_box, perf_test, Bencher, BlockOn, Executor};
 
 /// One xorshift64 step (Marsaglia 2003): each operation needs the one
 /// before, so a step costs six ALU latencies however wide the CPU is.
@@ -100,6 +109,59 @@ fn ms_1(b: &mut Bencher, k: u64) {
     b.iter(|| {
         x = chain(x, 320_000 * k);
         x
+    });
+}
+
+/// `ns_100` awaited: about 100 ns per k.
+#[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
+fn async_ns_100(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.to_async(BlockOn).iter(async || {
+        x = chain(x, 32 * k);
+        x
+    });
+}
+
+/// `us_1` awaited: about 1 µs per k.
+#[perf_test(args = [1, 2, 4, 8], ignore = "calibration: run by cargo xtask linearity")]
+fn async_us_1(b: &mut Bencher, k: u64) {
+    let mut x = 7u64;
+    b.to_async(BlockOn).iter(async || {
+        x = chain(x, 320 * k);
+        x
+    });
+}
+
+/// What a `block_on` per iteration costs: an empty future run to
+/// completion `n` times, timed as given (nothing subtracted).
+#[perf_test(ignore = "calibration: run by cargo xtask linearity")]
+fn block_on_each_iteration(b: &mut Bencher) {
+    b.iter_custom(|n| {
+        let start = Instant::now();
+        for _ in 0..n {
+            BlockOn.block_on(black_box(async {}));
+        }
+        start.elapsed()
+    });
+}
+
+/// What awaiting costs inside one future: an empty async routine awaited
+/// `n` times in one `block_on`, timed as given, the executor's start and
+/// finish included.
+#[perf_test(ignore = "calibration: run by cargo xtask linearity")]
+fn await_in_one_block_on(b: &mut Bencher) {
+    let empty = black_box(async || ());
+    b.iter_custom(|n| {
+        let start = Instant::now();
+        BlockOn.block_on(async {
+            for _ in 0..n {
+                // The loop the async forms' empty calibration runs.
+                #[allow(clippy::unit_arg)]
+                black_box(empty().await);
+            }
+        });
+        let took: Duration = start.elapsed();
+        took
     });
 }
 

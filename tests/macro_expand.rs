@@ -105,6 +105,16 @@ fn boolean(flag: bool) -> bool {
     !flag
 }
 
+#[perf_test(budget = "1us")]
+async fn async_body() -> u64 {
+    black_box(1u64) + black_box(2u64)
+}
+
+#[perf_test(args = [3, 30, 300, 3000], complexity = "n")]
+async fn async_with_arg(n: u64) -> u64 {
+    (0..n).sum()
+}
+
 #[perf_test]
 const fn const_fn() -> u64 {
     42
@@ -169,6 +179,11 @@ fn attribute_line(fn_name: &str) -> u32 {
 fn names_follow_the_module_path_without_the_crate() {
     let names: Vec<String> = all_tests().iter().map(|t| t.name()).collect();
     let expected = [
+        "async_body",
+        "async_with_arg::3",
+        "async_with_arg::30",
+        "async_with_arg::300",
+        "async_with_arg::3000",
         "boolean::true",
         "const_fn",
         "counted_on_cpu",
@@ -340,7 +355,7 @@ fn complexity_is_the_declared_class_on_every_argument_only() {
         assert_eq!(t.function_name(), "grows");
     }
     for t in all_tests() {
-        if t.fn_name != "grows" {
+        if t.fn_name != "grows" && t.fn_name != "async_with_arg" {
             assert_eq!(t.options.complexity, None, "{}", t.name());
         }
     }

@@ -25,8 +25,18 @@
 //! clock was read (so `iter_batched`'s setup and drops are not counted):
 //! the counting pass. Counting is on only then, so it never perturbs a
 //! timed block.
+//!
+//! [`Bencher::to_async`] gives the same forms for async routines, run on
+//! an [`Executor`] ([`asynch`]).
 
 use std::time::Duration;
+
+mod async_blocks;
+mod asynch;
+mod executor;
+
+pub use asynch::AsyncBencher;
+pub use executor::{BlockOn, Executor};
 
 use crate::allocations::{AllocCount, Counting};
 use crate::clock::{self, Clock};
@@ -448,7 +458,7 @@ impl Bencher {
     {
         assert!(
             !self.used,
-            "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref, iter_per_call or iter_custom only once"
+            "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref, iter_per_call or iter_custom (or one of `to_async`'s) only once"
         );
         self.used = true;
         self.outcome = Some(self.policy.measure(&mut driver));

@@ -59,7 +59,7 @@ pub mod report;
 mod props;
 
 pub use allocations::CountingAlloc;
-pub use bencher::{Bencher, Work};
+pub use bencher::{AsyncBencher, Bencher, BlockOn, Executor, Work};
 pub use error::Error;
 pub use measure::paired::Side;
 pub use pair::probe;
@@ -72,6 +72,6 @@ pub mod __private {
     pub use crate::bencher::record_size;
     pub use crate::registry::{Complexity, Ignore, Measure, PerfTest, TestOptions};
     pub use crate::runner::{run_main, BuildInfo};
-    pub use crate::{Bencher, Size};
+    pub use crate::{Bencher, BlockOn, Size};
     pub use inventory;
 }

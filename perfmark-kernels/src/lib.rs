@@ -27,6 +27,7 @@
 //! | [`livermore`] | Livermore loops 1, 3, 5, 7, 12 | the performance-measurement lecture; McMahon (1986) |
 //! | [`sorting`] | quicksort on a deterministic shuffle | the performance-measurement lecture |
 //! | [`search`] | binary search over varied keys | Sestoft (2016) |
+//! | `channel` (feature `tokio`) | a tokio channel round trip to a task | async code's latency |
 //!
 //! The sources: Mark Falco, "Measuring performance via probability" (2009);
 //! Peter Sestoft, "Microbenchmarks in Java and C#" and his lecture
@@ -39,6 +40,8 @@
 //! kernel's measured time and rate on a reference machine.
 
 pub mod allocation;
+#[cfg(feature = "tokio")]
+pub mod channel;
 pub mod fileio;
 pub mod linalg;
 pub mod livermore;

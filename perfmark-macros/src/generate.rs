@@ -25,6 +25,13 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
     let bencher = Ident::new("bencher", Span::mixed_site());
     let bencher_ty = quote!(&mut ::perfmark::__private::Bencher);
     let sized = test.options.declares_complexity();
+    // An `async fn`'s future is one iteration, awaited on perfmark's own
+    // executor through the bencher's async forms.
+    let forms = if func.sig.asyncness.is_some() {
+        quote!(#bencher.to_async(::perfmark::__private::BlockOn))
+    } else {
+        quote!(#bencher)
+    };
 
     // (argument name, argument value, body) of each test.
     let entries: Vec<(TokenStream, TokenStream, TokenStream)> = match &test.shape {
@@ -35,7 +42,7 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
         Shape::Iter => vec![(
             none(),
             none(),
-            quote!(|#bencher: #bencher_ty| #bencher.iter(#ident)),
+            quote!(|#bencher: #bencher_ty| #forms.iter(#ident)),
         )],
         Shape::Bencher { ty } => {
             // Spanned at the declared bencher type, so a wrong type is
@@ -59,7 +66,14 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
                     }
                     None => none(),
                 };
-                let body = args_body(ident, &bencher, &bencher_ty, ty, arg, *takes_bencher, sized);
+                let body = args_body(
+                    ident,
+                    (&bencher, &bencher_ty, &forms),
+                    ty,
+                    arg,
+                    *takes_bencher,
+                    sized,
+                );
                 (quote!(::core::option::Option::Some(#name)), value, body)
             })
             .collect(),
@@ -94,13 +108,13 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
 /// timing, bound to the declared type (with the element's span, so a wrong
 /// element is reported where it is written); without a bencher, each
 /// iteration gets a fresh clone, made by the untimed setup of
-/// `iter_batched`. With `complexity` (`sized`), the argument's size is
+/// `iter_batched` (of `forms`: the bencher, or its async forms for an
+/// `async fn`). With `complexity` (`sized`), the argument's size is
 /// recorded first, through `perfmark::Size` named at the parameter's type,
 /// so a type that is not a size is reported there.
 fn args_body(
     ident: &Ident,
-    bencher: &Ident,
-    bencher_ty: &TokenStream,
+    (bencher, bencher_ty, forms): (&Ident, &TokenStream, &TokenStream),
     ty: &Type,
     arg: &Arg<'_>,
     takes_bencher: bool,
@@ -126,7 +140,7 @@ fn args_body(
         // Named through the declared type, spanned at it: a `T` that is not
         // `Clone` is reported there.
         let setup = quote_spanned!(ty.span()=> || <#ty as ::core::clone::Clone>::clone(&#var));
-        quote!(#bencher.iter_batched(#setup, #ident);)
+        quote!(#forms.iter_batched(#setup, #ident);)
     };
     quote! {
         |#bencher: #bencher_ty| {

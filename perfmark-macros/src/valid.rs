@@ -52,14 +52,16 @@ pub enum Ignore {
 
 /// The accepted function shapes (the README's "Function shapes").
 pub enum Shape<'a> {
-    /// `fn f()` / `fn f() -> T`: the body is one iteration.
+    /// `fn f()` / `fn f() -> T`: the body is one iteration; for an
+    /// `async fn`, its future is.
     Iter,
     /// `fn f(b: &mut Bencher)`: `ty` is the declared bencher type.
     Bencher {
         /// The bencher parameter's type, for the span of a type mismatch.
         ty: &'a Type,
     },
-    /// `fn f(n: T)` or `fn f(b: &mut Bencher, n: T)` with `args`.
+    /// `fn f(n: T)` or `fn f(b: &mut Bencher, n: T)` with `args` (an
+    /// `async fn` without the bencher).
     Args {
         /// Whether the function takes the bencher first.
         bencher: bool,
@@ -214,13 +216,8 @@ fn check_signature(cx: &Ctxt, function: &Function<'_>) {
     // `const fn` is accepted: called at run time, as here, it is an ordinary
     // call, and its result goes through `black_box` like any other; refusing
     // it would only make users remove a qualifier that changes nothing.
-    if let Some(token) = &sig.asyncness {
-        cx.error_spanned_by(
-            token,
-            "`async fn` cannot be a perf test: perfmark times synchronous code; make it a plain \
-             `fn` and run the future to completion inside the timed routine",
-        );
-    }
+    // `async fn` is accepted: each call's future is one iteration, run on
+    // perfmark's own executor (`check_shape` refuses a bencher beside it).
     if let syn::Safety::Unsafe(token) = &sig.safety {
         cx.error_spanned_by(
             token,
@@ -313,6 +310,23 @@ fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option
                 "unexpected parameter `{}`: a perf test takes at most a bencher `b: &mut Bencher` \
                  and then one argument given by `args = [...]`",
                 extra.name()
+            ),
+        );
+        ok = false;
+    }
+    if let (Some(param), Some(_)) = (bencher, &function.item.sig.asyncness) {
+        // The future of an `async fn` is what is timed, one per iteration;
+        // a bencher given to it could only be used inside that future,
+        // where its forms (which block the thread to run their own loops)
+        // would be nested in perfmark's executor.
+        cx.error_spanned_by(
+            param.typed,
+            format!(
+                "an `async fn` perf test cannot take the bencher `{}`: its future is one \
+                 iteration, run on perfmark's executor; to choose the executor or a form, make \
+                 it a plain `fn` and hand the bencher's `to_async` an async routine, as in \
+                 `b.to_async(perfmark::BlockOn).iter(async || …)`",
+                param.name()
             ),
         );
         ok = false;

@@ -25,7 +25,7 @@ tasks:
   alarms --paired [--rounds N] [--tolerance T] [--layouts N]  the same for the paired comparison (N layouts drawn per build, default 10; 1: none), builds A/A, padding, unrelated, +5/10/20%
   complexity [--runs N]                the complexity check on real routines over N processes (default 20): false failures, detections
   interference [--runs N] [--alarm-runs M] [--skip-alarms] [FILTER]  kernels suite and alarms, quiet and under busy loops: warnings, re-measurement
-  linearity [--repeats N]              k× the work reads k× the time? (calibration suite)
+  linearity [--repeats N]              k× the work reads k× the time? async against its sync twin? (calibration suite)
   stability [--runs N] [FILTER...]     one estimate across N separate processes (default 10)
   speed [--runs N]                     wall time per perf test and start-up time of --list
   weight [--runs N] [--top K] [HARNESS...]  clean build of a user's crate: perfmark, divan, criterion

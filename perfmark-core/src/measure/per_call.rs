@@ -227,12 +227,26 @@ impl<C: CallClock> RandomPhase<C> {
     /// after the clock stopped).
     #[inline(always)]
     pub fn time<O>(&mut self, call: impl FnOnce() -> O) -> (u64, O) {
+        let start = self.start_call();
+        let out = black_box(call());
+        (self.stop_call(start), out)
+    }
+
+    /// Waits the random wait, then reads the clock just before a call:
+    /// the first half of [`time`](Self::time), for a call that cannot be
+    /// a closure (an awaited future).
+    #[inline(always)]
+    pub fn start_call(&mut self) -> u64 {
         let wait = self.uniform() * self.resolution_ns;
         self.clock.wait_ns(wait);
-        let start = self.clock.start_ns();
-        let out = black_box(call());
-        let end = self.clock.stop_ns();
-        (end.saturating_sub(start), out)
+        self.clock.start_ns()
+    }
+
+    /// Reads the clock just after a call begun with
+    /// [`start_call`](Self::start_call): the call's reading, ns.
+    #[inline(always)]
+    pub fn stop_call(&mut self, start: u64) -> u64 {
+        self.clock.stop_ns().saturating_sub(start)
     }
 }
 

@@ -1,8 +1,8 @@
 use perfmark::perf_test;
 
 #[perf_test]
-async fn fetch() -> u32 {
-    42
+async fn fetch<T: Default>() -> T {
+    T::default()
 }
 
 perfmark::main!();

@@ -1,0 +1,250 @@
+//! End to end: the fixture's async perf tests
+//! (tests/fixtures/basic/tests/asynch.rs) built as a user builds them and
+//! run as cargo runs them: `async fn` with `args`, allocation limits,
+//! `complexity`, a budget and the CPU clock; an executor that allocates, not charged to
+//! the routine; a stored baseline; a future that never completes, stopped
+//! and named; and the paired comparison of two builds, whose workers run
+//! the same async tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+mod support;
+use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};
+
+/// Builds the fixture's `asynch` target with `features` and returns a copy
+/// of its executable that no later build can replace.
+fn build(features: &[&str]) -> PathBuf {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(fixture_dir())
+        .args(["test", "--release", "--no-run", "--message-format=json"])
+        .args(["--test", "asynch"])
+        .env("CARGO_TARGET_DIR", fixture_target_dir());
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+    let out = cmd.output().expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "fixture build failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let executable = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["target"]["name"] == "asynch")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .expect("cargo names the test executable");
+    let copy = fixture_target_dir().join(format!(
+        "asynch-{}",
+        if features.is_empty() { "base" } else { "head" }
+    ));
+    std::fs::copy(&executable, &copy).expect("copy the build");
+    copy
+}
+
+fn base() -> &'static Path {
+    static BASE: OnceLock<PathBuf> = OnceLock::new();
+    BASE.get_or_init(|| build(&[]))
+}
+
+fn head() -> &'static Path {
+    static HEAD: OnceLock<PathBuf> = OnceLock::new();
+    HEAD.get_or_init(|| build(&["head"]))
+}
+
+/// Runs `binary ARGS` in the package's directory, as cargo would, with no
+/// `PERFMARK_*` variable but `envs`; one run at a time, as they measure.
+fn run(binary: &Path, args: &[&str]) -> Output {
+    static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut cmd = Command::new(binary);
+    cmd.current_dir(fixture_dir()).args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PERFMARK_") || k == "GITHUB_STEP_SUMMARY" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().expect("the fixture runs")
+}
+
+/// A fresh directory under the target's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("e2e-asynch")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn report(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    serde_json::from_str(&text).expect("report.json is JSON")
+}
+
+fn test<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no test {name} in {report}"))
+}
+
+#[test]
+fn async_tests_are_measured_and_judged_as_sync_ones_are() {
+    let dir = scratch("checks");
+    let out = run(
+        base(),
+        &[
+            "--skip",
+            "never",
+            "--no-baseline",
+            "--report-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(
+        result_lines(&out),
+        [
+            "test allocates_once::16 ... ok",
+            "test allocates_once::64 ... ok",
+            "test executor_allocates ... ok",
+            "test grows_linearly::1000 ... ok",
+            "test grows_linearly::2000 ... ok",
+            "test grows_linearly::4000 ... ok",
+            "test grows_linearly::8000 ... ok",
+            "test grows_linearly::complexity ... ok",
+            "test on_cpu_time ... ok",
+            "test over_budget ... FAILED",
+            "test slowed_async ... ok",
+            "test steady_async ... ok",
+        ],
+        "{}",
+        explain(&out)
+    );
+    assert!(
+        stdout(&out).contains("failures:\n    over_budget\n"),
+        "{}",
+        explain(&out)
+    );
+    let report = report(&dir);
+    // One allocation per iteration, of the argument's size: the future's
+    // own, not the executor's.
+    for (name, bytes) in [("allocates_once::16", 16.0), ("allocates_once::64", 64.0)] {
+        let a = &test(&report, name)["allocations"];
+        assert_eq!(a["allocs_per_iter"], 1.0, "{name}: {a}");
+        assert_eq!(a["bytes_per_iter"], bytes, "{name}: {a}");
+    }
+    // The executor boxes every future it runs; none of it is charged.
+    let a = &test(&report, "executor_allocates")["allocations"];
+    assert_eq!(a["allocs_per_iter"], 0.0, "{a}");
+    assert_eq!(a["limit"], 0, "{a}");
+    // The estimate is the work's: about 2,000 dependent steps, neither
+    // nothing (the future never run) nor the executor's cost alone.
+    let ns = test(&report, "steady_async")["estimate"]["ns_per_iter"]
+        .as_f64()
+        .unwrap();
+    assert!(ns > 200.0, "{ns} ns");
+    let over = test(&report, "over_budget");
+    assert_eq!(over["verdict"], "fail", "{over}");
+    assert!(
+        over["reasons"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("over budget 1.000 ns"),
+        "{over}"
+    );
+}
+
+#[test]
+fn an_async_test_keeps_a_baseline_and_is_compared_with_it() {
+    let dir = scratch("baseline");
+    let baselines = dir.join("baselines");
+    let reports = dir.join("reports");
+    let args = |extra: &'static str| {
+        let mut args = vec![
+            "--exact",
+            "steady_async",
+            "--baseline-dir",
+            baselines.to_str().unwrap(),
+            "--report-dir",
+            reports.to_str().unwrap(),
+        ];
+        if !extra.is_empty() {
+            args.push(extra);
+        }
+        args
+    };
+    let out = run(base(), &args("--save-baseline"));
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let saved = std::fs::read_dir(&baselines)
+        .expect("the baseline directory")
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<String>();
+    assert!(saved.contains("\"steady_async\""), "{saved}");
+    let out = run(base(), &args(""));
+    assert_eq!(
+        result_lines(&out),
+        ["test steady_async ... ok"],
+        "{}",
+        explain(&out)
+    );
+    let report = report(&reports);
+    let baseline = &test(&report, "steady_async")["baseline"];
+    assert!(baseline["comparison"].is_object(), "{baseline}");
+}
+
+#[test]
+fn a_future_that_never_completes_is_stopped_and_named() {
+    let dir = scratch("never");
+    let out = run(
+        base(),
+        &[
+            "--exact",
+            "never_completes",
+            "--timeout",
+            "2s",
+            "--report-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(result_lines(&out), ["test never_completes ... FAILED"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("---- never_completes ----\ndid not return within 2 s"),
+        "{text}"
+    );
+    assert!(text.contains("failures:\n    never_completes"), "{text}");
+}
+
+#[test]
+fn the_paired_comparison_runs_async_tests_in_its_workers() {
+    let dir = scratch("paired");
+    let out = run(
+        head(),
+        &[
+            "_async",
+            "--compare-with",
+            base().to_str().unwrap(),
+            "--report-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert_eq!(
+        result_lines(&out),
+        ["test slowed_async ... FAILED", "test steady_async ... ok"],
+        "{}",
+        explain(&out)
+    );
+    let report = report(&dir);
+    let c = &test(&report, "slowed_async")["comparison"];
+    assert_eq!(c["change"], "regressed", "{c}");
+    let ratio = c["ratio"].as_f64().unwrap();
+    assert!((1.25..1.8).contains(&ratio), "1.5× the work read {ratio}");
+    assert_eq!(test(&report, "steady_async")["comparison"]["fails"], false);
+}
