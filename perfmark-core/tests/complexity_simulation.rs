@@ -18,7 +18,7 @@
 //!   are under the margin and pass: documented, and counted here.
 //!
 //! Run with `cargo test -p perfmark-core --test complexity_simulation --
-//! --nocapture` to print the table in the README.
+//! --nocapture` to print the table docs/attribute.md quotes.
 
 mod common;
 

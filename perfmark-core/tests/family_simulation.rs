@@ -145,7 +145,7 @@ fn regression_verdicts_of_a_whole_run() {
 /// clearly "over" most of the time, family-wise at most `(1 − c)/2` of
 /// runs. A CI that straddles is decided on the point estimate and says
 /// "inconclusive": at the budget that is a coin toss whatever the level,
-/// which is why a budget must keep a margin (README, "Choosing a budget").
+/// which is why a budget must keep a margin (docs/verdicts.md, "Choosing a budget").
 #[test]
 fn budget_verdicts_of_a_whole_run() {
     const RUNS: usize = 150;

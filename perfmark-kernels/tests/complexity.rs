@@ -5,7 +5,7 @@
 //! low (`log_factor`: under the margin, they pass; the fitted class names
 //! the difference). `wrong` and `log_factor` are ignored in a normal run;
 //! `cargo xtask complexity --runs N` runs all of them in N processes and
-//! counts the verdicts (README, "Complexity").
+//! counts the verdicts (docs/attribute.md, "Complexity").
 //!
 //! Sizes span three decades or more, up to a few MiB of data: beyond the
 //! L2 cache, as real inputs are, so the cache hierarchy's effect on the

@@ -13,7 +13,7 @@
 //!    test binary's own regression verdict, end to end). `--pause D` waits
 //!    D between baseline processes and between rounds, so the runs can be
 //!    spread over as long a time as CI runs are apart.
-//! 3. Prints Markdown tables for the README: the share of test-runs failed
+//! 3. Prints Markdown tables for docs/regression-rule.md: the share of test-runs failed
 //!    as regressions at each scale (at 1.00: false alarms) with the median
 //!    minimum detectable slowdown the comparisons printed; the share of
 //!    runs (the whole suite) with any false failure, per test and

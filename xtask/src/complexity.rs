@@ -7,9 +7,9 @@
 //! pass too) and a whole power of n too low (`wrong::`, which must fail).
 //! Prints, per `NAME::complexity` test, how often it failed, the classes
 //! fitted and the exponent's range; then the false-failure and detection
-//! counts, as the README's "Complexity" section gives them. Measure alone:
+//! counts, as docs/attribute.md's "Complexity" section gives them. Measure alone:
 //! other work on the machine is the noise the margin is sized for, but it
-//! is not the machine the README's figures describe.
+//! is not the machine docs/measurements.md's figures describe.
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! The baseline store: what a team records with `--save-baseline` (or
 //! `cargo perfmark baseline --runs N`) and commits, and what later runs
-//! compare against (the README's "Baselines" section describes the file).
+//! compare against (docs/baselines.md describes the file).
 //!
 //! # Layout
 //!

@@ -1,6 +1,6 @@
 //! When the adaptive sampler looks at a budget, and at what level.
 //!
-//! The budget verdict (the README's "The verdict") keeps sampling while the CI
+//! The budget verdict (docs/verdicts.md) keeps sampling while the CI
 //! straddles the budget. Testing the ordinary CI again and again as samples
 //! come in is optional stopping: each look is another chance for a CI that
 //! misses the truth to clear the budget on the wrong side. Measured through the

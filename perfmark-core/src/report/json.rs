@@ -1,7 +1,7 @@
 //! `report.json`: the run in full, typed both ways.
 //!
 //! The format is versioned ([`super::REPORT_SCHEMA`]) and other tools may
-//! read it (the README's "Reports" section shows it). Its stable core is
+//! read it (docs/reports.md shows it). Its stable core is
 //! `schema` and, per test, `name`, `verdict`, `reasons`, `estimate`
 //! {`statistic`, `ns_per_iter`, `ci_low`, `ci_high`, `confidence`}, `samples`
 //! (the count) and `iters_per_sample`; later versions only add fields, so a

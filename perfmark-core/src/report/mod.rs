@@ -224,7 +224,7 @@ pub struct TestReport {
 
 /// A failure measured under interference, re-measured once
 /// (`report.json`'s per-test `remeasured`). The re-measurement decides the
-/// verdict; see README "Interference".
+/// verdict; see docs/verdicts.md, "Interference".
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Remeasured {
     /// The first measurement's reasons (one per check), the failure among them.

@@ -44,8 +44,8 @@ impl Interval {
 
     /// Whether a limit at `value` lies inside the interval so that the
     /// interval cannot decide on which side of it the truth is:
-    /// `low <= value < high`. This is the budget rule (README, "The
-    /// verdict") in one place, for the sampler that keeps sampling
+    /// `low <= value < high`. This is the budget rule (docs/verdicts.md,
+    /// "The rules") in one place, for the sampler that keeps sampling
     /// while it holds and the budget check that calls the verdict
     /// inconclusive when it still holds.
     ///

@@ -1,6 +1,5 @@
 //! The regression rule's outcome in words. The sentences are part of the
-//! output contract (README, "Reading the output"): change them only with
-//! it.
+//! output contract (docs/output.md): change them only with it.
 
 use super::{Change, Comparison, TestSpreadSource};
 
@@ -10,8 +9,8 @@ impl Comparison {
     /// `+12.4% [+9.8%, +15.1%] vs baseline (90% CI; run-to-run sd 2.0%,
     /// prior; tolerance 5%): regressed beyond the 5% tolerance`.
     ///
-    /// The wording is part of the output contract (README, "Reading the
-    /// output"): tests and log readers match it.
+    /// The wording is part of the output contract (docs/output.md): tests
+    /// and log readers match it.
     pub fn reason(&self) -> String {
         let source = match self.between_run_source {
             TestSpreadSource::Prior => "prior".to_string(),
@@ -53,7 +52,7 @@ impl Comparison {
     /// `this comparison can detect slowdowns above +8.1% (one that large
     /// fails 9 runs in 10)`; for a comparison that can see nothing,
     /// `this comparison cannot detect any slowdown (its interval is
-    /// unbounded)`. A new sentence beside the contract's (README, "Reading
+    /// unbounded)`. A new sentence beside the contract's (docs/output.md, "Reading
     /// the output").
     pub fn detection(&self) -> String {
         let mds = self.min_detectable_slowdown;
