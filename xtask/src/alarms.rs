@@ -1,21 +1,29 @@
-//! `cargo xtask alarms [--runs N] [--baseline-runs R] [--pause D]`: the
-//! regression rule's false-alarm and detection rates against a stored
+//! `cargo xtask alarms [--runs N] [--baseline-runs R] [--pause D] [--load]`:
+//! the regression rule's false-alarm and detection rates against a stored
 //! baseline, measured end to end with the shipped defaults.
 //!
 //! 1. Records a baseline of the alarm suite (`perfmark-kernels/tests/
 //!    alarms.rs`) over R processes (default 5), as `cargo xtask baseline`
-//!    does: each test's runs and spread, and the machine's between-run
-//!    spread estimated from all of them, stored in the file.
+//!    does: each test's runs with the machine-state reference measured
+//!    beside each, and the machine's between-run and residual spreads
+//!    estimated from all of them, stored in the file.
 //! 2. Runs the suite N times (default 20) at each work scale — 1.00
 //!    (unchanged code), 1.05, 1.10, 1.20 (`PERFMARK_ALARM_SCALE`), the
 //!    scales interleaved so that drift of the machine hits them alike —
 //!    each run a separate process comparing itself with the baseline (the
 //!    test binary's own regression verdict, end to end). `--pause D` waits
 //!    D between baseline processes and between rounds, so the runs can be
-//!    spread over as long a time as CI runs are apart.
-//! 3. Prints Markdown tables for docs/regression-rule.md: the share of test-runs failed
-//!    as regressions at each scale (at 1.00: false alarms) with the median
-//!    minimum detectable slowdown the comparisons printed; the share of
+//!    spread over as long a time as CI runs are apart. `--load` runs a busy
+//!    loop on the other core, 2 s on and 2 s off, during every other round.
+//!    Every test-run is also judged, on the same data, by the rule without
+//!    the reference against the same baseline, and by both rules against
+//!    the first recorded process alone (what `--save-baseline` gives).
+//! 3. Prints Markdown tables for docs/measurements.md: the share of
+//!    test-runs failed as regressions at each scale (at 1.00: false
+//!    alarms) with the median minimum detectable slowdown the comparisons
+//!    printed, for each rule, split quiet and loaded with `--load`; whether
+//!    the printed minimum detectable slowdowns held; how much each test
+//!    follows the reference; the share of
 //!    runs (the whole suite) with any false failure, per test and
 //!    family-wise; the same against a baseline of ONE process with the
 //!    default prior (what `--save-baseline` gives); the spread of unchanged
@@ -29,7 +37,6 @@
 //!    "Calibrating the prior on a machine").
 
 use std::collections::BTreeMap;
-
 use std::time::Duration;
 
 use perfmark_core::baseline::{BaselineStore, Entry, StoredReference};

@@ -297,6 +297,58 @@ fn a_mark_says_what_needs_the_reader() {
 }
 
 #[test]
+fn a_machine_that_moved_beyond_the_tolerance_is_marked() {
+    use crate::checks::BaselineRecord;
+    use crate::stats::compare::{
+        compare_with_reference, BaselineEstimate, MachineShift, RegressionRule, RunEstimate,
+        Tracking,
+    };
+    use crate::stats::Interval;
+    let run = |p: f64| {
+        RunEstimate::new(
+            p,
+            Interval {
+                low: p * 0.999,
+                high: p * 1.001,
+                confidence: 0.95,
+            },
+        )
+        .unwrap()
+    };
+    let base = BaselineEstimate::from_runs(&[run(100.0)]).unwrap();
+    let rule = RegressionRule::new(0.95, 0.05).unwrap();
+    let with_shift = |ratio: f64| {
+        let shift = MachineShift {
+            ratio,
+            log_se: 0.001,
+        };
+        let mut t = fixtures::realistic().tests[0].clone();
+        t.baseline = Some(BaselineRecord {
+            path: "perf-baselines/perf.json".to_owned(),
+            runs: 1,
+            comparison: Some(
+                compare_with_reference(&base, &run(100.0 * ratio), &shift, Tracking::UNKNOWN, &rule)
+                    .unwrap(),
+            ),
+            not_used: None,
+            other_machine: false,
+            machine_note: None,
+            prior: None,
+        });
+        line::marks(&t)
+    };
+    // Within the tolerance: allowed for, nothing to say.
+    assert!(with_shift(1.03).is_empty(), "{:?}", with_shift(1.03));
+    let marks = with_shift(1.12);
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert!(
+        marks[0].starts_with("the machine moved +12.0% since the baseline: only slowdowns above +")
+            && marks[0].ends_with("can show (re-record, or compare builds)"),
+        "{marks:?}"
+    );
+}
+
+#[test]
 fn terse_prints_a_character_a_test_as_libtest_does() {
     let report = fixtures::realistic();
     let counts = Counts::of(&report.tests[..3], 0);
