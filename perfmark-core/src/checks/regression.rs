@@ -4,14 +4,18 @@
 //! the tolerance. The rule itself is pure statistics
 //! ([`crate::stats::compare`]); this file finds the test's entry, decides
 //! whether it may be used at all (a comparable machine and toolchain,
-//! [`Fingerprint::compare`]; the same statistic), and words
-//! the outcome. The prior between-run spread comes from the run's
-//! [`RunSpreads`] (a setting, the machine's recording, or the default).
+//! [`Fingerprint::compare`]; the same statistic), picks the rule, and words
+//! the outcome. When the entry and the run both measured perfmark's
+//! machine-state reference ([`crate::measure::reference`]), the rule
+//! allows for how far the machine moved in between
+//! ([`compare::compare_with_reference`]) on the residual spread and the
+//! tracking the entry's runs measured; otherwise it assumes the machine's
+//! between-run spread ([`compare::compare`]). Both spreads come from the
+//! run's [`Prior`] (a setting, the machine's recording, or the defaults).
 
 use super::spread::{baseline_estimate, residual_baseline_estimate, Prior, RunSpreads};
 use super::{resolution, Check, Finding, Record, Subject};
-use crate::baseline::{BaselineFile, Fingerprint};
-use crate::baseline::Entry;
+use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::measure::reference;
 use crate::stats::compare::{self, CompareError, Comparison, MachineShift, RunEstimate};
 
