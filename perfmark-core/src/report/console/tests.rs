@@ -327,8 +327,14 @@ fn a_machine_that_moved_beyond_the_tolerance_is_marked() {
             path: "perf-baselines/perf.json".to_owned(),
             runs: 1,
             comparison: Some(
-                compare_with_reference(&base, &run(100.0 * ratio), &shift, Tracking::UNKNOWN, &rule)
-                    .unwrap(),
+                compare_with_reference(
+                    &base,
+                    &run(100.0 * ratio),
+                    &shift,
+                    Tracking::UNKNOWN,
+                    &rule,
+                )
+                .unwrap(),
             ),
             not_used: None,
             other_machine: false,

@@ -4,6 +4,7 @@
 //! the modes; and how far from the data a mark may lie before it is drawn at
 //! the edge.
 
+use crate::stats::compare::words::plain_percent;
 use std::fmt::Write as _;
 
 use super::svg::{padded, Frame, Orientation};
@@ -91,8 +92,8 @@ impl Marks {
         if let Some((l, h, c)) = self.ci {
             let _ = write!(
                 legend,
-                "<span class=\"key ci\"></span>{:.0}% CI [{}, {}]",
-                c * 100.0,
+                "<span class=\"key ci\"></span>{} CI [{}, {}]",
+                plain_percent(c),
                 fmt_bound(l),
                 fmt_bound(h)
             );
@@ -127,8 +128,8 @@ pub(super) fn draw_ci(svg: &mut String, frame: &Frame, marks: &Marks, o: Orienta
         return;
     };
     let tip = format!(
-        "{:.0}% CI [{}, {}]",
-        confidence * 100.0,
+        "{} CI [{}, {}]",
+        plain_percent(confidence),
         fmt_bound(low),
         fmt_bound(high)
     );

@@ -24,6 +24,7 @@ mod fig_samples;
 mod marks;
 mod svg;
 
+use crate::stats::compare::words::plain_percent;
 use std::fmt::Write as _;
 
 use super::facts::{
@@ -147,10 +148,10 @@ fn estimate_text(t: &TestReport) -> (String, String) {
         Some(e) => (
             format!("{} {}", e.statistic.as_str(), fmt_ns(e.ns_per_iter)),
             format!(
-                "[{}, {}] {:.0}%",
+                "[{}, {}] {}",
                 fmt_bound(e.ci_low),
                 fmt_bound(e.ci_high),
-                e.confidence * 100.0
+                plain_percent(e.confidence)
             ),
         ),
         None => (String::new(), String::new()),
@@ -208,10 +209,10 @@ fn write_test_section(html: &mut String, index: usize, t: &TestReport) {
     );
     if let Some(e) = &t.estimate {
         let mut line = format!(
-            "<p><b>{} {}</b> per iteration, {:.0}% CI [{}, {}]",
+            "<p><b>{} {}</b> per iteration, {} CI [{}, {}]",
             e.statistic.as_str(),
             fmt_ns(e.ns_per_iter),
-            e.confidence * 100.0,
+            plain_percent(e.confidence),
             fmt_bound(e.ci_low),
             fmt_bound(e.ci_high)
         );
