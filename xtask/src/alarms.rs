@@ -89,7 +89,11 @@ impl Outcome {
     /// The verdict had the test's confidence and tolerance been these.
     fn regressed_at(&self, confidence: f64, tolerance: f64) -> bool {
         let t = t_quantile(confidence, self.df);
-        self.ratio.ln() > t * self.log_se && self.ratio > 1.0 + tolerance
+        // With the reference, the low end of the code's change: the
+        // machine's slowdown taken out (how much the test follows it
+        // unknown, as for a recording that saw the machine still).
+        let d = self.ratio.ln() - self.machine_ratio.map_or(0.0, |m| m.ln().max(0.0));
+        d > t * self.log_se && d > tolerance.ln_1p()
     }
 
     /// The verdict had the prior been `prior` (with the weight it had), as
