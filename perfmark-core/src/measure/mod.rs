@@ -101,7 +101,7 @@ pub struct Measurement {
     /// budget, and for measurements that took no looks (paired slices).
     #[serde(default)]
     pub budget_look: Option<BudgetLook>,
-    /// The machine-state [`reference`] timed after each sample, ns per
+    /// The machine-state [`reference`](mod@reference) timed after each sample, ns per
     /// step, in the order taken: empty when the sampler read no clock of
     /// its own (smoke runs, synthetic timings, paired slices).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
