@@ -23,6 +23,12 @@
 //! machine's. Every other test uses the prior. [`RunSpreads`] answers for
 //! each test of a run.
 //!
+//! Against a baseline with the machine-state reference the rule uses the
+//! run's residual prior instead ([`Prior::residual`]: the setting, the
+//! recording's residual, or [`DEFAULT_RESIDUAL_PRIOR`]), which a
+//! recording may take below its default, and the residual spread and
+//! tracking of the test's own runs.
+//!
 //! Imports go one way: the regression check uses this file, never the
 //! reverse.
 
