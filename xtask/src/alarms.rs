@@ -756,26 +756,16 @@ fn print_tracking(names: &[String], by_scale: &ByScale) {
             .filter(|o| o.test == i)
             .filter_map(|o| Some((o.machine_ratio?.ln(), o.ratio.ln())))
             .unzip();
-        let n = x.len();
-        if n < 3 {
+        let Some(line) = compare::fit_line(&x, &y) else {
             continue;
-        }
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / n as f64;
-        let (mx, my) = (mean(&x), mean(&y));
-        let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
-        let sxy: f64 = x.iter().zip(&y).map(|(a, b)| (a - mx) * (b - my)).sum();
-        let slope = sxy / sxx;
-        let rss: f64 = x
-            .iter()
-            .zip(&y)
-            .map(|(a, b)| (b - my - slope * (a - mx)).powi(2))
-            .sum();
-        let residual = (rss / (n - 2) as f64).sqrt();
+        };
         println!(
-            "| {name} | {n} | {:.2}% | {slope:.2} | {:.2} | {:.2}% |",
-            (sxx / (n - 1) as f64).sqrt() * 100.0,
-            residual / sxx.sqrt(),
-            residual * 100.0
+            "| {name} | {} | {:.2}% | {:.2} | {:.2} | {:.2}% |",
+            x.len(),
+            line.x_sd * 100.0,
+            line.slope,
+            line.slope_se,
+            line.residual_sd * 100.0
         );
     }
 }

@@ -265,12 +265,12 @@ fn log_se(p: &SizedTime) -> f64 {
 
 /// A weighted least-squares line `y = a + slope · x`.
 #[derive(Debug, Clone, Copy)]
-struct Line {
-    slope: f64,
+pub(crate) struct Line {
+    pub(crate) slope: f64,
     /// Σ w (x − x̄_w)².
-    sxx: f64,
+    pub(crate) sxx: f64,
     /// Σ w r², r the residuals.
-    weighted_rss: f64,
+    pub(crate) weighted_rss: f64,
 }
 
 impl Line {
@@ -282,7 +282,7 @@ impl Line {
     }
 }
 
-fn weighted_line(x: &[f64], y: &[f64], w: &[f64]) -> Line {
+pub(crate) fn weighted_line(x: &[f64], y: &[f64], w: &[f64]) -> Line {
     let sw: f64 = w.iter().sum();
     let xm = x.iter().zip(w).map(|(x, w)| w * x).sum::<f64>() / sw;
     let ym = y.iter().zip(w).map(|(y, w)| w * y).sum::<f64>() / sw;

@@ -43,6 +43,8 @@ pub use inputs::between_run_spread;
 pub use outcome::{Change, Comparison};
 pub use prior::moderated_prior;
 pub use reference::{compare_with_reference, fit_runs, MachineShift, RecordedFit, Tracking};
+#[cfg(feature = "internals")]
+pub use reference::{fit_line, LineFit};
 pub use rule::{
     compare, RegressionRule, TestSpreadSource, DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR,
     DEFAULT_RESIDUAL_PRIOR, DETECTION_POWER, MIN_RESIDUAL_SD,

@@ -55,7 +55,9 @@ use super::{
     check_time, BaselineEstimate, Change, CompareError, Comparison, RegressionRule, RunEstimate,
     Spread, DETECTION_POWER, MIN_RESIDUAL_SD,
 };
+use super::inputs::between_run_spread;
 use crate::stats::dist::{normal_quantile, t_quantile};
+use crate::stats::growth::weighted_line;
 use super::rule::TestSpread;
 use crate::stats::Interval;
 
@@ -143,45 +145,71 @@ pub fn fit_runs(estimates_ns: &[f64], references_ns: &[f64]) -> Option<RecordedF
     if x.iter().chain(&y).any(|v| !v.is_finite()) {
         return None;
     }
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / n as f64;
-    let (mx, my) = (mean(&x), mean(&y));
-    let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
-    if n < 3 || (sxx / (n - 1) as f64).sqrt() < MIN_REFERENCE_SPREAD {
-        let ratios: Vec<f64> = y.iter().zip(&x).map(|(a, b)| a - b).collect();
-        let m = mean(&ratios);
-        let ss: f64 = ratios.iter().map(|r| (r - m).powi(2)).sum();
+    let Some(line) = fit_line(&x, &y).filter(|l| l.x_sd >= MIN_REFERENCE_SPREAD) else {
+        // The machine stood still: each run over its own reference.
+        let ratios: Vec<f64> = estimates_ns
+            .iter()
+            .zip(references_ns)
+            .map(|(e, r)| e / r)
+            .collect();
         return Some(RecordedFit {
-            residual: Spread {
-                sd: (ss / (n - 1) as f64).sqrt(),
-                df: (n - 1) as f64,
-            },
+            residual: between_run_spread(&ratios).ok()??,
             tracking: Tracking::UNKNOWN,
         });
-    }
-    let sxy: f64 = x.iter().zip(&y).map(|(a, b)| (a - mx) * (b - my)).sum();
-    let slope = sxy / sxx;
-    let rss: f64 = x
-        .iter()
-        .zip(&y)
-        .map(|(a, b)| (b - my - slope * (a - mx)).powi(2))
-        .sum();
-    let df = (n - 2) as f64;
-    let residual_sd = (rss / df).sqrt();
-    let half = t_quantile(0.5 + TRACKING_CONFIDENCE / 2.0, df) * residual_sd / sxx.sqrt();
+    };
+    let half = t_quantile(0.5 + TRACKING_CONFIDENCE / 2.0, line.df) * line.slope_se;
     let (low, high) = (
-        (slope - half).clamp(0.0, 1.5),
-        (slope + half).clamp(0.0, 1.5),
+        (line.slope - half).clamp(0.0, 1.5),
+        (line.slope + half).clamp(0.0, 1.5),
     );
     Some(RecordedFit {
         residual: Spread {
-            sd: residual_sd,
-            df,
+            sd: line.residual_sd,
+            df: line.df,
         },
         tracking: if low < high {
             Tracking { low, high }
         } else {
             Tracking::UNKNOWN
         },
+    })
+}
+
+/// An ordinary least-squares line `y = a + slope · x` through paired
+/// values, with what a reader of it needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineFit {
+    /// The slope.
+    pub slope: f64,
+    /// Its standard error, from the residuals.
+    pub slope_se: f64,
+    /// The sd of the residuals about the line (`n − 2` denominator).
+    pub residual_sd: f64,
+    /// Degrees of freedom of the residuals, `n − 2`.
+    pub df: f64,
+    /// The sample sd of `x` (`n − 1` denominator): how far `x` moved.
+    pub x_sd: f64,
+}
+
+/// The least-squares line of `y` on `x` (equal lengths). `None` with fewer
+/// than 3 pairs or when `x` does not vary.
+pub fn fit_line(x: &[f64], y: &[f64]) -> Option<LineFit> {
+    let n = x.len();
+    if n < 3 || y.len() != n {
+        return None;
+    }
+    let line = weighted_line(x, y, &vec![1.0; n]);
+    if !(line.sxx > 0.0) {
+        return None;
+    }
+    let df = (n - 2) as f64;
+    let residual_sd = (line.weighted_rss / df).sqrt();
+    Some(LineFit {
+        slope: line.slope,
+        slope_se: residual_sd / line.sxx.sqrt(),
+        residual_sd,
+        df,
+        x_sd: (line.sxx / (n - 1) as f64).sqrt(),
     })
 }
 
