@@ -199,7 +199,7 @@ pub fn fit_line(x: &[f64], y: &[f64]) -> Option<LineFit> {
         return None;
     }
     let line = weighted_line(x, y, &vec![1.0; n]);
-    if !(line.sxx > 0.0) {
+    if line.sxx.is_nan() || line.sxx <= 0.0 {
         return None;
     }
     let df = (n - 2) as f64;
