@@ -40,11 +40,10 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use perfmark_core::baseline::{BaselineStore, Entry, StoredReference};
-use perfmark_core::measure::reference;
+use perfmark_core::checks::regression::machine_shift_since;
+use perfmark_core::checks::spread::{baseline_estimate, residual_baseline_estimate};
 use perfmark_core::report::TestReport;
-use perfmark_core::stats::compare::{
-    self, BaselineEstimate, Comparison, MachineShift, RegressionRule, RunEstimate, Tracking,
-};
+use perfmark_core::stats::compare::{self, Comparison, RegressionRule, RunEstimate};
 use perfmark_core::stats::{bonferroni_confidence, t_quantile, Interval};
 use perfmark_options::DEFAULT_REGRESSION;
 
@@ -346,45 +345,31 @@ fn outcome_against(
         confidence,
     };
     let current = RunEstimate::new(point, interval(low, high, conf)).map_err(err)?;
-    let b = entry.estimate();
-    let stored = RunEstimate::new(b.ns_per_iter, b.interval()).map_err(err)?;
-    let mut baseline = BaselineEstimate::from_runs(&[stored]).map_err(err)?;
-    if let Some(between) = entry.between_runs() {
-        baseline.point_ns = perfmark_core::stats::geometric_mean(&between.run_estimates_ns);
-        baseline.runs = between.runs;
-    }
     let rule = RegressionRule::new(conf, DEFAULT_REGRESSION).map_err(err)?;
     let c = match judge {
-        Judge::Raw => {
-            if let Some(between) = entry.between_runs() {
-                baseline.spread = Some(compare::Spread {
-                    sd: between.sd_log,
-                    df: (between.runs - 1) as f64,
-                });
-            }
-            compare::compare(&baseline, &current, &rule).map_err(err)?
-        }
+        Judge::Raw => compare::compare(&baseline_estimate(entry).map_err(err)?, &current, &rule)
+            .map_err(err)?,
         Judge::Reference => {
-            let (Some(then), Some(now)) = (
-                entry.reference(),
-                t.measurement
-                    .as_ref()
-                    .and_then(|m| reference::estimate(&m.reference_ns, conf)),
-            ) else {
+            let reference_ns = t.measurement.as_ref().map_or(&[][..], |m| &m.reference_ns);
+            let Some(shift) = entry
+                .reference()
+                .and_then(|then| machine_shift_since(then, reference_ns, conf))
+            else {
                 return Ok(None);
             };
-            let fit = entry.between_runs().and_then(|b| b.residual_fit());
-            baseline.spread = fit.map(|f| f.residual);
-            let tracking = fit.map_or(Tracking::UNKNOWN, |f| f.tracking);
-            let then = RunEstimate::new(then.ns_per_step, then.interval()).map_err(err)?;
-            let now = RunEstimate::new(now.point, now.ci).map_err(err)?;
-            let shift = MachineShift::between(&then, &now).map_err(err)?;
+            let (baseline, tracking) = residual_baseline_estimate(entry).map_err(err)?;
             let rule = rule
                 .with_prior(compare::DEFAULT_RESIDUAL_PRIOR)
                 .map_err(err)?
                 .prior_as_floor(false);
-            compare::compare_with_reference(&baseline, &current, &shift, tracking, &rule)
-                .map_err(err)?
+            compare::compare_with_reference(
+                &baseline,
+                &current,
+                &shift.map_err(err)?,
+                tracking,
+                &rule,
+            )
+            .map_err(err)?
         }
     };
     Ok(Some(outcome_of(run, test, minute, &c)))

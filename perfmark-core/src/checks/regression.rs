@@ -15,7 +15,7 @@
 
 use super::spread::{baseline_estimate, residual_baseline_estimate, Prior, RunSpreads};
 use super::{resolution, Check, Finding, Record, Subject};
-use crate::baseline::{BaselineFile, Entry, Fingerprint};
+use crate::baseline::{BaselineFile, Entry, Fingerprint, StoredReference};
 use crate::measure::reference;
 use crate::stats::compare::{self, CompareError, Comparison, MachineShift, RunEstimate};
 
@@ -162,15 +162,31 @@ fn machine_shift(
     subject: &Subject<'_>,
     entry: &Entry,
 ) -> Option<Result<MachineShift, CompareError>> {
-    let then = entry.reference()?;
-    let now = reference::estimate(
+    machine_shift_since(
+        entry.reference()?,
         &subject.measurement.reference_ns,
         subject.estimate.ci.confidence,
-    )?;
+    )
+}
+
+/// How much the machine moved since the reference `then` was stored, by the
+/// reference samples `now_ns` (ns per step) of a run at `confidence`:
+/// `None` when those samples give no estimate
+/// ([`reference::estimate`]).
+///
+/// # Errors
+///
+/// When either reference is not a positive time
+/// ([`MachineShift::between`]).
+pub fn machine_shift_since(
+    then: &StoredReference,
+    now_ns: &[f64],
+    confidence: f64,
+) -> Option<Result<MachineShift, CompareError>> {
+    let now = reference::estimate(now_ns, confidence)?;
     Some(
         RunEstimate::new(then.ns_per_step, then.interval()).and_then(|then| {
             MachineShift::between(&then, &RunEstimate::new(now.point, now.ci)?)
         }),
     )
 }
-

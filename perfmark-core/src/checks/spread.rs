@@ -274,7 +274,7 @@ impl<'a> RunSpreads<'a> {
 ///
 /// When the stored estimate is not a positive time with an ordered
 /// interval ([`RunEstimate::new`]).
-pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
+pub fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
     let e = entry.estimate();
     let stored = RunEstimate::new(e.ns_per_iter, e.interval())?;
     match entry.between_runs() {
@@ -300,7 +300,7 @@ pub(super) fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, Compa
 /// # Errors
 ///
 /// As [`baseline_estimate`].
-pub(super) fn residual_baseline_estimate(
+pub fn residual_baseline_estimate(
     entry: &Entry,
 ) -> Result<(BaselineEstimate, Tracking), CompareError> {
     let mut estimate = baseline_estimate(entry)?;
