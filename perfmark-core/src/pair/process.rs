@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use super::lines::{LineReader, MAX_LINE_BYTES};
 use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
 use crate::measure::paired::{PairDriver, Side};
+use crate::cpus::Cpus;
 use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
 use crate::Error;
@@ -69,6 +70,9 @@ pub struct Placement {
     pub stack_pad: usize,
     /// Bytes allocated and kept before the test's setup, a multiple of 16.
     pub heap_offset: usize,
+    /// The CPU the worker is held on from its start, when pinned: both
+    /// workers of a process pair share one ([`crate::cpus`]).
+    pub cpu: Option<usize>,
 }
 
 impl Placement {
@@ -79,6 +83,7 @@ impl Placement {
         Placement {
             stack_pad: (splitmix64(rng) % range) as usize,
             heap_offset: ((splitmix64(rng) % range) & !15) as usize,
+            cpu: None,
         }
     }
 }
@@ -140,6 +145,9 @@ impl WorkerProcess {
         if let Some(p) = placement {
             cmd.env(STACK_PAD_VAR, "x".repeat(p.stack_pad));
             cmd.env(HEAP_OFFSET_VAR, p.heap_offset.to_string());
+            if let Some(cpu) = p.cpu {
+                crate::cpus::start_on(&mut cmd, cpu);
+            }
         }
         let mut child = cmd
             .stdin(Stdio::piped())
@@ -195,6 +203,11 @@ impl WorkerProcess {
 
     fn error(&self, message: String) -> Error {
         Error::worker(self.side, &self.path, message)
+    }
+
+    /// The one CPU this worker is held on, if it is held on one.
+    pub fn held_on(&self) -> Option<usize> {
+        crate::cpus::held_on(self.child.id())
     }
 
     /// The next protocol reply, within `timeout`. A worker that says it
@@ -380,6 +393,11 @@ pub struct ProcessPair {
     timeout: Duration,
     /// What the worker of the last slice observed of its thread.
     last_observed: Option<ThreadObservation>,
+    /// The CPUs to hold each pair on, one drawn per pair; `None`: the
+    /// workers are left to the scheduler.
+    cpus: Option<Arc<Cpus>>,
+    /// Each opened pair's CPU, when both its workers were held on it.
+    pair_cpus: Vec<Option<usize>>,
 }
 
 impl ProcessPair {
@@ -406,7 +424,25 @@ impl ProcessPair {
             pairs: 0,
             timeout: DEFAULT_WORKER_TIMEOUT,
             last_observed: None,
+            cpus: None,
+            pair_cpus: Vec::new(),
         }
+    }
+
+    /// The same driver, holding both workers of each process pair on one
+    /// CPU of `cpus`' candidates, drawn anew for every pair: a CPU's state
+    /// then moves whole pairs, which the spread between pairs takes in,
+    /// and never one side of a pair against the other.
+    #[must_use]
+    pub fn with_cpus(mut self, cpus: Arc<Cpus>) -> Self {
+        self.cpus = Some(cpus);
+        self
+    }
+
+    /// Each opened pair's CPU: `Some` when both its workers were held on
+    /// it, `None` when they ran where the scheduler put them.
+    pub fn pair_cpus(&self) -> &[Option<usize>] {
+        &self.pair_cpus
     }
 
     /// The same driver, killing a worker that stays silent for `timeout`
@@ -447,13 +483,16 @@ impl ProcessPair {
 
     /// Starts a worker of `side` for the next pair (`self.pairs` is the
     /// pair's index), its link chosen by the pair and its placement drawn.
-    fn start(&mut self, side: Side) -> Result<WorkerProcess, Error> {
+    fn start(&mut self, side: Side, cpu: Option<usize>) -> Result<WorkerProcess, Error> {
         let links = match side {
             Side::Head => &self.head,
             Side::Base => &self.base,
         };
         let path = links[self.pairs % links.len()].clone();
-        let placement = Placement::draw(&mut self.rng);
+        let placement = Placement {
+            cpu,
+            ..Placement::draw(&mut self.rng)
+        };
         WorkerProcess::spawn(&path, side, Some(&self.test), Some(placement))
     }
 
@@ -481,8 +520,15 @@ impl PairDriver for ProcessPair {
         } else {
             (Side::Base, Side::Head)
         };
-        let mut a = self.start(first)?;
-        let mut b = self.start(second)?;
+        let cpu = match &self.cpus {
+            Some(cpus) => cpus.draw(splitmix64(&mut self.rng)),
+            None => None,
+        };
+        let mut a = self.start(first, cpu)?;
+        let mut b = self.start(second, cpu)?;
+        let held = [a.held_on(), b.held_on()];
+        self.pair_cpus
+            .push(cpu.filter(|&c| held == [Some(c), Some(c)]));
         a.greet(self.timeout)?;
         b.greet(self.timeout)?;
         let mut kinds = Vec::with_capacity(2);

@@ -27,6 +27,7 @@ pub(crate) mod fixtures;
 use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineRecord;
+pub use crate::cpus::CpuRecord;
 use crate::checks::{
     BudgetRecord, ComparisonRecord, ComplexityRecord, Finding, Prior, Record, RunComparison,
     Verdict,
@@ -209,6 +210,11 @@ pub struct TestReport {
     /// pass; absent when allocations were not counted.
     #[serde(default)]
     pub allocations: Option<Allocations>,
+    /// Where the test was measured: the CPU its measuring thread was held
+    /// on, or each process pair's ([`crate::cpus`]); absent where the
+    /// allowed CPUs could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuRecord>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
@@ -346,6 +352,7 @@ impl TestReport {
             measure: Clock::Wall,
             wall_ns_per_iter: None,
             allocations: None,
+            cpu: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,

@@ -60,6 +60,9 @@ pub(super) struct Options {
     pub(super) no_remeasure: bool,
     /// Measure without the machine-wide lock.
     pub(super) no_lock: bool,
+    /// Leave each test's thread, and each process pair's workers, to the
+    /// scheduler instead of holding them on one CPU ([`crate::cpus`]).
+    pub(super) no_pin: bool,
     /// Where the machine-wide lock lives (default: the temporary directory).
     pub(super) lock_dir: Option<PathBuf>,
     /// Run-level control of false failures: `Some(true)` decides every
@@ -78,13 +81,14 @@ pub(super) struct Options {
 }
 
 /// The flags that take no value.
-const SWITCHES: [&str; 6] = [
+const SWITCHES: [&str; 7] = [
     "--save-baseline",
     "--no-baseline",
     "--verbose",
     "--per-test-confidence",
     "--family-wise",
     "--no-remeasure",
+    "--no-pin",
 ];
 
 impl Options {
@@ -140,6 +144,7 @@ impl Options {
                 "--per-test-confidence" => flags.per_test_confidence = true,
                 "--no-remeasure" => flags.no_remeasure = true,
                 "--no-lock" => flags.no_lock = true,
+                "--no-pin" => flags.no_pin = true,
                 "--family-wise" => flags.family_wise = true,
                 "--between-run-sd" => {
                     let text = text_value(name, value(name)?)?;
@@ -213,6 +218,7 @@ impl Options {
                     .transpose()?,
             },
             no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
+            no_pin: flag(flags.no_pin, "PERFMARK_NO_PIN")?,
             lock_dir: env_path(env, "PERFMARK_LOCK_DIR"),
             libtest,
         };
@@ -353,6 +359,9 @@ Options (perfmark's; each also read from its variable):
                             here, as an sd (PERFMARK_BETWEEN_RUN_SD)
         --no-remeasure      Never measure a failure again
                             (PERFMARK_NO_REMEASURE=1)
+        --no-pin            Leave each test's thread (and each process
+                            pair's workers) to the scheduler instead of
+                            holding it on one CPU (PERFMARK_NO_PIN=1)
         --timeout DURATION  How long one test may run before it fails as hung
                             and the run stops (PERFMARK_TIMEOUT); default
                             10 x (warmup + max_time) + 60 s
@@ -380,6 +389,7 @@ struct Flags {
     per_test_confidence: bool,
     no_remeasure: bool,
     no_lock: bool,
+    no_pin: bool,
     family_wise: bool,
     between_run_sd: Option<f64>,
     timeout: Option<Duration>,

@@ -40,6 +40,7 @@ use self::setup::Setup;
 use self::summary::Ran;
 
 use crate::checks::{Allocs, Budget, Check, Regression, RunSpreads, Verdict};
+use crate::cpus::{Cpus, NotPinned};
 use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
 use crate::pair;
@@ -113,6 +114,9 @@ struct Runner {
     options: Options,
     /// Reads what the OS knows about other work around each measurement.
     observer: Arc<Observer>,
+    /// The CPUs a test may be measured on; `None` where they cannot be
+    /// read (not Linux).
+    cpus: Option<Arc<Cpus>>,
 }
 
 /// How the run judges each test: the checks every measured test goes
@@ -130,6 +134,7 @@ impl Runner {
             build,
             options,
             observer: Arc::new(Observer::live()),
+            cpus: Cpus::detect().map(Arc::new),
         }
     }
 
@@ -250,6 +255,15 @@ impl Runner {
             }
             None => {}
         }
+        if let Some(cpus) = &self.cpus {
+            // Said by default only when it changes what a reader should
+            // know: some allowed cores are left unused.
+            if console.verbose() || cpus.kind.is_some() {
+                let (_, not_pinned) = self.pinning();
+                let paired = setup.comparing.is_some();
+                console.header_line(&cpus.header(not_pinned.as_ref(), paired));
+            }
+        }
         console.running(tests);
     }
 
@@ -369,6 +383,16 @@ impl Runner {
             })
             .filter(|t| self.measuring() && self.runs(t))
             .collect()
+    }
+
+    /// Where this run holds each measurement: the CPUs to pin to, or why
+    /// nothing is pinned (`None` from both where the CPUs are unknown).
+    fn pinning(&self) -> (Option<&Arc<Cpus>>, Option<NotPinned>) {
+        match &self.cpus {
+            None => (None, None),
+            Some(_) if self.options.no_pin => (None, Some(NotPinned::TurnedOff)),
+            Some(cpus) => (Some(cpus), cpus.nothing_to_choose()),
+        }
     }
 
     /// Whether a selected test runs (rather than being reported ignored).

@@ -16,6 +16,7 @@ use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Check, Verdict};
 use crate::clock::{self, Clock};
+use crate::cpus::{NotPinned, Placed};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::registry::{Ignore, PerfTest};
@@ -111,7 +112,10 @@ impl Runner {
         take_panic_message();
         let bound = self.bound_for(plan);
         let observer = Arc::clone(&self.observer);
-        let (result, ran) = match watchdog::run_bounded(&name, bound, t.body, bencher, observer) {
+        let (pin, not_pinned) = self.pinning();
+        let pin = pin.filter(|_| not_pinned.is_none()).cloned();
+        let (result, ran) = match watchdog::run_bounded(&name, bound, t.body, bencher, observer, pin)
+        {
             Bounded::Returned(result, ran) => (result, ran),
             Bounded::Hung => {
                 let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
@@ -127,7 +131,9 @@ impl Runner {
                 bencher,
                 before,
                 after,
+                placed,
             } = *ran;
+            report.cpu = self.cpu_record(placed, not_pinned);
             report.interference = self.observer.between(&before, &after);
             report.wall_ns_per_iter = bencher.wall_ns_per_iter();
             report.size = bencher.size();
@@ -191,6 +197,22 @@ impl Runner {
             failure_detail,
             hung: false,
         }
+    }
+
+    /// What the report says of where a test ran: where its thread was
+    /// `placed`, or why it was `not_pinned` (when asked not to, or with
+    /// one CPU allowed, the thread was not touched).
+    fn cpu_record(
+        &self,
+        placed: Option<Placed>,
+        not_pinned: Option<NotPinned>,
+    ) -> Option<crate::cpus::CpuRecord> {
+        let cpus = self.cpus.as_ref()?;
+        let (on, why) = match (placed, not_pinned) {
+            (Some(placed), _) => placed.parts(),
+            (None, why) => (Vec::new(), why),
+        };
+        Some(cpus.record(on, why))
     }
 
     /// How long the body of a test measured with `plan` may run

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use std::panic::{self, AssertUnwindSafe};
@@ -17,6 +18,7 @@ use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Allocs, Budget, Check, Paired, RunSpreads, Verdict};
+use crate::cpus::{CpuRecord, NotPinned};
 use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
@@ -118,6 +120,10 @@ impl Runner {
         let paired_plan = PairedPlan::new(confidence, tolerance, plan.max_time);
         let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base)
             .with_timeout(self.options.worker_timeout);
+        let (pin, not_pinned) = self.pinning();
+        if let (Some(cpus), None) = (pin, &not_pinned) {
+            driver = driver.with_cpus(Arc::clone(cpus));
+        }
         let before = self.observer.read();
         let measured = run_paired(&mut driver, &paired_plan).and_then(|pm| {
             driver.close()?;
@@ -126,6 +132,7 @@ impl Runner {
         // The workers have been waited for: their CPU time is this
         // process's, not other work's.
         let after = self.observer.read();
+        report.cpu = self.pairs_cpu_record(driver.pair_cpus(), not_pinned);
         let failure_detail;
         match measured {
             Err(e) => {
@@ -185,6 +192,29 @@ impl Runner {
             failure_detail,
             hung: false,
         }
+    }
+}
+
+impl Runner {
+    /// What the report says of where a paired comparison's workers ran:
+    /// each pair's CPU when every pair was held on one, else why not.
+    fn pairs_cpu_record(
+        &self,
+        pair_cpus: &[Option<usize>],
+        not_pinned: Option<NotPinned>,
+    ) -> Option<CpuRecord> {
+        let cpus = self.cpus.as_ref()?;
+        let held: Option<Vec<usize>> = pair_cpus.iter().copied().collect();
+        Some(match (held, not_pinned) {
+            (_, Some(why)) => cpus.record(Vec::new(), Some(why)),
+            (Some(on), None) => cpus.record(on, None),
+            (None, None) => cpus.record(
+                Vec::new(),
+                Some(NotPinned::Refused(
+                    "a worker could not be held on its pair's CPU".to_owned(),
+                )),
+            ),
+        })
     }
 }
 

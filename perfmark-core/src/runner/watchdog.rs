@@ -25,6 +25,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::bencher::Bencher;
+use crate::cpus::{self, Cpus, Placed};
 use crate::observe::{Observer, Reading};
 
 /// Added to every default bound: time for a test's own setup (building
@@ -75,6 +76,8 @@ pub(super) struct Ran {
     pub(super) before: Reading,
     /// The same, just after the body.
     pub(super) after: Reading,
+    /// Where the thread was held, when it was asked to be.
+    pub(super) placed: Option<Placed>,
 }
 
 /// What the test's thread hands back: how the body ended, and the Bencher
@@ -128,6 +131,7 @@ pub(super) fn run_bounded(
     body: fn(&mut Bencher),
     bencher: Bencher,
     observer: Arc<Observer>,
+    pin: Option<Arc<Cpus>>,
 ) -> Bounded {
     let slot: Arc<Slot> = Arc::new((Mutex::new(None), Condvar::new()));
     let mut hand_back = HandBack {
@@ -140,6 +144,9 @@ pub(super) fn run_bounded(
         builder = builder.stack_size(STACK_BYTES);
     }
     let spawned = builder.spawn(move || {
+        // Before the body, so its setup (and the pages it first touches)
+        // is on the CPU it is measured on.
+        let placed = pin.map(|cpus| cpus::pin_current_thread(&cpus));
         let before = observer.read();
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&mut bencher)));
         let after = observer.read();
@@ -147,6 +154,7 @@ pub(super) fn run_bounded(
             bencher,
             before,
             after,
+            placed,
         };
         hand_back.give((result, Some(Box::new(ran))));
     });
@@ -238,6 +246,7 @@ mod tests {
             body,
             bencher(),
             observer(),
+            None,
         );
         match ran {
             Bounded::Returned(Ok(()), Some(ran)) => assert!(ran.bencher.finish().0.is_some()),
@@ -283,10 +292,41 @@ mod tests {
             body,
             bencher(),
             observer,
+            None,
         );
         assert!(matches!(ran, Bounded::Returned(Ok(()), Some(_))));
         let on = threads.lock().unwrap().clone();
         assert_eq!(on, vec![Some("group::observed".to_owned()); 2]);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_body_given_cpus_runs_held_on_one_of_them_setup_included() {
+        fn body(b: &mut Bencher) {
+            // The setup's view of its own thread: one CPU allowed.
+            let own = Cpus::detect().unwrap();
+            assert_eq!(own.allowed.len(), 1, "{own:?}");
+            b.iter(|| 1 + 1);
+        }
+        let cpus = Arc::new(Cpus::detect().unwrap());
+        if cpus.allowed.len() < 2 {
+            return; // one CPU: nothing is pinned, by design
+        }
+        let ran = run_bounded(
+            "pinned",
+            Duration::from_secs(60),
+            body,
+            bencher(),
+            observer(),
+            Some(Arc::clone(&cpus)),
+        );
+        match ran {
+            Bounded::Returned(Ok(()), Some(ran)) => match ran.placed {
+                Some(Placed::Pinned(cpu)) => assert!(cpus.candidates.contains(&cpu)),
+                other => panic!("not pinned: {other:?}"),
+            },
+            _ => panic!("the body did not return normally"),
+        }
     }
 
     #[test]
@@ -294,7 +334,7 @@ mod tests {
         fn body(_: &mut Bencher) {
             panic::panic_any("setup failed");
         }
-        match run_bounded("p", Duration::from_secs(60), body, bencher(), observer()) {
+        match run_bounded("p", Duration::from_secs(60), body, bencher(), observer(), None) {
             Bounded::Returned(Err(payload), _) => {
                 assert_eq!(payload.downcast_ref::<&str>(), Some(&"setup failed"));
             }
@@ -315,6 +355,7 @@ mod tests {
             body,
             bencher(),
             observer(),
+            None,
         );
         assert!(matches!(outcome, Bounded::Hung));
     }

@@ -16,7 +16,7 @@ use crate::props;
 use super::{Env, Options, SWITCHES};
 
 /// Every variable the test binary reads.
-const VARIABLES: [&str; 18] = [
+const VARIABLES: [&str; 19] = [
     "PERFMARK_SAVE_BASELINE",
     "PERFMARK_NO_BASELINE",
     "PERFMARK_VERBOSE",
@@ -34,6 +34,7 @@ const VARIABLES: [&str; 18] = [
     "PERFMARK_BETWEEN_RUN_SD",
     "PERFMARK_WORKER_TIMEOUT",
     "PERFMARK_NO_REMEASURE",
+    "PERFMARK_NO_PIN",
     "PERFMARK_TIMEOUT",
 ];
 
@@ -249,6 +250,7 @@ fn flags_in_any_order_are_taken_or_refused_by_name() {
                         e.values.contains_key("--between-run-sd")
                     );
                     prop_assert_eq!(o.no_remeasure, e.switches.contains(&"--no-remeasure"));
+                    prop_assert_eq!(o.no_pin, e.switches.contains(&"--no-pin"));
                     let family_wise = if e.switches.contains(&"--family-wise") {
                         Some(true)
                     } else if e.switches.contains(&"--per-test-confidence") {

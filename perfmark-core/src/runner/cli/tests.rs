@@ -86,6 +86,10 @@ fn environment_variables_stand_in_for_flags_and_defaults() {
             .unwrap()
             .no_remeasure
     );
+    assert!(!parse(&[], &[]).unwrap().no_pin);
+    assert!(parse(&["--no-pin"], &[]).unwrap().no_pin);
+    assert!(parse(&[], &[("PERFMARK_NO_PIN", "1")]).unwrap().no_pin);
+    assert!(parse(&["--no-pin=yes"], &[]).is_err());
     let o = parse(&[], &[]).unwrap();
     assert!(!o.no_lock && o.lock_dir.is_none());
     assert!(parse(&["--no-lock"], &[]).unwrap().no_lock);
