@@ -312,6 +312,41 @@ fn report_json_has_the_stable_core() {
 }
 
 #[test]
+fn each_test_is_held_on_one_cpu_unless_told_not_to() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-cpu");
+    let run = |extra: &[&str], envs: &[(&str, &str)]| -> serde_json::Value {
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut args = vec!["fast_add", "--exact", "--verbose", "--report-dir"];
+        args.push(dir.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let out = cargo_perf(true, &args, envs);
+        assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("placement: "), "{}", explain(&out));
+        let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+        let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        report["tests"][0]["cpu"].clone()
+    };
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let cpu = run(&[], &[]);
+    let allowed = cpu["allowed"].as_u64().expect("the allowed set is read");
+    if allowed > 1 {
+        assert!(cpu["not_pinned"].is_null(), "{cpu}");
+        let on = cpu["cpus"].as_array().unwrap();
+        assert_eq!(on.len(), 1, "{cpu}");
+        assert!(on[0].as_u64().is_some(), "{cpu}");
+    } else {
+        assert_eq!(cpu["not_pinned"], "one_cpu", "{cpu}");
+    }
+    for off in [run(&["--no-pin"], &[]), run(&[], &[("PERFMARK_NO_PIN", "1")])] {
+        assert_eq!(off["not_pinned"], "turned_off", "{off}");
+        assert_eq!(off["cpus"].as_array().map(Vec::len), Some(0), "{off}");
+    }
+}
+
+#[test]
 fn report_json_has_the_interference_fields() {
     // What the figures are depends on the machine (and on what else runs
     // on it): only that the fields are there and consistent is checked.

@@ -181,6 +181,23 @@ fn exactly_the_slowed_test_fails_and_new_and_removed_tests_are_listed() {
     assert_eq!(test("steady")["comparison"]["fails"], false);
     assert!(test("added")["comparison"].is_null());
     assert_eq!(json["comparison"]["removed"][0], "dropped");
+    // Placement: each process pair's two workers held on one CPU of the
+    // allowed set, one CPU per pair (Linux; one CPU allowed pins nothing).
+    if cfg!(target_os = "linux") {
+        let cpu = &test("steady")["cpu"];
+        let allowed = cpu["allowed"].as_u64().expect("the allowed set is read");
+        if allowed > 1 {
+            let per_pair = cpu["cpus"].as_array().expect("a CPU per pair");
+            assert!(cpu["not_pinned"].is_null(), "{cpu}");
+            assert_eq!(
+                per_pair.len() as u64,
+                test("steady")["comparison"]["process_pairs"].as_u64().unwrap(),
+                "{cpu}"
+            );
+        } else {
+            assert_eq!(cpu["not_pinned"], "one_cpu", "{cpu}");
+        }
+    }
     // Plain cargo builds: neither side's layout is pinned.
     assert_eq!(json["comparison"]["head_pinned"], false);
     assert_eq!(json["comparison"]["base_pinned"], false);
