@@ -41,6 +41,7 @@ internal_modules!(
     observe,
     pair,
     platform,
+    processes,
     registry,
     runner,
     size,

@@ -281,7 +281,8 @@ fn outcome_from_report(run: usize, test: usize, minute: f64, t: &TestReport) -> 
 /// One test-run's outcome from a comparison.
 fn outcome_of(run: usize, test: usize, minute: f64, c: &Comparison) -> Outcome {
     let baseline_runs = match c.between_run_source {
-        compare::TestSpreadSource::Pooled { runs } => runs as f64,
+        compare::TestSpreadSource::Pooled { runs }
+        | compare::TestSpreadSource::Processes { runs, .. } => runs as f64,
         compare::TestSpreadSource::Prior => 1.0,
     };
     Outcome {

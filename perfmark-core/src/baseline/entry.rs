@@ -194,6 +194,46 @@ pub struct Entry {
     fingerprint: Fingerprint,
     clock: Clock,
     reference: Option<StoredReference>,
+    processes: Option<StoredProcesses>,
+}
+
+/// The spread between the processes that measured a test in one run (the
+/// runner's and its worker processes, `crate::processes`), as a baseline
+/// keeps it: the standard deviation of their log estimates and its degrees
+/// of freedom. A recording over several runs keeps them pooled.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StoredProcesses {
+    /// Degrees of freedom: processes − 1 (summed over pooled runs).
+    pub df: f64,
+    /// The standard deviation of the processes' natural-log estimates.
+    pub sd_log: f64,
+}
+
+impl StoredProcesses {
+    /// The reason this spread cannot be stored, if any.
+    fn problem(&self) -> Option<String> {
+        (!(self.sd_log.is_finite() && self.sd_log >= 0.0 && self.df >= 1.0 && self.df.is_finite()))
+            .then(|| {
+                format!(
+                    "processes: sd_log {} with {} df is not a finite sd with at least 1 df",
+                    self.sd_log, self.df
+                )
+            })
+    }
+
+    /// Several runs' spreads pooled: degrees of freedom summed, variances
+    /// weighed by them. `None` when none has one.
+    pub fn pooled<'a>(spreads: impl IntoIterator<Item = &'a StoredProcesses>) -> Option<StoredProcesses> {
+        let (mut df, mut ss) = (0.0, 0.0);
+        for s in spreads {
+            df += s.df;
+            ss += s.df * s.sd_log.powi(2);
+        }
+        (df > 0.0).then(|| StoredProcesses {
+            df,
+            sd_log: (ss / df).sqrt(),
+        })
+    }
 }
 
 impl Entry {
@@ -220,7 +260,21 @@ impl Entry {
             fingerprint,
             clock: Clock::Wall,
             reference: None,
+            processes: None,
         }
+    }
+
+    /// The same entry with the spread between the processes that measured
+    /// it (checked when saved).
+    pub fn with_processes(mut self, processes: StoredProcesses) -> Entry {
+        self.processes = Some(processes);
+        self
+    }
+
+    /// The spread between the processes that measured the test, when the
+    /// run measured it in worker processes too.
+    pub fn processes(&self) -> Option<&StoredProcesses> {
+        self.processes.as_ref()
     }
 
     /// The same entry with the machine-state reference measured beside
@@ -286,6 +340,7 @@ impl Entry {
                 ns_per_step: point,
             })
         });
+        median.processes = StoredProcesses::pooled(runs.iter().filter_map(|r| r.processes.as_ref()));
         median.with_between_runs(between)
     }
 
@@ -403,7 +458,10 @@ impl Entry {
                 return Some("a run reference is not a positive number of ns".to_owned());
             }
         }
-        self.reference.as_ref().and_then(StoredReference::problem)
+        self.reference
+            .as_ref()
+            .and_then(StoredReference::problem)
+            .or_else(|| self.processes.as_ref().and_then(StoredProcesses::problem))
     }
 
     pub(super) fn to_repr(&self) -> EntryRepr {
@@ -413,6 +471,7 @@ impl Entry {
             estimate: self.estimate.clone(),
             fingerprint: self.fingerprint.clone(),
             iters_per_sample: self.iters_per_sample,
+            processes: self.processes,
             reference: self.reference.clone(),
             sample_count: self.samples_ns.len(),
             samples_ns: self.samples_ns.clone(),
@@ -437,6 +496,7 @@ impl Entry {
             fingerprint: repr.fingerprint,
             clock: repr.clock,
             reference: repr.reference,
+            processes: repr.processes,
         };
         match entry.problem() {
             Some(problem) => Err(problem),
@@ -461,6 +521,9 @@ pub(super) struct EntryRepr {
     estimate: StoredEstimate,
     fingerprint: Fingerprint,
     iters_per_sample: u64,
+    /// Absent when the run measured the test in one process only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    processes: Option<StoredProcesses>,
     /// Absent in files written before the machine-state reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     reference: Option<StoredReference>,

@@ -22,6 +22,7 @@ mod resolution;
 pub mod spread;
 
 use crate::allocations::Allocations;
+use crate::processes::ProcessSpread;
 use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;
 
@@ -80,6 +81,10 @@ pub struct Subject<'a> {
     /// The measurement's resolution per iteration, in ns
     /// ([`Measurement::resolution_ns`]).
     pub resolution_ns: f64,
+    /// The spread between the processes that measured the test, when
+    /// worker processes did ([`crate::processes`]); the estimate then
+    /// covers them already.
+    pub processes: Option<&'a ProcessSpread>,
 }
 
 impl Subject<'_> {

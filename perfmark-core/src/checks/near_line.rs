@@ -85,6 +85,7 @@ mod tests {
             estimate: &estimate,
             resolution_ns: 0.001,
             allocations: None,
+            processes: None,
         };
         let here = Fingerprint::current("rustc", "release", "0.1.0");
         let spreads = RunSpreads::new(Prior::resolve(Some(0.02), None, &here), None, &here);

@@ -114,7 +114,9 @@ impl Check for Regression<'_> {
         } else {
             let prior = self.spreads.prior();
             let (confidence, tolerance) = (estimate.ci.confidence, subject.tolerance);
-            let current = RunEstimate::new(estimate.point, estimate.ci);
+            let processes = subject.processes.map(|p| p.spread());
+            let current =
+                RunEstimate::new(estimate.point, estimate.ci).map(|c| c.with_processes(processes));
             let result = match machine_shift(subject, entry) {
                 // Both measured the machine-state reference: the rule that
                 // allows for the machine's move, on the residual spread.

@@ -129,6 +129,7 @@ mod tests {
             estimate: e,
             resolution_ns: 0.001,
             allocations: None,
+            processes: None,
         };
         let spreads = RunSpreads::new(Prior::resolve(None, None, here), Some(file), here);
         let finding = Regression::new(file, here, &spreads)

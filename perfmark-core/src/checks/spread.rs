@@ -277,6 +277,10 @@ impl<'a> RunSpreads<'a> {
 pub fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
     let e = entry.estimate();
     let stored = RunEstimate::new(e.ns_per_iter, e.interval())?;
+    let processes = entry.processes().map(|p| Spread {
+        sd: p.sd_log,
+        df: p.df,
+    });
     match entry.between_runs() {
         Some(between) if between.runs >= 2 => Ok(BaselineEstimate {
             point_ns: geometric_mean(&between.run_estimates_ns),
@@ -286,8 +290,12 @@ pub fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError
                 sd: between.sd_log,
                 df: (between.runs - 1) as f64,
             }),
+            processes,
         }),
-        _ => BaselineEstimate::from_runs(&[stored]),
+        _ => Ok(BaselineEstimate {
+            processes,
+            ..BaselineEstimate::from_runs(&[stored])?
+        }),
     }
 }
 

@@ -110,6 +110,13 @@ fn fresh_seed() -> u64 {
     h.finish()
 }
 
+/// Whether the variable `key` belongs to the worker protocol (what a
+/// worker must never inherit from its coordinator). A worker reads no
+/// other option: the rest are a run's, or a test's own.
+fn is_run_option(key: &str) -> bool {
+    key.starts_with("PERFMARK_WORKER_")
+}
+
 /// One running worker process.
 #[derive(Debug)]
 pub struct WorkerProcess {
@@ -130,15 +137,30 @@ impl WorkerProcess {
         test: Option<&str>,
         placement: Option<Placement>,
     ) -> Result<Self, Error> {
+        Self::spawn_with(path, side, test, placement, false)
+    }
+
+    /// [`WorkerProcess::spawn`], with this process's `PERFMARK_…`
+    /// variables kept when `keep_environment` (a worker of this same build
+    /// measuring what this process measured, whose test may read them).
+    pub fn spawn_with(
+        path: &Path,
+        side: Side,
+        test: Option<&str>,
+        placement: Option<Placement>,
+        keep_environment: bool,
+    ) -> Result<Self, Error> {
         let fail = |message: String| Error::worker(side, path, message);
         let mut cmd = Command::new(path);
         cmd.arg(WORKER_FLAG);
         if let Some(test) = test {
             cmd.arg(test);
         }
-        // A worker does what it is asked and nothing else.
+        // A worker does what it is asked and nothing else: the run's own
+        // options are not its; the test's own variables are, when kept.
         for (key, _) in std::env::vars_os() {
-            if key.to_string_lossy().starts_with("PERFMARK_") {
+            let text = key.to_string_lossy();
+            if text.starts_with("PERFMARK_") && !(keep_environment && !is_run_option(&text)) {
                 cmd.env_remove(key);
             }
         }
@@ -398,6 +420,9 @@ pub struct ProcessPair {
     cpus: Option<Arc<Cpus>>,
     /// Each opened pair's CPU, when both its workers were held on it.
     pair_cpus: Vec<Option<usize>>,
+    /// Whether the workers keep the `PERFMARK_…` variables a test may
+    /// read ([`WorkerProcess::spawn_with`]).
+    keep_environment: bool,
 }
 
 impl ProcessPair {
@@ -426,7 +451,17 @@ impl ProcessPair {
             last_observed: None,
             cpus: None,
             pair_cpus: Vec::new(),
+            keep_environment: false,
         }
+    }
+
+    /// The same driver, its workers keeping the variables a test may read:
+    /// for workers of this same build ([`crate::processes`]), which must
+    /// measure what this process measured.
+    #[must_use]
+    pub fn keeping_environment(mut self) -> Self {
+        self.keep_environment = true;
+        self
     }
 
     /// The same driver, holding both workers of each process pair on one
@@ -493,7 +528,13 @@ impl ProcessPair {
             cpu,
             ..Placement::draw(&mut self.rng)
         };
-        WorkerProcess::spawn(&path, side, Some(&self.test), Some(placement))
+        WorkerProcess::spawn_with(
+            &path,
+            side,
+            Some(&self.test),
+            Some(placement),
+            self.keep_environment,
+        )
     }
 
     fn worker(&mut self, side: Side) -> &mut WorkerProcess {

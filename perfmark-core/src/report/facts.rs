@@ -203,6 +203,9 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
     if let Some(cpu) = &t.cpu {
         facts.push(Fact::new("cpu", cpu.words()));
     }
+    if let Some(p) = &t.processes {
+        facts.push(Fact::new("processes", p.words()));
+    }
     if let Some(d) = &t.diagnostics {
         facts.extend(diagnostics_facts(d));
     }

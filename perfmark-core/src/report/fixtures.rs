@@ -118,6 +118,7 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         wall_ns_per_iter: None,
         allocations: None,
         cpu: None,
+        processes: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
         failed_reasons: Vec::new(),

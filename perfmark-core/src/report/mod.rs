@@ -28,6 +28,7 @@ use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineRecord;
 pub use crate::cpus::CpuRecord;
+pub use crate::processes::ProcessSpread;
 use crate::checks::{
     BudgetRecord, ComparisonRecord, ComplexityRecord, Finding, Prior, Record, RunComparison,
     Verdict,
@@ -215,6 +216,12 @@ pub struct TestReport {
     /// allowed CPUs could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<CpuRecord>,
+    /// The spread between the processes that measured the test: this one
+    /// and its worker processes ([`crate::processes`]); absent when none
+    /// were started (`--no-processes`, a paired comparison, a test that
+    /// failed before it was measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processes: Option<ProcessSpread>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
@@ -353,6 +360,7 @@ impl TestReport {
             wall_ns_per_iter: None,
             allocations: None,
             cpu: None,
+            processes: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,

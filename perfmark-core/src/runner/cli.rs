@@ -63,6 +63,9 @@ pub(super) struct Options {
     /// Leave each test's thread, and each process pair's workers, to the
     /// scheduler instead of holding them on one CPU ([`crate::cpus`]).
     pub(super) no_pin: bool,
+    /// Measure each test in this process only, without worker processes
+    /// for the spread between processes ([`crate::processes`]).
+    pub(super) no_processes: bool,
     /// Where the machine-wide lock lives (default: the temporary directory).
     pub(super) lock_dir: Option<PathBuf>,
     /// Run-level control of false failures: `Some(true)` decides every
@@ -81,7 +84,7 @@ pub(super) struct Options {
 }
 
 /// The flags that take no value.
-const SWITCHES: [&str; 7] = [
+const SWITCHES: [&str; 8] = [
     "--save-baseline",
     "--no-baseline",
     "--verbose",
@@ -89,6 +92,7 @@ const SWITCHES: [&str; 7] = [
     "--family-wise",
     "--no-remeasure",
     "--no-pin",
+    "--no-processes",
 ];
 
 impl Options {
@@ -145,6 +149,7 @@ impl Options {
                 "--no-remeasure" => flags.no_remeasure = true,
                 "--no-lock" => flags.no_lock = true,
                 "--no-pin" => flags.no_pin = true,
+                "--no-processes" => flags.no_processes = true,
                 "--family-wise" => flags.family_wise = true,
                 "--between-run-sd" => {
                     let text = text_value(name, value(name)?)?;
@@ -219,6 +224,7 @@ impl Options {
             },
             no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
             no_pin: flag(flags.no_pin, "PERFMARK_NO_PIN")?,
+            no_processes: flag(flags.no_processes, "PERFMARK_NO_PROCESSES")?,
             lock_dir: env_path(env, "PERFMARK_LOCK_DIR"),
             libtest,
         };
@@ -362,6 +368,9 @@ Options (perfmark's; each also read from its variable):
         --no-pin            Leave each test's thread (and each process
                             pair's workers) to the scheduler instead of
                             holding it on one CPU (PERFMARK_NO_PIN=1)
+        --no-processes      Measure each test in this process only, not
+                            also in worker processes for the spread
+                            between processes (PERFMARK_NO_PROCESSES=1)
         --timeout DURATION  How long one test may run before it fails as hung
                             and the run stops (PERFMARK_TIMEOUT); default
                             10 x (warmup + max_time) + 60 s
@@ -390,6 +399,7 @@ struct Flags {
     no_remeasure: bool,
     no_lock: bool,
     no_pin: bool,
+    no_processes: bool,
     family_wise: bool,
     between_run_sd: Option<f64>,
     timeout: Option<Duration>,

@@ -2,14 +2,27 @@
 //! the diagnostics and the warnings in words.
 
 use crate::checks::{Check, Finding, Subject};
-use crate::measure::{Measurement, Plan, SampleKind, StopReason};
+use crate::measure::{BudgetLook, Measurement, Plan, SampleKind, StopReason};
+use crate::processes::{self, ProcessSpread, WorkerRun};
 use crate::report::{self, fmt_ns, Diagnostics, EstimateRecord, TestReport};
 use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
 
+/// Which processes a test's samples and estimate come from.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Across<'a> {
+    /// This process alone.
+    One,
+    /// Several, each sample's worker process given (a paired comparison's
+    /// head slices).
+    Groups(&'a [usize]),
+    /// This process, and the worker processes measured after it
+    /// ([`crate::processes`]).
+    Workers(&'a WorkerRun),
+}
+
 /// Statistics, diagnostics and the checks' verdicts of a measured test;
-/// `groups` gives each sample's worker process when the samples come from
-/// several (a paired comparison's head slices), so that the interval is
-/// bounded by the spread between processes.
+/// `across` says which processes measured it, so that the interval is
+/// bounded by the spread between them.
 pub(super) fn judge(
     report: &mut TestReport,
     plan: &Plan,
@@ -17,7 +30,7 @@ pub(super) fn judge(
     m: &Measurement,
     noise_floor: Option<f64>,
     checks: &[&dyn Check],
-    groups: Option<&[usize]>,
+    across: Across<'_>,
 ) {
     let samples = &m.samples_ns;
     // Times below the measurement's resolution (or below zero, once the
@@ -25,10 +38,29 @@ pub(super) fn judge(
     // Samples from several processes (a paired comparison's head slices)
     // are bounded by the spread between the processes.
     let statistic = m.kind.verdict_statistic();
-    let raw = match groups {
-        Some(groups) => stats::estimate_in_groups(samples, groups, plan.confidence, statistic),
-        None => stats::estimate_with(samples, plan.confidence, statistic),
+    let mut raw = match across {
+        Across::Groups(groups) => {
+            stats::estimate_in_groups(samples, groups, plan.confidence, statistic)
+        }
+        Across::One | Across::Workers(_) => stats::estimate_with(samples, plan.confidence, statistic),
     };
+    // With worker processes, every interval a check reads covers them:
+    // the estimate's, and the budget look's at its own level.
+    let mut widened_look = None;
+    if let Across::Workers(run) = across {
+        report.processes = ProcessSpread::new(raw.point, &run.workers, &run.plan, run.elapsed);
+        if let Some(spread) = &report.processes {
+            if let Some(look) = &m.budget_look {
+                if let Some((_, ci)) = processes::widen(raw.point, look.ci, &spread.estimates_ns) {
+                    let mut wider = m.clone();
+                    wider.budget_look = Some(BudgetLook { ci, ..*look });
+                    widened_look = Some(wider);
+                }
+            }
+            raw = processes::over_processes(&raw, &spread.estimates_ns);
+        }
+    }
+    let m = widened_look.as_ref().unwrap_or(m);
     let resolution_ns = m.resolution_ns(&plan.clock);
     let read = stats::at_resolution(&raw, resolution_ns);
     let estimate = read.estimate;
@@ -46,6 +78,7 @@ pub(super) fn judge(
         estimate: &estimate,
         resolution_ns,
         allocations: report.allocations.as_ref(),
+        processes: report.processes.as_ref(),
     };
     let findings: Vec<Finding> = checks.iter().filter_map(|c| c.check(&subject)).collect();
     for finding in findings {
@@ -252,7 +285,7 @@ mod tests {
         let m = measurement.expect("iter_custom measured");
         let mut report = TestReport::new("synthetic".to_owned(), Verdict::Pass, "x.rs", 1);
         report.work = work;
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], None);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], Across::One);
         report
     }
 
@@ -271,7 +304,7 @@ mod tests {
         let (measurement, _) = bencher.finish();
         let m = measurement.expect("iter_custom measured");
         let mut report = TestReport::new("zero".to_owned(), Verdict::Pass, "x.rs", 1);
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], None);
+        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], Across::One);
         report
     }
 
@@ -325,7 +358,7 @@ mod tests {
             );
             let m = Adaptive::new(plan.clone()).measure(&mut driver);
             let mut report = TestReport::new("neg".to_owned(), Verdict::Pass, "x.rs", 1);
-            judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], None);
+            judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], Across::One);
             report
         };
         let tight = run(0.1);

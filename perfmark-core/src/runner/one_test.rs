@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::family::Family;
-use super::judge::judge;
+use super::judge::{judge, Across};
 use super::outcome::Outcome;
 use super::remeasure;
 use super::watchdog::{self, Bounded, Ran};
@@ -17,6 +17,8 @@ use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Check, Verdict};
 use crate::clock::{self, Clock};
 use crate::cpus::{NotPinned, Placed};
+use crate::pair::ProcessPair;
+use crate::processes::{self, ProcessPlan, WorkerRun};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::registry::{Ignore, PerfTest};
@@ -185,7 +187,18 @@ impl Runner {
                 report.measurement = Some(m);
             }
             (Ok(()), Some(m)) => {
-                judge(&mut report, plan, tolerance, &m, noise_floor, checks, None);
+                let workers = self.measure_processes(&report.name, plan, &m);
+                let across = match &workers {
+                    Some(Ok(run)) => Across::Workers(run),
+                    Some(Err(e)) => {
+                        report.warnings.push(format!(
+                            "measured in this process only: its worker processes failed ({e})"
+                        ));
+                        Across::One
+                    }
+                    None => Across::One,
+                };
+                judge(&mut report, plan, tolerance, &m, noise_floor, checks, across);
                 report
                     .warnings
                     .extend(report.interference.as_ref().and_then(|i| i.warning()));
@@ -197,6 +210,48 @@ impl Runner {
             failure_detail,
             hung: false,
         }
+    }
+
+    /// Measures `t` again in worker processes of this binary, after this
+    /// process measured `m` under `plan` ([`crate::processes`]); `None`
+    /// when the run does not (`--no-processes`, an unoptimized build, or
+    /// nothing to time), `Some(Err)` when a worker failed.
+    fn measure_processes(
+        &self,
+        name: &str,
+        plan: &Plan,
+        m: &Measurement,
+    ) -> Option<Result<WorkerRun, crate::Error>> {
+        if self.options.no_processes || plan.smoke {
+            return None;
+        }
+        let process_plan = ProcessPlan::for_measurement(m, plan.max_time)?;
+        let me = match std::env::current_exe() {
+            Ok(me) => me,
+            Err(e) => {
+                return Some(Err(crate::Error::usage(format!(
+                    "this test binary cannot be found to start its workers: {e}"
+                ))))
+            }
+        };
+        let links = [me];
+        let mut driver = ProcessPair::new(name, &links, &links)
+            .with_timeout(self.options.worker_timeout)
+            .keeping_environment();
+        let (pin, not_pinned) = self.pinning();
+        if let (Some(cpus), None) = (pin, &not_pinned) {
+            driver = driver.with_cpus(Arc::clone(cpus));
+        }
+        let started = Instant::now();
+        let result = processes::run(&mut driver, &process_plan).and_then(|workers| {
+            driver.close()?;
+            Ok(workers)
+        });
+        Some(result.map(|workers| WorkerRun {
+            workers,
+            plan: process_plan,
+            elapsed: started.elapsed(),
+        }))
     }
 
     /// What the report says of where a test ran: where its thread was

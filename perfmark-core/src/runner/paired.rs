@@ -11,7 +11,7 @@ use std::time::Instant;
 use std::panic::{self, AssertUnwindSafe};
 
 use super::family::Family;
-use super::judge::judge;
+use super::judge::{judge, Across};
 use super::one_test::keep_measurement;
 use super::outcome::Outcome;
 use super::Runner;
@@ -174,7 +174,7 @@ impl Runner {
                     &m,
                     noise_floor,
                     &checks,
-                    Some(&groups),
+                    Across::Groups(&groups),
                 );
                 if self.observer.coverage().observed {
                     let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));

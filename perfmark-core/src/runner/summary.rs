@@ -186,6 +186,12 @@ fn save_baselines(
                 ns_per_step: reference.point,
             });
         }
+        if let Some(p) = &r.processes {
+            entry = entry.with_processes(baseline::StoredProcesses {
+                df: p.df,
+                sd_log: p.sd_log,
+            });
+        }
         entries.push(entry);
     }
     let file = if entries.is_empty() {

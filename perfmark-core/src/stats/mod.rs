@@ -48,7 +48,7 @@ pub mod paired;
 mod resolution;
 #[cfg(test)]
 pub(crate) mod seeded;
-mod summary;
+pub(crate) mod summary;
 
 pub use autocorr::{serial_correlation, SerialCorrelation};
 pub use dispersion::{

@@ -269,6 +269,7 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
             estimate: &estimate,
             allocations: None,
             resolution_ns: measurement.resolution_ns(&plan.clock),
+            processes: None,
         };
         let finding = Regression::new(&file, here, &spreads).check(&subject);
         let finding = finding.expect("the entry is in the file");

@@ -16,7 +16,7 @@ use crate::props;
 use super::{Env, Options, SWITCHES};
 
 /// Every variable the test binary reads.
-const VARIABLES: [&str; 19] = [
+const VARIABLES: [&str; 20] = [
     "PERFMARK_SAVE_BASELINE",
     "PERFMARK_NO_BASELINE",
     "PERFMARK_VERBOSE",
@@ -35,6 +35,7 @@ const VARIABLES: [&str; 19] = [
     "PERFMARK_WORKER_TIMEOUT",
     "PERFMARK_NO_REMEASURE",
     "PERFMARK_NO_PIN",
+    "PERFMARK_NO_PROCESSES",
     "PERFMARK_TIMEOUT",
 ];
 
@@ -251,6 +252,7 @@ fn flags_in_any_order_are_taken_or_refused_by_name() {
                     );
                     prop_assert_eq!(o.no_remeasure, e.switches.contains(&"--no-remeasure"));
                     prop_assert_eq!(o.no_pin, e.switches.contains(&"--no-pin"));
+                    prop_assert_eq!(o.no_processes, e.switches.contains(&"--no-processes"));
                     let family_wise = if e.switches.contains(&"--family-wise") {
                         Some(true)
                     } else if e.switches.contains(&"--per-test-confidence") {

@@ -90,6 +90,9 @@ fn environment_variables_stand_in_for_flags_and_defaults() {
     assert!(parse(&["--no-pin"], &[]).unwrap().no_pin);
     assert!(parse(&[], &[("PERFMARK_NO_PIN", "1")]).unwrap().no_pin);
     assert!(parse(&["--no-pin=yes"], &[]).is_err());
+    assert!(!parse(&[], &[]).unwrap().no_processes);
+    assert!(parse(&["--no-processes"], &[]).unwrap().no_processes);
+    assert!(parse(&[], &[("PERFMARK_NO_PROCESSES", "1")]).unwrap().no_processes);
     let o = parse(&[], &[]).unwrap();
     assert!(!o.no_lock && o.lock_dir.is_none());
     assert!(parse(&["--no-lock"], &[]).unwrap().no_lock);

@@ -18,8 +18,14 @@ pub struct RunEstimate {
     /// The point estimate, in nanoseconds per iteration; must be positive and
     /// finite for any comparison.
     pub point_ns: f64,
-    /// Its within-run confidence interval, in nanoseconds per iteration.
+    /// Its within-run confidence interval, in nanoseconds per iteration
+    /// (covering the run's worker processes when it measured some).
     pub ci: Interval,
+    /// The spread between the processes that measured this run, when it
+    /// measured the test in worker processes too (`crate::processes`): the
+    /// rule pools it with the baseline's and the prior
+    /// ([`super::RegressionRule::test_spread_with`]).
+    pub processes: Option<Spread>,
 }
 
 impl RunEstimate {
@@ -30,9 +36,21 @@ impl RunEstimate {
     /// When the point is not positive and finite, the interval's confidence
     /// is not in (0, 1), or its ends are NaN or reversed.
     pub fn new(point_ns: f64, ci: Interval) -> Result<Self, CompareError> {
-        let estimate = RunEstimate { point_ns, ci };
+        let estimate = RunEstimate {
+            point_ns,
+            ci,
+            processes: None,
+        };
         estimate.check("estimate")?;
         Ok(estimate)
+    }
+
+    /// The same estimate, with the spread between the processes that
+    /// measured it.
+    #[must_use]
+    pub fn with_processes(mut self, processes: Option<Spread>) -> Self {
+        self.processes = processes;
+        self
     }
 
     /// The standard error of `ln(point_ns)` implied by the within-run
@@ -159,6 +177,10 @@ pub struct BaselineEstimate {
     /// The measured between-run spread ([`between_run_spread`]); `None` when
     /// `runs == 1`.
     pub spread: Option<Spread>,
+    /// The spread between the processes that measured the recording (each
+    /// run's runner process and its workers, pooled over the runs); `None`
+    /// when it was measured in one process per run.
+    pub processes: Option<Spread>,
 }
 
 impl BaselineEstimate {
@@ -182,6 +204,7 @@ impl BaselineEstimate {
             runs: runs.len(),
             within_log_se: mean_sq_se.sqrt(),
             spread,
+            processes: None,
         })
     }
 

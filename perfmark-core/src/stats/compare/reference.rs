@@ -262,7 +262,7 @@ pub fn compare_with_reference(
             shift.log_se
         )));
     }
-    let TestSpread { mut spread, source } = rule.test_spread(baseline);
+    let TestSpread { mut spread, source } = rule.test_spread_with(baseline, current.processes);
     spread.sd = spread.sd.max(MIN_RESIDUAL_SD);
     let runs = baseline.runs as f64;
     let base_var = current.log_se().powi(2)

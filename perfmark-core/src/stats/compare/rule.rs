@@ -166,6 +166,17 @@ pub enum TestSpreadSource {
         /// Processes the baseline was recorded over.
         runs: usize,
     },
+    /// The spreads between the processes that measured the recording and
+    /// this run (each the runner's process and its workers), with the
+    /// recording's between-run spread when it has one, pooled with the
+    /// prior.
+    Processes {
+        /// Runs the baseline was recorded over (1 for `--save-baseline`).
+        runs: usize,
+        /// Degrees of freedom the processes of the recording and of this
+        /// run gave, together.
+        df: usize,
+    },
 }
 
 /// The between-run spread in effect for one test against its baseline
@@ -251,27 +262,58 @@ impl RegressionRule {
     /// degrees of freedom (see the module documentation), lifted to the
     /// prior when the prior is a floor.
     pub fn test_spread(&self, baseline: &BaselineEstimate) -> TestSpread {
+        self.test_spread_with(baseline, None)
+    }
+
+    /// [`RegressionRule::test_spread`] with the spreads measured between
+    /// processes pooled in too: the recording's
+    /// ([`BaselineEstimate::processes`]) and this run's (`now`), each with
+    /// its degrees of freedom: `(ν₀σ₀² + Σ dfᵢ·sᵢ²) / (ν₀ + Σ dfᵢ)`, lifted
+    /// to the prior when the prior is a floor. Where neither measured any,
+    /// this is [`RegressionRule::test_spread`]: a prior only where data are
+    /// too few, and never less than the prior.
+    pub fn test_spread_with(&self, baseline: &BaselineEstimate, now: Option<Spread>) -> TestSpread {
         let prior = self.prior;
-        match baseline.spread {
-            Some(measured) if prior.df.is_finite() => {
-                let df = prior.df + measured.df;
-                let var = (prior.df * prior.sd.powi(2) + measured.df * measured.sd.powi(2)) / df;
-                let sd = if self.prior_is_floor {
-                    var.sqrt().max(prior.sd)
-                } else {
-                    var.sqrt()
-                };
-                TestSpread {
-                    spread: Spread { sd, df },
-                    source: TestSpreadSource::Pooled {
-                        runs: baseline.runs,
-                    },
-                }
-            }
-            _ => TestSpread {
+        if !prior.df.is_finite() {
+            return TestSpread {
                 spread: prior,
                 source: TestSpreadSource::Prior,
-            },
+            };
+        }
+        let processes: Vec<Spread> = [baseline.processes, now]
+            .into_iter()
+            .flatten()
+            .filter(|s| s.df > 0.0 && s.sd.is_finite())
+            .collect();
+        let measured: Vec<Spread> = baseline.spread.into_iter().chain(processes.iter().copied()).collect();
+        if measured.is_empty() {
+            return TestSpread {
+                spread: prior,
+                source: TestSpreadSource::Prior,
+            };
+        }
+        let df = prior.df + measured.iter().map(|s| s.df).sum::<f64>();
+        let var = (prior.df * prior.sd.powi(2)
+            + measured.iter().map(|s| s.df * s.sd.powi(2)).sum::<f64>())
+            / df;
+        let sd = if self.prior_is_floor {
+            var.sqrt().max(prior.sd)
+        } else {
+            var.sqrt()
+        };
+        let source = if processes.is_empty() {
+            TestSpreadSource::Pooled {
+                runs: baseline.runs,
+            }
+        } else {
+            TestSpreadSource::Processes {
+                runs: baseline.runs,
+                df: processes.iter().map(|s| s.df).sum::<f64>().round() as usize,
+            }
+        };
+        TestSpread {
+            spread: Spread { sd, df },
+            source,
         }
     }
 
@@ -320,7 +362,7 @@ pub fn compare(
     rule.check()?;
     baseline.check()?;
     current.check("current estimate")?;
-    let TestSpread { spread, source } = rule.test_spread(baseline);
+    let TestSpread { spread, source } = rule.test_spread_with(baseline, current.processes);
     let runs = baseline.runs as f64;
     // The baseline's runs were recorded in one session: they share the
     // machine's state of that hour, so their mean carries a whole offset,

@@ -15,6 +15,12 @@ impl Comparison {
         let source = match self.between_run_source {
             TestSpreadSource::Prior => "prior".to_string(),
             TestSpreadSource::Pooled { runs } => format!("{runs} runs + prior"),
+            TestSpreadSource::Processes { runs: 1, df } => {
+                format!("processes ({df} df) + prior")
+            }
+            TestSpreadSource::Processes { runs, df } => {
+                format!("{runs} runs, processes ({df} df) + prior")
+            }
         };
         let tolerance = plain_percent(self.tolerance);
         let outcome = match self.verdict {
