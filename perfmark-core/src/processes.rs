@@ -158,6 +158,8 @@ pub struct WorkerRun {
     pub plan: ProcessPlan,
     /// Wall time of the phase, process starts and setups included.
     pub elapsed: Duration,
+    /// Each pair's CPU, when its two workers were held on one.
+    pub pair_cpus: Vec<Option<usize>>,
 }
 
 /// The between-process spread one run measured (`report.json`'s per-test
@@ -178,18 +180,24 @@ pub struct ProcessSpread {
     /// Wall time of the worker phase, s (process starts and setups
     /// included).
     pub elapsed_s: f64,
+    /// The CPU each worker pair was held on (`null` where it was not),
+    /// both workers of a pair on one: the spread between pairs is then
+    /// partly the spread between CPUs.
+    #[serde(default)]
+    pub pair_cpus: Vec<Option<usize>>,
 }
 
 impl ProcessSpread {
     /// The spread of `runner_ns` (the runner's estimate) and `workers`
     /// (each worker's slice times): `None` when fewer than two processes
     /// give a positive estimate (the logarithm needs one).
-    pub fn new(
-        runner_ns: f64,
-        workers: &WorkerSlices,
-        plan: &ProcessPlan,
-        elapsed: Duration,
-    ) -> Option<ProcessSpread> {
+    pub fn new(runner_ns: f64, run: &WorkerRun) -> Option<ProcessSpread> {
+        let WorkerRun {
+            workers,
+            plan,
+            elapsed,
+            pair_cpus,
+        } = run;
         let mut estimates_ns = vec![runner_ns];
         estimates_ns.extend(workers.iter().filter_map(|w| sorted_median(w)));
         let (sd_log, df) = log_spread(&estimates_ns)?;
@@ -200,6 +208,7 @@ impl ProcessSpread {
             slices: plan.slices,
             iters_per_slice: plan.iters,
             elapsed_s: elapsed.as_secs_f64(),
+            pair_cpus: pair_cpus.clone(),
         })
     }
 

@@ -155,6 +155,7 @@ fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetRecord>) {
         estimate: &estimate,
         resolution_ns,
         allocations: None,
+        processes: None,
     };
     let budget = match Budget::default().check(&subject).and_then(|f| f.record) {
         Some(Record::Budget(check)) => Some(check),

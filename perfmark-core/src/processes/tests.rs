@@ -125,7 +125,14 @@ fn each_worker_is_warmed_once_and_their_slices_alternate() {
         .map(|r| r.0)
         .collect();
     assert_eq!(warmed, [0, 1, 2, 3]);
-    let spread = ProcessSpread::new(110.0, &workers, &plan, Duration::ZERO).unwrap();
+    let run = WorkerRun {
+        workers,
+        plan,
+        elapsed: Duration::ZERO,
+        pair_cpus: vec![Some(1), None],
+    };
+    let spread = ProcessSpread::new(110.0, &run).unwrap();
+    assert_eq!(spread.pair_cpus, [Some(1), None]);
     assert_eq!(spread.estimates_ns, [110.0, 100.0, 120.0, 100.0, 130.0]);
     assert_eq!(spread.df, 4.0);
     let logs: Vec<f64> = spread.estimates_ns.iter().map(|x| x.ln()).collect();
@@ -160,7 +167,13 @@ fn a_spread_needs_two_positive_estimates() {
         warm_iters: 0,
         overhead_ns: 0.0,
     };
-    assert_eq!(ProcessSpread::new(5.0, &vec![vec![]], &plan, Duration::ZERO), None);
+    let run = WorkerRun {
+        workers: vec![vec![]],
+        plan,
+        elapsed: Duration::ZERO,
+        pair_cpus: Vec::new(),
+    };
+    assert_eq!(ProcessSpread::new(5.0, &run), None);
 }
 
 /// Seeded simulation: each process of unchanged code lands at its own

@@ -48,7 +48,7 @@ pub(super) fn judge(
     // the estimate's, and the budget look's at its own level.
     let mut widened_look = None;
     if let Across::Workers(run) = across {
-        report.processes = ProcessSpread::new(raw.point, &run.workers, &run.plan, run.elapsed);
+        report.processes = ProcessSpread::new(raw.point, run);
         if let Some(spread) = &report.processes {
             if let Some(look) = &m.budget_look {
                 if let Some((_, ci)) = processes::widen(raw.point, look.ci, &spread.estimates_ns) {

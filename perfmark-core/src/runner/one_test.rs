@@ -251,6 +251,7 @@ impl Runner {
             workers,
             plan: process_plan,
             elapsed: started.elapsed(),
+            pair_cpus: driver.pair_cpus().to_vec(),
         }))
     }
 

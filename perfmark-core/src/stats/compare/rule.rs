@@ -449,6 +449,34 @@ mod tests {
     use crate::stats::compare::inputs::test_run as run;
 
     #[test]
+    fn the_spreads_between_processes_of_both_sides_are_pooled_never_below_the_prior() {
+        let rule = RegressionRule::new(0.95, 0.05)
+            .unwrap()
+            .with_prior(Spread { sd: 0.025, df: 4.0 })
+            .unwrap();
+        let mut b = BaselineEstimate::from_runs(&[run(100.0, 99.0, 101.0)]).unwrap();
+        b.processes = Some(Spread { sd: 0.10, df: 4.0 });
+        let now = Spread { sd: 0.20, df: 4.0 };
+        let both = rule.test_spread_with(&b, Some(now));
+        let expected = ((4.0 * 0.025f64.powi(2) + 4.0 * 0.01 + 4.0 * 0.04) / 12.0).sqrt();
+        assert!((both.spread.sd - expected).abs() < 1e-12, "{both:?}");
+        assert_eq!(both.spread.df, 12.0);
+        assert_eq!(both.source, TestSpreadSource::Processes { runs: 1, df: 8 });
+        // Quiet processes never lower the spread below the prior.
+        b.processes = Some(Spread { sd: 0.001, df: 4.0 });
+        let quiet = rule.test_spread_with(&b, Some(Spread { sd: 0.001, df: 4.0 }));
+        assert_eq!(quiet.spread.sd, 0.025);
+        // And a wide spread measured now makes a slowdown of its size no
+        // failure: the run's processes said they move that much.
+        let mut plain = BaselineEstimate::from_runs(&[run(100.0, 99.0, 101.0)]).unwrap();
+        let slower = run(130.0, 129.0, 131.0);
+        assert!(compare(&plain, &slower, &rule).unwrap().verdict.is_failure());
+        let wide = slower.with_processes(Some(Spread { sd: 0.15, df: 4.0 }));
+        plain.processes = Some(Spread { sd: 0.15, df: 4.0 });
+        assert!(!compare(&plain, &wide, &rule).unwrap().verdict.is_failure());
+    }
+
+    #[test]
     fn pooled_spread_weighs_prior_and_measurement() {
         let rule = RegressionRule::new(0.95, 0.05)
             .unwrap()
@@ -604,6 +632,7 @@ mod tests {
             runs: 0,
             within_log_se: 0.0,
             spread: None,
+            processes: None,
         };
         let err = compare(&base, &run(1.0, 0.9, 1.1), &rule).unwrap_err();
         assert!(err.to_string().contains("at least 1"), "{err}");
