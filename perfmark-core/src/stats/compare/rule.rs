@@ -292,15 +292,20 @@ impl RegressionRule {
                 source: TestSpreadSource::Prior,
             };
         }
-        let df = prior.df + measured.iter().map(|s| s.df).sum::<f64>();
+        let pooled_df = prior.df + measured.iter().map(|s| s.df).sum::<f64>();
         let var = (prior.df * prior.sd.powi(2)
             + measured.iter().map(|s| s.df * s.sd.powi(2)).sum::<f64>())
-            / df;
-        let sd = if self.prior_is_floor {
-            var.sqrt().max(prior.sd)
-        } else {
-            var.sqrt()
-        };
+            / pooled_df;
+        // Raised to the floor, the spread is the prior's, and so is its
+        // certainty: the measurements that said "less" add no degrees of
+        // freedom to a figure they did not give.
+        if self.prior_is_floor && var.sqrt() < prior.sd {
+            return TestSpread {
+                spread: prior,
+                source: TestSpreadSource::Prior,
+            };
+        }
+        let (sd, df) = (var.sqrt(), pooled_df);
         let source = if processes.is_empty() {
             TestSpreadSource::Pooled {
                 runs: baseline.runs,
@@ -465,7 +470,8 @@ mod tests {
         // Quiet processes never lower the spread below the prior.
         b.processes = Some(Spread { sd: 0.001, df: 4.0 });
         let quiet = rule.test_spread_with(&b, Some(Spread { sd: 0.001, df: 4.0 }));
-        assert_eq!(quiet.spread.sd, 0.025);
+        assert_eq!((quiet.spread.sd, quiet.spread.df), (0.025, 4.0));
+        assert_eq!(quiet.source, TestSpreadSource::Prior);
         // And a wide spread measured now makes a slowdown of its size no
         // failure: the run's processes said they move that much.
         let mut plain = BaselineEstimate::from_runs(&[run(100.0, 99.0, 101.0)]).unwrap();
@@ -546,6 +552,9 @@ mod tests {
         assert_eq!(pooled.spread.df, DEFAULT_PRIOR_DF + 4.0);
         let floored = rule.test_spread(&b);
         assert_eq!(floored.spread.sd, DEFAULT_BETWEEN_RUN_SD);
+        // Raised to the floor, the spread keeps the prior's degrees of
+        // freedom: the runs that measured less add no certainty to it.
+        assert_eq!(floored.spread.df, DEFAULT_PRIOR_DF);
     }
 
     #[test]
