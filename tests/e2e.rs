@@ -340,7 +340,10 @@ fn each_test_is_held_on_one_cpu_unless_told_not_to() {
     } else {
         assert_eq!(cpu["not_pinned"], "one_cpu", "{cpu}");
     }
-    for off in [run(&["--no-pin"], &[]), run(&[], &[("PERFMARK_NO_PIN", "1")])] {
+    for off in [
+        run(&["--no-pin"], &[]),
+        run(&[], &[("PERFMARK_NO_PIN", "1")]),
+    ] {
         assert_eq!(off["not_pinned"], "turned_off", "{off}");
         assert_eq!(off["cpus"].as_array().map(Vec::len), Some(0), "{off}");
     }

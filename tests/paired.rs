@@ -191,7 +191,9 @@ fn exactly_the_slowed_test_fails_and_new_and_removed_tests_are_listed() {
             assert!(cpu["not_pinned"].is_null(), "{cpu}");
             assert_eq!(
                 per_pair.len() as u64,
-                test("steady")["comparison"]["process_pairs"].as_u64().unwrap(),
+                test("steady")["comparison"]["process_pairs"]
+                    .as_u64()
+                    .unwrap(),
                 "{cpu}"
             );
         } else {

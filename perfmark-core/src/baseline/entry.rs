@@ -223,7 +223,9 @@ impl StoredProcesses {
 
     /// Several runs' spreads pooled: degrees of freedom summed, variances
     /// weighed by them. `None` when none has one.
-    pub fn pooled<'a>(spreads: impl IntoIterator<Item = &'a StoredProcesses>) -> Option<StoredProcesses> {
+    pub fn pooled<'a>(
+        spreads: impl IntoIterator<Item = &'a StoredProcesses>,
+    ) -> Option<StoredProcesses> {
         let (mut df, mut ss) = (0.0, 0.0);
         for s in spreads {
             df += s.df;
@@ -340,7 +342,8 @@ impl Entry {
                 ns_per_step: point,
             })
         });
-        median.processes = StoredProcesses::pooled(runs.iter().filter_map(|r| r.processes.as_ref()));
+        median.processes =
+            StoredProcesses::pooled(runs.iter().filter_map(|r| r.processes.as_ref()));
         median.with_between_runs(between)
     }
 

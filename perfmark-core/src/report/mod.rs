@@ -27,16 +27,16 @@ pub(crate) mod fixtures;
 use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineRecord;
-pub use crate::cpus::CpuRecord;
-pub use crate::processes::ProcessSpread;
 use crate::checks::{
     BudgetRecord, ComparisonRecord, ComplexityRecord, Finding, Prior, Record, RunComparison,
     Verdict,
 };
 use crate::clock::Clock;
+pub use crate::cpus::CpuRecord;
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
 use crate::platform::Platform;
+pub use crate::processes::ProcessSpread;
 use crate::stats::{
     Estimate, Interval, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Statistic, Summary,
 };
