@@ -17,9 +17,10 @@
 //!
 //! Each process gives one estimate (the median of its slices; the runner's
 //! process its verdict statistic), and with them:
-//! - the test's point is their mean, and its interval is Student's t over
-//!   them (widened to hold the runner's own interval): a budget's interval
-//!   covers the processes ([`over_processes`]);
+//! - the test's point is their geometric mean, and its interval is
+//!   Student's t over their logarithms (widened to hold the runner's own
+//!   interval): a budget's interval covers the processes
+//!   ([`over_processes`]);
 //! - the standard deviation of their logarithms, with `k − 1` degrees of
 //!   freedom, is this run's between-process spread ([`ProcessSpread`]),
 //!   which the regression rule pools with the recording's and its prior
@@ -250,11 +251,14 @@ pub fn log_spread(xs: &[f64]) -> Option<(f64, f64)> {
 }
 
 /// The runner's estimate `runner` widened to the processes: the point is
-/// the mean of the process estimates `estimates_ns` (the runner's among
-/// them), and the interval is `point ± t_{k−1} · s / √k` over them, each
-/// end at least as far from the point as the runner's own interval's end
-/// is from its point; the effective sample size is `k`. With fewer than
-/// two process estimates, `runner` as it is.
+/// the geometric mean of the process estimates `estimates_ns` (the
+/// runner's among them: the center the regression rule compares on its log
+/// scale, and one that a single slow process moves less than the mean),
+/// and the interval is `point · exp(± t_{k−1} · s / √k)` with `s` the sd of
+/// their logarithms, each end at least as far from the point, relatively,
+/// as the runner's own interval's end is from its point; the effective
+/// sample size is `k`. With fewer than two process estimates, or one not
+/// positive (a time below the harness's cost), `runner` as it is.
 pub fn over_processes(runner: &Estimate, estimates_ns: &[f64]) -> Estimate {
     let Some((point, ci)) = widen(runner.point, runner.ci, estimates_ns) else {
         return runner.clone();
@@ -267,25 +271,25 @@ pub fn over_processes(runner: &Estimate, estimates_ns: &[f64]) -> Estimate {
 }
 
 /// An interval `ci` about `runner_point` widened to the processes, at its
-/// own confidence: the mean of `estimates_ns` and, about it, the wider of
-/// `t_{k−1} · s / √k` and each of `ci`'s ends' distance from its point.
-/// `None` with fewer than two estimates or one not finite.
+/// own confidence, as [`over_processes`] widens an estimate's: the
+/// geometric mean of `estimates_ns` and the interval about it. `None` with
+/// fewer than two estimates, one not positive and finite, or a runner's
+/// point that is not.
 pub fn widen(runner_point: f64, ci: Interval, estimates_ns: &[f64]) -> Option<(f64, Interval)> {
-    let k = estimates_ns.len();
-    if k < 2 || estimates_ns.iter().any(|x| !x.is_finite()) {
+    let (sd_log, df) = log_spread(estimates_ns)?;
+    if !(runner_point > 0.0 && runner_point.is_finite()) {
         return None;
     }
-    let confidence = ci.confidence;
-    let point = mean(estimates_ns);
-    let sd = sd_about(estimates_ns, point);
-    let half =
-        t_quantile(upper_tail_probability(confidence), (k - 1) as f64) * sd / (k as f64).sqrt();
-    let below = (runner_point - ci.low).max(half);
-    let above = (ci.high - runner_point).max(half);
+    let k = estimates_ns.len() as f64;
+    let logs: Vec<f64> = estimates_ns.iter().map(|x| x.ln()).collect();
+    let point = mean(&logs).exp();
+    let half = t_quantile(upper_tail_probability(ci.confidence), df) * sd_log / k.sqrt();
+    let below = (ci.low / runner_point).min((-half).exp());
+    let above = (ci.high / runner_point).max(half.exp());
     let interval = Interval {
-        low: point - below,
-        high: point + above,
-        confidence,
+        low: point * below,
+        high: point * above,
+        confidence: ci.confidence,
     };
     Some((point, interval))
 }

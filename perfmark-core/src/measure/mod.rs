@@ -70,6 +70,12 @@ pub enum StopReason {
     Smoke,
 }
 
+/// Stack of a test's thread (the runner's and a worker's) when
+/// `RUST_MIN_STACK` does not say: 8 MiB, the usual main-thread stack on
+/// Linux, where tests ran before they had threads of their own (a spawned
+/// thread's default is 2 MiB).
+pub const TEST_THREAD_STACK_BYTES: usize = 8 << 20;
+
 /// What the sampler measured for one test.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Measurement {

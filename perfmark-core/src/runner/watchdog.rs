@@ -40,10 +40,7 @@ pub(super) const GRACE: Duration = Duration::from_secs(60);
 /// overhead come on top; ten times leaves room for all of that.
 pub(super) const CAPS_FACTOR: u32 = 10;
 
-/// Stack of a test's thread when `RUST_MIN_STACK` does not say: 8 MiB, the
-/// usual main-thread stack on Linux, where tests ran before they had
-/// threads of their own (a spawned thread's default is 2 MiB).
-const STACK_BYTES: usize = 8 << 20;
+use crate::measure::TEST_THREAD_STACK_BYTES as STACK_BYTES;
 
 /// The default bound of a test measured with these caps:
 /// `CAPS_FACTOR × (warmup + max_time) + GRACE` (92 s at the defaults).

@@ -269,22 +269,21 @@ impl RegressionRule {
     /// The between-run spread this rule uses against `baseline`: the prior
     /// alone for a one-run baseline, otherwise the prior pooled with the
     /// measured spread as `(ν₀σ₀² + df·s²) / (ν₀ + df)` with `ν₀ + df`
-    /// degrees of freedom (see the module documentation); the prior itself,
-    /// its sd and its degrees of freedom, where the prior is a floor and the
-    /// pool is below it.
+    /// degrees of freedom (see the module documentation), lifted to the
+    /// prior's sd where the prior is a floor.
     pub fn test_spread(&self, baseline: &BaselineEstimate) -> TestSpread {
         let prior = self.prior;
         match baseline.spread {
             Some(measured) if prior.df.is_finite() => {
-                let pooled = pool(prior, &[measured]);
-                // Raised to the floor, the spread is the prior's, and so is
-                // its certainty: runs that measured less add no degrees of
-                // freedom to a figure they did not give.
-                if self.prior_is_floor && pooled.sd < prior.sd {
-                    return TestSpread {
-                        spread: prior,
-                        source: TestSpreadSource::Prior,
-                    };
+                let mut pooled = pool(prior, &[measured]);
+                // Raised to the floor, the degrees of freedom stay the
+                // pool's: the runs bound the spread from above, which is
+                // what the t quantile's tail is about. Giving them up (the
+                // prior's 4 df alone) cost the family-wise rule a tenth of
+                // its detections of +20% in tests/family_simulation.rs with
+                // no false failure saved.
+                if self.prior_is_floor {
+                    pooled.sd = pooled.sd.max(prior.sd);
                 }
                 TestSpread {
                     spread: pooled,
@@ -566,9 +565,7 @@ mod tests {
         assert_eq!(pooled.spread.df, DEFAULT_PRIOR_DF + 4.0);
         let floored = rule.test_spread(&b);
         assert_eq!(floored.spread.sd, DEFAULT_BETWEEN_RUN_SD);
-        // Raised to the floor, the spread keeps the prior's degrees of
-        // freedom: the runs that measured less add no certainty to it.
-        assert_eq!(floored.spread.df, DEFAULT_PRIOR_DF);
+        assert_eq!(floored.spread.df, DEFAULT_PRIOR_DF + 4.0);
     }
 
     #[test]

@@ -1,0 +1,172 @@
+//! End to end: the spread between processes, measured in every run, on the
+//! fixture's `states` target (tests/fixtures/basic/tests/states.rs), whose
+//! one test runs at 100 ns per iteration in even-numbered processes and
+//! 140 ns in odd ones: a state that lasts a process, which no sample inside
+//! one process and no machine-wide reference can see.
+//!
+//! A recording and a check of one process each then differ by +40% with no
+//! change of the code: the false failure a stored baseline gave on a shared
+//! 16-CPU host. Measured over the runner's process and four workers, each
+//! side carries the spread, and the verdict holds.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+mod support;
+use support::{explain, fixture_dir, fixture_target_dir, stdout};
+
+/// Runs the `states` target with `args`, the process numbers drawn from
+/// `states` and the code's speed scaled by `scale`.
+fn run(states: &Path, scale: &str, args: &[&str]) -> Output {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let out = Command::new(env!("CARGO"))
+            .current_dir(fixture_dir())
+            .args(["test", "--release", "--no-run", "--quiet", "--test", "states"])
+            .env("CARGO_TARGET_DIR", fixture_target_dir())
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "fixture build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(fixture_dir())
+        .args(["test", "--release", "--test", "states", "--"])
+        .args(args)
+        .env("CARGO_TARGET_DIR", fixture_target_dir());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PERFMARK_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("PERFMARK_FIXTURE_STATE_DIR", states)
+        .env("PERFMARK_FIXTURE_SCALE", scale)
+        .output()
+        .expect("cargo runs")
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("e2e-processes")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn test_report(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    report["tests"][0].clone()
+}
+
+/// The per-process estimates of a report, ascending.
+fn estimates(test: &serde_json::Value) -> Vec<f64> {
+    let mut e: Vec<f64> = test["processes"]["estimates_ns"]
+        .as_array()
+        .expect("the processes were measured")
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    e.sort_by(f64::total_cmp);
+    e
+}
+
+#[test]
+fn a_state_that_lasts_a_process_is_measured_on_both_sides_and_fails_nothing() {
+    let dir = scratch("measured");
+    let (states, baselines, reports) = (dir.join("states"), dir.join("b"), dir.join("r"));
+    let common = [
+        "--baseline-dir",
+        baselines.to_str().unwrap(),
+        "--report-dir",
+        reports.to_str().unwrap(),
+    ];
+    // Processes 0–4: fast, slow, fast, slow, fast (each pair's two
+    // workers take their numbers in either order).
+    let mut args = common.to_vec();
+    args.push("--save-baseline");
+    let out = run(&states, "1", &args);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let recorded = test_report(&reports);
+    assert_eq!(estimates(&recorded), [100.0, 100.0, 100.0, 140.0, 140.0]);
+    let sd = recorded["processes"]["sd_log"].as_f64().unwrap();
+    let expected_sd = {
+        let logs = [100f64, 100.0, 100.0, 140.0, 140.0].map(f64::ln);
+        let m = logs.iter().sum::<f64>() / 5.0;
+        (logs.iter().map(|l| (l - m).powi(2)).sum::<f64>() / 4.0).sqrt()
+    };
+    assert!((sd - expected_sd).abs() < 1e-9, "{sd}");
+    assert_eq!(recorded["processes"]["df"], 4.0);
+    // The estimate is their geometric mean, and its interval covers the
+    // processes.
+    let e = &recorded["estimate"];
+    let geometric = (100f64.ln() * 3.0 + 140f64.ln() * 2.0) / 5.0;
+    assert!((e["ns_per_iter"].as_f64().unwrap() - geometric.exp()).abs() < 1e-9, "{e}");
+    assert!(e["ci_low"].as_f64().unwrap() < 100.0 && e["ci_high"].as_f64().unwrap() > 130.0, "{e}");
+    // The baseline keeps the spread.
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(baselines.join("states.json")).unwrap())
+            .unwrap();
+    let stored = &file["tests"]["per_process_state"]["processes"];
+    assert_eq!(stored["df"], 4.0, "{file}");
+    assert!((stored["sd_log"].as_f64().unwrap() - expected_sd).abs() < 1e-9, "{file}");
+
+    // Processes 5–9: slow, fast, slow, fast, slow: the center moved +7%
+    // with the code unchanged, and the verdict allows for the spread both
+    // sides measured.
+    let out = run(&states, "1", &common);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let checked = test_report(&reports);
+    assert_eq!(estimates(&checked), [100.0, 100.0, 140.0, 140.0, 140.0]);
+    let reason = checked["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.as_str())
+        .find(|r| r.contains("vs baseline"))
+        .expect("compared with the baseline")
+        .to_owned();
+    assert!(reason.contains("processes (8 df) + prior"), "{reason}");
+    assert!(!reason.contains("regressed"), "{reason}");
+
+    // Twice the time in every process still fails.
+    let out = run(&states, "2", &common);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains("regressed beyond the 5% tolerance"),
+        "{}",
+        explain(&out)
+    );
+}
+
+#[test]
+fn measured_in_one_process_a_side_the_same_code_fails() {
+    // What the worker processes prevent: the recording ran in a fast
+    // process (0) and the check in a slow one (1), and nothing in either
+    // process could tell.
+    let dir = scratch("one-process");
+    let (states, baselines, reports) = (dir.join("states"), dir.join("b"), dir.join("r"));
+    let args = [
+        "--no-processes",
+        "--baseline-dir",
+        baselines.to_str().unwrap(),
+        "--report-dir",
+        reports.to_str().unwrap(),
+    ];
+    let mut save = args.to_vec();
+    save.push("--save-baseline");
+    let out = run(&states, "1", &save);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let out = run(&states, "1", &args);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let text = stdout(&out);
+    // About +40% (the machine's own move, allowed for, shifts the middle).
+    assert!(text.contains("regressed beyond the 5% tolerance"), "{}", explain(&out));
+    let test = test_report(&reports);
+    assert!(test["processes"].is_null(), "{test}");
+}
