@@ -531,7 +531,7 @@ pub fn run_paired<D: PairDriver>(
         }
     };
     let verdict = match &est {
-        Some(est) => decide(est, plan.confidence, plan.tolerance),
+        Some(est) => decide(est, layouts > 1, plan.confidence, plan.tolerance),
         None => PairedVerdict {
             change: PairedChange::Inconclusive,
             fails: false,

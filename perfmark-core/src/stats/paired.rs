@@ -374,11 +374,12 @@ pub enum PairedChange {
     /// Neither: the interval still spans an end of the tolerance band (or
     /// there was no estimate).
     Inconclusive,
-    /// Neither, and the change is one that layout alone makes: the point
-    /// is within the spread of the ratio of two randomly placed builds
-    /// (`|ln ratio| ≤ 2·√2·layout_sd`), and layout is most of the spread
-    /// between pairs. Neither failed nor passed: the test's time depends
-    /// on where its code lands more than the change moved it.
+    /// Neither, nothing significant either way, and the change is one that
+    /// the layouts drawn alone make: links were drawn, the point is within
+    /// two standard deviations of what `h` drawn layouts average to
+    /// (`|ln ratio| ≤ 2·√(2/h)·layout_sd`), and layout is most of the
+    /// spread between pairs. Neither failed nor passed: the test's time
+    /// depends on where its code lands more than the change moved it.
     WithinLayoutSpread,
 }
 
@@ -420,11 +421,14 @@ pub struct PairedVerdict {
 /// - [`PairedChange::Unchanged`] when both bounds lie within
 ///   `[1 / (1 + tolerance), 1 + tolerance]`;
 /// - [`PairedChange::WithinLayoutSpread`] when none of these holds, the
-///   point is within two standard deviations of the ratio of two randomly
-///   placed builds (`|ln ratio| ≤ 2·√2·layout_sd`), and layout makes at
-///   least half the variance between pairs (`2·layout_sd² ≥
-///   between_pair_sd² / 2`): what the interval cannot decide, layout alone
-///   would explain;
+///   builds came in several links (`layouts_drawn`), the interval holds 1
+///   (a significant change is never put down to layout), the point is
+///   within two standard deviations of the mean ratio of the `h` layout
+///   units drawn (`|ln ratio| ≤ 2·√(2/h)·layout_sd`, `h` the estimate's
+///   process pairs once pairs of one layout are pooled), and layout makes
+///   at least half the variance between pairs (`2·layout_sd² ≥
+///   between_pair_sd² / 2`): what the interval cannot decide, the layouts
+///   drawn alone would explain;
 /// - [`PairedChange::Inconclusive`] otherwise.
 ///
 /// `confidence` is the test's level, recorded for the words. The bounds in
@@ -432,7 +436,12 @@ pub struct PairedVerdict {
 /// stricter level the [`LookSchedule`] gave the look that stopped, which is
 /// what keeps the false-failure rate at `1 − confidence` over all looks; for
 /// a single look, compute `est` at `confidence` itself.
-pub fn decide(est: &PairedEstimate, confidence: f64, tolerance: f64) -> PairedVerdict {
+pub fn decide(
+    est: &PairedEstimate,
+    layouts_drawn: bool,
+    confidence: f64,
+    tolerance: f64,
+) -> PairedVerdict {
     let up = 1.0 + tolerance;
     let down = 1.0 / up;
     let significantly_slower = est.lower_one_sided > 1.0;
@@ -442,7 +451,11 @@ pub fn decide(est: &PairedEstimate, confidence: f64, tolerance: f64) -> PairedVe
         PairedChange::Improved
     } else if est.upper_one_sided <= up && est.lower_one_sided >= down {
         PairedChange::Unchanged
-    } else if within_layout_spread(est) {
+    } else if layouts_drawn
+        && !significantly_slower
+        && est.upper_one_sided >= 1.0
+        && within_layout_spread(est)
+    {
         PairedChange::WithinLayoutSpread
     } else {
         PairedChange::Inconclusive
@@ -460,8 +473,9 @@ pub fn decide(est: &PairedEstimate, confidence: f64, tolerance: f64) -> PairedVe
 /// (see [`decide`]).
 fn within_layout_spread(est: &PairedEstimate) -> bool {
     let layout_var = 2.0 * est.layout_sd * est.layout_sd;
+    let units = est.process_pairs.max(1) as f64;
     est.layout_sd > 0.0
-        && est.log_ratio.abs() <= 2.0 * layout_var.sqrt()
+        && est.log_ratio.abs() <= 2.0 * (layout_var / units).sqrt()
         && layout_var >= est.between_pair_sd * est.between_pair_sd / 2.0
 }
 
@@ -471,7 +485,9 @@ fn within_layout_spread(est: &PairedEstimate) -> bool {
 /// "slices" counts slice pairs (log ratios). The bracket holds the one-sided
 /// bounds the verdict used. The outcomes read `regressed beyond the 5%
 /// tolerance`, `improved beyond the 5% tolerance`, `unchanged within the 5%
-/// tolerance`, `inconclusive: the interval spans the 5% tolerance`, and
+/// tolerance`, `inconclusive: the interval spans the 5% tolerance; process
+/// pairs differ by ±6.2% (2 sd), so only slowdowns above +12.4% would fail
+/// 9 runs in 10`, and
 /// `within the layout spread: two layouts of the same code differ by up to
 /// ±8.5% here (95%); neither failed nor passed` (`2·√2·layout_sd`).
 pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
@@ -481,7 +497,7 @@ pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
         signed_percent(est.lower_one_sided),
         signed_percent(est.upper_one_sided),
         design_words(est.slices, est.process_pairs, verdict),
-        outcome_words(verdict, est.layout_sd),
+        outcome_words(verdict, est),
     )
 }
 
@@ -525,21 +541,43 @@ fn design_words(slices: usize, process_pairs: usize, verdict: &PairedVerdict) ->
     )
 }
 
-fn outcome_words(verdict: &PairedVerdict, layout_sd: f64) -> String {
+fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
+    let layout_sd = est.layout_sd;
     let tolerance = plain_percent(verdict.tolerance);
     match verdict.change {
         PairedChange::Regressed => format!("regressed beyond the {tolerance} tolerance"),
         PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
         PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
-        PairedChange::Inconclusive => {
-            format!("inconclusive: the interval spans the {tolerance} tolerance")
-        }
+        PairedChange::Inconclusive => format!(
+            "inconclusive: the interval spans the {tolerance} tolerance; process pairs differ \
+             by ±{:.1}% (2 sd), so only slowdowns above {} would fail 9 runs in 10",
+            100.0 * ((2.0 * est.between_pair_sd).exp() - 1.0),
+            signed_percent(1.0 + min_detectable_slowdown(est, verdict.tolerance)),
+        ),
         PairedChange::WithinLayoutSpread => format!(
             "within the layout spread: two layouts of the same code differ by up to ±{:.1}% \
              here (95%); neither failed nor passed",
             100.0 * ((2.0 * std::f64::consts::SQRT_2 * layout_sd).exp() - 1.0)
         ),
     }
+}
+
+/// The true slowdown (a fraction) that a comparison with `est`'s standard
+/// error and degrees of freedom fails 9 times in 10:
+/// `exp(max(t·se, ln(1 + tolerance)) + z₀.₉·se) − 1`, with `t` the
+/// quantile of the bounds `est` carries. Infinite when the standard error
+/// is.
+pub fn min_detectable_slowdown(est: &PairedEstimate, tolerance: f64) -> f64 {
+    let se = est.log_se;
+    if !se.is_finite() {
+        return f64::INFINITY;
+    }
+    let t = if se > 0.0 {
+        (est.upper_one_sided.ln() - est.log_ratio) / se
+    } else {
+        0.0
+    };
+    ((t * se).max(tolerance.ln_1p()) + crate::stats::normal_quantile(0.9) * se).exp_m1()
 }
 
 mod looks;

@@ -130,7 +130,7 @@ fn a_layout_only_change_is_not_failed_and_is_called_so() {
     let (mut failed, mut layout, mut runs) = (0, 0, 0);
     for _ in 0..2000 {
         let est = paired_estimate(&layout_pairs(&mut g, 10, 0.0, 0.06, 0.01), 0.9975).unwrap();
-        let v = decide(&est, 0.9975, 0.05);
+        let v = decide(&est, true, 0.9975, 0.05);
         runs += 1;
         failed += usize::from(v.fails);
         layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
@@ -147,14 +147,14 @@ fn a_change_beyond_the_layout_spread_is_decided() {
     for _ in 0..200 {
         let est = paired_estimate(&layout_pairs(&mut g, 10, 0.25f64.ln_1p(), 0.03, 0.01), 0.9975)
             .unwrap();
-        regressed += usize::from(decide(&est, 0.9975, 0.05).change == PairedChange::Regressed);
+        regressed += usize::from(decide(&est, true, 0.9975, 0.05).change == PairedChange::Regressed);
     }
     assert!(regressed >= 196, "+25% regressed {regressed} of 200 times");
 }
 
 #[test]
 fn decide_covers_every_outcome() {
-    let d = |r, lo, hi| decide(&estimate_at(r, lo, hi), 0.95, 0.05).change;
+    let d = |r, lo, hi| decide(&estimate_at(r, lo, hi), true, 0.95, 0.05).change;
     assert_eq!(d(1.081, 1.060, 1.103), PairedChange::Regressed);
     // Significant and beyond the tolerance on the point, though the
     // interval reaches into the band: still a regression.
@@ -167,33 +167,41 @@ fn decide_covers_every_outcome() {
     assert_eq!(d(1.00, 0.98, 1.02), PairedChange::Unchanged);
     assert_eq!(d(0.92, 0.90, 0.94), PairedChange::Improved);
     assert_eq!(d(0.97, 0.94, 0.99), PairedChange::Inconclusive);
-    let v = decide(&estimate_at(1.081, 1.060, 1.103), 0.95, 0.05);
+    let v = decide(&estimate_at(1.081, 1.060, 1.103), true, 0.95, 0.05);
     assert!(v.fails && v.significantly_slower);
-    assert!(!decide(&estimate_at(0.92, 0.90, 0.94), 0.95, 0.05).fails);
+    assert!(!decide(&estimate_at(0.92, 0.90, 0.94), true, 0.95, 0.05).fails);
     // Undecided, with layout the larger part of the spread and the point
-    // within it: called the layout's.
+    // within what the 4 layout units drawn average to: the layout's.
     let mut est = estimate_at(1.06, 0.99, 1.13);
-    est.layout_sd = 0.03;
+    est.layout_sd = 0.05;
     est.between_pair_sd = 0.05;
-    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::WithinLayoutSpread);
-    // The point beyond 2·√2·layout_sd (8.5%): not the layout's.
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::WithinLayoutSpread);
+    // No links drawn: the same spread is the process pairs', not layout's.
+    assert_eq!(decide(&est, false, 0.95, 0.05).change, PairedChange::Inconclusive);
+    // The point beyond 2·√(2/4)·layout_sd (7.1%): not the layout's. (One
+    // layout's spread, 2·√2·layout_sd = 14.1%, would have called it so.)
     est.log_ratio = 1.09f64.ln();
-    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::Inconclusive);
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Inconclusive);
     // Layout less than half the spread between pairs: not the layout's.
     est.log_ratio = 1.06f64.ln();
-    est.between_pair_sd = 0.09;
-    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::Inconclusive);
+    est.between_pair_sd = 0.11;
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Inconclusive);
+    // A significant slowdown within the tolerance is never the layout's.
+    let mut est = estimate_at(1.03, 1.01, 1.06);
+    est.layout_sd = 0.05;
+    est.between_pair_sd = 0.05;
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Inconclusive);
     // A decided outcome stays decided, whatever the layout.
     let mut est = estimate_at(1.081, 1.060, 1.103);
     est.layout_sd = 0.05;
-    assert_eq!(decide(&est, 0.95, 0.05).change, PairedChange::Regressed);
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Regressed);
 }
 
 #[test]
 fn summary_lines_for_every_outcome() {
     let line = |r, lo, hi| {
         let est = estimate_at(r, lo, hi);
-        summary_line(&est, &decide(&est, 0.95, 0.05))
+        summary_line(&est, &decide(&est, true, 0.95, 0.05))
     };
     assert_eq!(
         line(1.081, 1.060, 1.103),
@@ -213,14 +221,16 @@ fn summary_lines_for_every_outcome() {
     assert_eq!(
         line(1.042, 0.995, 1.091),
         "+4.2% [-0.5%, +9.1%] vs base (paired: 40 slices in 4 process pairs; \
-         95% one-sided; tolerance 5%): inconclusive: the interval spans the 5% tolerance"
+         95% one-sided; tolerance 5%): inconclusive: the interval spans the 5% tolerance; \
+         process pairs differ by ±15.2% (2 sd), so only slowdowns above +11.9% would fail 9 runs \
+         in 10"
     );
     let mut est = estimate_at(1.03, 0.95, 1.12);
     est.log_ratio = 1.03f64.ln();
     est.layout_sd = 0.03;
     est.between_pair_sd = 0.045;
     assert_eq!(
-        summary_line(&est, &decide(&est, 0.95, 0.05)),
+        summary_line(&est, &decide(&est, true, 0.95, 0.05)),
         "+3.0% [-5.0%, +12.0%] vs base (paired: 40 slices in 4 process pairs; \
          95% one-sided; tolerance 5%): within the layout spread: two layouts of the same \
          code differ by up to ±8.9% here (95%); neither failed nor passed"
