@@ -196,11 +196,20 @@ impl Cpus {
         (self.allowed.len() <= 1).then_some(NotPinned::OneCpu)
     }
 
-    /// The CPU `draw` (any uniform 64-bit number) picks among the
-    /// candidates.
-    pub fn draw(&self, draw: u64) -> Option<usize> {
-        let n = self.candidates.len() as u64;
-        (n > 0).then(|| self.candidates[(draw % n) as usize])
+    /// The candidates in an order drawn by `next` (a uniform 64-bit
+    /// generator): a Fisher–Yates shuffle. Process pair `p` takes the
+    /// `p mod n`-th, so the pairs of one test spread over the CPUs evenly
+    /// (on two CPUs, one pair on each) instead of landing where a draw with
+    /// replacement puts them: where CPUs differ in speed (the two virtual
+    /// CPUs of our reference machine differed by up to 1.4x), the mix of
+    /// CPUs then moves the estimate less from run to run.
+    pub fn shuffled(&self, mut next: impl FnMut() -> u64) -> Vec<usize> {
+        let mut order = self.candidates.clone();
+        for i in (1..order.len()).rev() {
+            let j = (next() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        order
     }
 }
 

@@ -91,12 +91,18 @@ fn a_draw_picks_among_the_candidates_only() {
         candidates: vec![2, 3, 5],
         kind: None,
     };
-    let mut seen = [0usize; 6];
-    for d in 0..300u64 {
-        seen[cpus.draw(d.wrapping_mul(0x9E37_79B9_7F4A_7C15)).unwrap()] += 1;
+    let mut state = 7u64;
+    let mut first = [0usize; 6];
+    for _ in 0..300 {
+        let order = cpus.shuffled(|| crate::pair::process::splitmix64(&mut state));
+        // Each candidate once: pairs spread over the CPUs evenly.
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [2, 3, 5]);
+        first[order[0]] += 1;
     }
-    assert_eq!(seen[0] + seen[1] + seen[4], 0);
-    assert!(seen[2] > 50 && seen[3] > 50 && seen[5] > 50, "{seen:?}");
+    assert_eq!(first[0] + first[1] + first[4], 0);
+    assert!(first[2] > 70 && first[3] > 70 && first[5] > 70, "{first:?}");
     assert_eq!(cpus.nothing_to_choose(), None);
     let one = Cpus {
         allowed: vec![7],

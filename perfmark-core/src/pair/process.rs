@@ -420,6 +420,9 @@ pub struct ProcessPair {
     cpus: Option<Arc<Cpus>>,
     /// Each opened pair's CPU, when both its workers were held on it.
     pair_cpus: Vec<Option<usize>>,
+    /// The candidate CPUs in the order drawn for this test: pair `p` runs
+    /// on the `p mod n`-th ([`Cpus::shuffled`]).
+    cpu_order: Vec<usize>,
     /// Whether the workers keep the `PERFMARK_…` variables a test may
     /// read ([`WorkerProcess::spawn_with`]).
     keep_environment: bool,
@@ -451,6 +454,7 @@ impl ProcessPair {
             last_observed: None,
             cpus: None,
             pair_cpus: Vec::new(),
+            cpu_order: Vec::new(),
             keep_environment: false,
         }
     }
@@ -465,7 +469,8 @@ impl ProcessPair {
     }
 
     /// The same driver, holding both workers of each process pair on one
-    /// CPU of `cpus`' candidates, drawn anew for every pair: a CPU's state
+    /// CPU of `cpus`' candidates, taken in turn from an order drawn for
+    /// the test ([`Cpus::shuffled`]): a CPU's state
     /// then moves whole pairs, which the spread between pairs takes in,
     /// and never one side of a pair against the other.
     #[must_use]
@@ -561,10 +566,14 @@ impl PairDriver for ProcessPair {
         } else {
             (Side::Base, Side::Head)
         };
-        let cpu = match &self.cpus {
-            Some(cpus) => cpus.draw(splitmix64(&mut self.rng)),
-            None => None,
-        };
+        if self.cpu_order.is_empty() {
+            if let Some(cpus) = &self.cpus {
+                let rng = &mut self.rng;
+                self.cpu_order = cpus.shuffled(|| splitmix64(rng));
+            }
+        }
+        let cpu = (!self.cpu_order.is_empty())
+            .then(|| self.cpu_order[self.pairs % self.cpu_order.len()]);
         let mut a = self.start(first, cpu)?;
         let mut b = self.start(second, cpu)?;
         let held = [a.held_on(), b.held_on()];

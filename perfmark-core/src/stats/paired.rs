@@ -577,7 +577,7 @@ pub fn min_detectable_slowdown(est: &PairedEstimate, tolerance: f64) -> f64 {
     } else {
         0.0
     };
-    ((t * se).max(tolerance.ln_1p()) + crate::stats::normal_quantile(0.9) * se).exp_m1()
+    ((t * se).max(tolerance.ln_1p()) + crate::stats::dist::normal_quantile(0.9) * se).exp_m1()
 }
 
 mod looks;
