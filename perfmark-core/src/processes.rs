@@ -45,9 +45,10 @@ use crate::stats::{Estimate, Interval};
 /// runner's own process, five estimates and four degrees of freedom.
 //
 // Chosen from figures (docs/placement-and-processes.md): at one pair the
-// spread has 2 df and its t quantile (2.92 at 95%) makes every budget
+// spread has 2 df and its two-sided 95% t quantile (4.30) makes every
 // interval wide; at three pairs the phase costs half as much again for a
-// t quantile of 2.57 instead of 2.78.
+// quantile of 2.45 instead of 2.78. Two pairs also put one pair on each CPU
+// of a 2-CPU machine.
 pub const PAIRS: usize = 2;
 
 /// Timed slices each worker runs.
