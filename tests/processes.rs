@@ -23,7 +23,14 @@ fn run(states: &Path, scale: &str, args: &[&str]) -> Output {
     BUILT.get_or_init(|| {
         let out = Command::new(env!("CARGO"))
             .current_dir(fixture_dir())
-            .args(["test", "--release", "--no-run", "--quiet", "--test", "states"])
+            .args([
+                "test",
+                "--release",
+                "--no-run",
+                "--quiet",
+                "--test",
+                "states",
+            ])
             .env("CARGO_TARGET_DIR", fixture_target_dir())
             .output()
             .expect("cargo runs");
@@ -106,15 +113,24 @@ fn a_state_that_lasts_a_process_is_measured_on_both_sides_and_fails_nothing() {
     // processes.
     let e = &recorded["estimate"];
     let geometric = (100f64.ln() * 3.0 + 140f64.ln() * 2.0) / 5.0;
-    assert!((e["ns_per_iter"].as_f64().unwrap() - geometric.exp()).abs() < 1e-9, "{e}");
-    assert!(e["ci_low"].as_f64().unwrap() < 100.0 && e["ci_high"].as_f64().unwrap() > 130.0, "{e}");
+    assert!(
+        (e["ns_per_iter"].as_f64().unwrap() - geometric.exp()).abs() < 1e-9,
+        "{e}"
+    );
+    assert!(
+        e["ci_low"].as_f64().unwrap() < 100.0 && e["ci_high"].as_f64().unwrap() > 130.0,
+        "{e}"
+    );
     // The baseline keeps the spread.
     let file: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(baselines.join("states.json")).unwrap())
             .unwrap();
     let stored = &file["tests"]["per_process_state"]["processes"];
     assert_eq!(stored["df"], 4.0, "{file}");
-    assert!((stored["sd_log"].as_f64().unwrap() - expected_sd).abs() < 1e-9, "{file}");
+    assert!(
+        (stored["sd_log"].as_f64().unwrap() - expected_sd).abs() < 1e-9,
+        "{file}"
+    );
 
     // Processes 5–9: slow, fast, slow, fast, slow: the center moved +7%
     // with the code unchanged, and the verdict allows for the spread both
@@ -166,7 +182,11 @@ fn measured_in_one_process_a_side_the_same_code_fails() {
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     let text = stdout(&out);
     // About +40% (the machine's own move, allowed for, shifts the middle).
-    assert!(text.contains("regressed beyond the 5% tolerance"), "{}", explain(&out));
+    assert!(
+        text.contains("regressed beyond the 5% tolerance"),
+        "{}",
+        explain(&out)
+    );
     let test = test_report(&reports);
     assert!(test["processes"].is_null(), "{test}");
 }

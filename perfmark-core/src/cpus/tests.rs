@@ -58,7 +58,7 @@ fn big_cores_are_chosen_over_little_ones_and_named() {
     assert_eq!(kind.name, "capacity 1024");
     assert_eq!(kind.left_out, 4);
     // Frequencies tell the kinds apart where capacities are not given.
-    let freq = |c: usize| if c % 2 == 0 { khz(5_400_000) } else { khz(4_200_000) };
+    let freq = |c: usize| if c.is_multiple_of(2) { khz(5_400_000) } else { khz(4_200_000) };
     let (cpus, kind) = fastest_kind(&[0, 1, 2, 3], None, freq);
     assert_eq!(cpus, vec![0, 2]);
     assert_eq!(kind.unwrap().name, "max 5400 MHz");

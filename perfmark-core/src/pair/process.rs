@@ -160,7 +160,7 @@ impl WorkerProcess {
         // options are not its; the test's own variables are, when kept.
         for (key, _) in std::env::vars_os() {
             let text = key.to_string_lossy();
-            if text.starts_with("PERFMARK_") && !(keep_environment && !is_run_option(&text)) {
+            if text.starts_with("PERFMARK_") && (!keep_environment || is_run_option(&text)) {
                 cmd.env_remove(key);
             }
         }
