@@ -720,7 +720,7 @@ fn family_wise_verdicts_are_decided_at_the_corrected_level() {
     assert!(
         text.contains(
             "\nfamily-wise (Bonferroni over 2 verdicts, each at 1 − (1 − c)/2): the chance that \
-             any of the 2 decided by a CI failed falsely is at most 5%\n"
+             any of them failed falsely by its CI is at most 5%\n"
         ),
         "{text}"
     );

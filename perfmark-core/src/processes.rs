@@ -283,7 +283,13 @@ pub fn widen(runner_point: f64, ci: Interval, estimates_ns: &[f64]) -> Option<(f
     }
     let k = estimates_ns.len() as f64;
     let logs: Vec<f64> = estimates_ns.iter().map(|x| x.ln()).collect();
-    let point = mean(&logs).exp();
+    // Processes that agree exactly (synthetic timings) give their time
+    // itself, not its round trip through the logarithm.
+    let point = if sd_log == 0.0 {
+        estimates_ns[0]
+    } else {
+        mean(&logs).exp()
+    };
     let half = t_quantile(upper_tail_probability(ci.confidence), df) * sd_log / k.sqrt();
     let below = (ci.low / runner_point).min((-half).exp());
     let above = (ci.high / runner_point).max(half.exp());

@@ -213,6 +213,13 @@ fn the_interval_over_processes_covers_a_state_that_lasts_a_process() {
 }
 
 #[test]
+fn processes_that_agree_give_their_time_exactly() {
+    let runner = estimate_with(&[100.0; 30], 0.95, Statistic::Median);
+    let same = over_processes(&runner, &[100.0; 5]);
+    assert_eq!((same.point, same.ci.low, same.ci.high), (100.0, 100.0, 100.0));
+}
+
+#[test]
 fn one_process_leaves_the_estimate_as_it_was() {
     let runner = estimate_with(&[10.0, 11.0, 12.0], 0.95, Statistic::Median);
     for estimates in [&[11.0][..], &[11.0, f64::NAN][..]] {
