@@ -475,20 +475,39 @@ fn a_saved_baseline_fails_a_real_regression_and_passes_unchanged_code() {
     );
     // +20% against a one-process baseline with the reference: the
     // machine's move is measured, not assumed, so the residual spread
-    // (2.5% by default) applies and +20% fails.
-    let out = run_scaled(&dir, "1.2", &[]);
-    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    // (2.5% by default) applies and +20% fails. Unless the machine itself
+    // moved beyond the tolerance between the two processes (each measured
+    // on its own CPU, and the two virtual CPUs of a shared host can differ
+    // by 15%): a synthetic time follows no machine, so the rule cannot
+    // tell its +20% from the machine's move, and says so with what it can
+    // still see. Up to three tries for a still machine.
+    let mut tries = 0;
+    let out = loop {
+        let out = run_scaled(&dir, "1.2", &[]);
+        tries += 1;
+        let moved = stdout(&out).contains("! the machine moved");
+        if !moved || tries == 3 {
+            break out;
+        }
+    };
     let text = stdout(&out);
-    assert!(
-        text.contains("since the baseline, allowed for; residual sd 2.5%, prior; tolerance 5%)"),
-        "{}",
-        explain(&out)
-    );
-    assert!(
-        text.contains("regressed beyond the 5% tolerance"),
-        "{}",
-        explain(&out)
-    );
+    if text.contains("! the machine moved") {
+        assert!(text.contains("only slowdowns above +"), "{}", explain(&out));
+    } else {
+        assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+        assert!(
+            text.contains(
+                "since the baseline, allowed for; residual sd 2.5%, prior; tolerance 5%)"
+            ),
+            "{}",
+            explain(&out)
+        );
+        assert!(
+            text.contains("regressed beyond the 5% tolerance"),
+            "{}",
+            explain(&out)
+        );
+    }
     // A file written before the reference reads as it did, and is judged
     // by the rule without it.
     let mut old: serde_json::Value = saved.clone();
