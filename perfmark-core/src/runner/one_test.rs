@@ -212,8 +212,9 @@ impl Runner {
         }
     }
 
-    /// Measures `t` again in worker processes of this binary, after this
-    /// process measured `m` under `plan` ([`crate::processes`]); `None`
+    /// Measures the test `name` again in worker processes of this binary,
+    /// after this process measured `m` under `plan`
+    /// ([`crate::processes`]); `None`
     /// when the run does not (`--no-processes`, an unoptimized build, or
     /// nothing to time), `Some(Err)` when a worker failed.
     fn measure_processes(
