@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use perfmark_core::baseline::{
     BaselineError, BaselineStore, Entry, Fingerprint, RecordedSpread, StoredEstimate,
-    StoredReference, SCHEMA_VERSION,
+    StoredProcesses, StoredReference, SCHEMA_VERSION,
 };
 use perfmark_core::clock::Clock;
 
@@ -312,6 +312,59 @@ fn the_machine_state_reference_round_trips_and_merges_as_the_estimate_does() {
     });
     let err = store.save("perf", &[bad]).unwrap_err();
     assert!(err.to_string().contains("reference"), "{err}");
+    assert_eq!(store.load("perf").unwrap().unwrap(), written);
+}
+
+#[test]
+fn the_spread_between_processes_round_trips_and_pools_over_runs() {
+    let dir = scratch("processes");
+    let store = BaselineStore::new(&dir);
+    let spread = |sd_log: f64| StoredProcesses { df: 4.0, sd_log };
+    let runs: Vec<Entry> = [(50.0, 0.02), (52.0, 0.04), (51.0, 0.0)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(ns, sd))| {
+            noisy_entry("merged", ns, 40, 50 + i as u64).with_processes(spread(sd))
+        })
+        .collect();
+    // Pooled over the runs: degrees of freedom summed, variances weighed.
+    let merged = Entry::median_run_of(&runs);
+    let pooled = merged.processes().unwrap();
+    assert_eq!(pooled.df, 12.0);
+    let expected = ((4.0 * 0.0004 + 4.0 * 0.0016) / 12.0f64).sqrt();
+    assert!((pooled.sd_log - expected).abs() < 1e-15, "{pooled:?}");
+    let single = noisy_entry("single", 7.0, 40, 60).with_processes(spread(0.03));
+    let written = store
+        .save("perf", &[merged.clone(), single.clone()])
+        .expect("save");
+    let loaded = store.load("perf").expect("load").expect("file exists");
+    assert_eq!(loaded, written);
+    assert_eq!(loaded.get("merged").unwrap(), &merged);
+    assert_eq!(
+        loaded.get("single").unwrap().processes(),
+        Some(&spread(0.03))
+    );
+    // Runs measured in one process leave the merged entry without one.
+    let plain: Vec<Entry> = (0..2)
+        .map(|i| noisy_entry("plain", 9.0, 40, 70 + i))
+        .collect();
+    assert!(Entry::median_run_of(&plain).processes().is_none());
+    // A spread that is not a finite sd with a degree of freedom is
+    // refused, and nothing is written.
+    for bad in [
+        StoredProcesses {
+            df: 0.0,
+            sd_log: 0.1,
+        },
+        StoredProcesses {
+            df: 4.0,
+            sd_log: f64::NAN,
+        },
+    ] {
+        let entry = noisy_entry("bad", 7.0, 40, 61).with_processes(bad);
+        let err = store.save("perf", &[entry]).unwrap_err();
+        assert!(err.to_string().contains("processes"), "{err}");
+    }
     assert_eq!(store.load("perf").unwrap().unwrap(), written);
 }
 
