@@ -257,11 +257,15 @@ pub fn log_spread(xs: &[f64]) -> Option<(f64, f64)> {
 /// scale, and one that a single slow process moves less than the mean),
 /// and the interval is `point · exp(± t_{k−1} · s / √k)` with `s` the sd of
 /// their logarithms, each end at least as far from the point, relatively,
-/// as the runner's own interval's end is from its point; the effective
-/// sample size is `k`. With fewer than two process estimates, or one not
-/// positive (a time below the harness's cost), `runner` as it is.
+/// as the runner's independent-samples interval's end is from its point
+/// (the processes are the independent units, as in
+/// [`crate::stats::estimate_in_groups`]: the runner's serial-correlation
+/// interval, which can be unbounded when its samples barely change sign,
+/// says nothing the processes do not); the effective sample size is `k`.
+/// With fewer than two process estimates, or one not positive (a time
+/// below the harness's cost), `runner` as it is.
 pub fn over_processes(runner: &Estimate, estimates_ns: &[f64]) -> Estimate {
-    let Some((point, ci)) = widen(runner.point, runner.ci, estimates_ns) else {
+    let Some((point, ci)) = widen(runner.point, runner.naive_ci, estimates_ns) else {
         return runner.clone();
     };
     let mut e = runner.clone();
@@ -273,9 +277,10 @@ pub fn over_processes(runner: &Estimate, estimates_ns: &[f64]) -> Estimate {
 
 /// An interval `ci` about `runner_point` widened to the processes, at its
 /// own confidence, as [`over_processes`] widens an estimate's: the
-/// geometric mean of `estimates_ns` and the interval about it. `None` with
-/// fewer than two estimates, one not positive and finite, or a runner's
-/// point that is not.
+/// geometric mean of `estimates_ns` and the interval about it. An end of
+/// `ci` that is not a positive finite time bounds nothing and is left
+/// out. `None` with fewer than two estimates, one not positive and finite,
+/// or a runner's point that is not.
 pub fn widen(runner_point: f64, ci: Interval, estimates_ns: &[f64]) -> Option<(f64, Interval)> {
     let (sd_log, df) = log_spread(estimates_ns)?;
     if !(runner_point > 0.0 && runner_point.is_finite()) {
@@ -291,8 +296,17 @@ pub fn widen(runner_point: f64, ci: Interval, estimates_ns: &[f64]) -> Option<(f
         mean(&logs).exp()
     };
     let half = t_quantile(upper_tail_probability(ci.confidence), df) * sd_log / k.sqrt();
-    let below = (ci.low / runner_point).min((-half).exp());
-    let above = (ci.high / runner_point).max(half.exp());
+    let usable = |end: f64| end > 0.0 && end.is_finite();
+    let below = if usable(ci.low) {
+        (ci.low / runner_point).min((-half).exp())
+    } else {
+        (-half).exp()
+    };
+    let above = if usable(ci.high) {
+        (ci.high / runner_point).max(half.exp())
+    } else {
+        half.exp()
+    };
     let interval = Interval {
         low: point * below,
         high: point * above,

@@ -202,7 +202,8 @@ fn the_interval_over_processes_covers_a_state_that_lasts_a_process() {
         runner_covers += usize::from(runner.ci.low <= mean_truth && mean_truth <= runner.ci.high);
         processes_cover += usize::from(over.ci.low <= mean_truth && mean_truth <= over.ci.high);
         assert!(over.ci.low <= runner.point.min(over.point) || over.ci.low <= over.point);
-        assert!(over.ci.high - over.point >= runner.ci.high - runner.point - 1e-9);
+        let (point, naive) = (runner.point, runner.naive_ci);
+        assert!((over.ci.high / over.point) >= naive.high / point - 1e-9);
         assert_eq!(over.effective_n, 5.0);
     }
     let runner_rate = runner_covers as f64 / RUNS as f64;
@@ -217,6 +218,23 @@ fn processes_that_agree_give_their_time_exactly() {
     let runner = estimate_with(&[100.0; 30], 0.95, Statistic::Median);
     let same = over_processes(&runner, &[100.0; 5]);
     assert_eq!((same.point, same.ci.low, same.ci.high), (100.0, 100.0, 100.0));
+}
+
+#[test]
+fn an_unbounded_interval_of_the_runner_gives_way_to_the_processes() {
+    let mut runner = estimate_with(&[100.0; 30], 0.95, Statistic::Median);
+    runner.ci.low = 0.0;
+    runner.ci.high = f64::INFINITY;
+    runner.naive_ci = runner.ci;
+    let over = over_processes(&runner, &[100.0, 102.0, 98.0, 101.0, 99.0]);
+    assert!(over.ci.low > 95.0 && over.ci.high < 105.0, "{:?}", over.ci);
+    let look = Interval {
+        low: 0.0,
+        high: f64::INFINITY,
+        confidence: 0.99,
+    };
+    let (_, ci) = widen(100.0, look, &[100.0, 102.0, 98.0, 101.0, 99.0]).unwrap();
+    assert!(ci.low > 90.0 && ci.high < 110.0 && ci.confidence == 0.99, "{ci:?}");
 }
 
 #[test]
