@@ -187,7 +187,7 @@ impl Runner {
                 report.measurement = Some(m);
             }
             (Ok(()), Some(m)) => {
-                let workers = self.measure_processes(&report.name, plan, &m);
+                let workers = self.measure_processes(t, &report.name, plan, &m);
                 let across = match &workers {
                     Some(Ok(run)) => Across::Workers(run),
                     Some(Err(e)) => {
@@ -212,18 +212,23 @@ impl Runner {
         }
     }
 
-    /// Measures the test `name` again in worker processes of this binary,
-    /// after this process measured `m` under `plan`
-    /// ([`crate::processes`]); `None`
-    /// when the run does not (`--no-processes`, an unoptimized build, or
-    /// nothing to time), `Some(Err)` when a worker failed.
+    /// Measures `t`, named `name`, again in worker processes of this
+    /// binary, after this process measured `m` under `plan`
+    /// ([`crate::processes`]); `None` when the run does not
+    /// (`--no-processes`, an unoptimized build, nothing to time, or an
+    /// argument of a function that declares `complexity`: its verdict
+    /// compares the arguments with one another, each measured in this
+    /// process, and a fit over intervals widened to every process's state
+    /// missed an n² routine declared O(n)), `Some(Err)` when a worker
+    /// failed.
     fn measure_processes(
         &self,
+        t: &PerfTest,
         name: &str,
         plan: &Plan,
         m: &Measurement,
     ) -> Option<Result<WorkerRun, crate::Error>> {
-        if self.options.no_processes || plan.smoke {
+        if self.options.no_processes || plan.smoke || t.options.complexity.is_some() {
             return None;
         }
         let process_plan = ProcessPlan::for_measurement(m, plan.max_time)?;
