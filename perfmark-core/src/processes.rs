@@ -222,23 +222,6 @@ impl ProcessSpread {
         }
     }
 
-    /// What `--verbose` says: `5 processes: 812 ns … 845 ns, sd 1.6%
-    /// (4 df); 0.21 s`.
-    pub fn words(&self) -> String {
-        let lo = self.estimates_ns.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = self.estimates_ns.iter().copied().fold(0.0, f64::max);
-        format!(
-            "{} processes (this one and {} workers of {} slices): {} … {}, sd {:.1}% ({} df); {:.2} s",
-            self.estimates_ns.len(),
-            self.estimates_ns.len() - 1,
-            self.slices,
-            crate::report::fmt_ns(lo),
-            crate::report::fmt_ns(hi),
-            self.sd_log * 100.0,
-            self.df,
-            self.elapsed_s
-        )
-    }
 }
 
 /// The standard deviation of the logarithms of `xs` with its degrees of
