@@ -40,6 +40,7 @@ pub use executor::{BlockOn, Executor};
 
 use crate::allocations::{AllocCount, Counting};
 use crate::clock::{self, Clock};
+use crate::instructions::{Callgrind, Collected};
 use crate::measure::driver::{
     batched_block, batched_ref_block, loop_block, metered_batched, metered_batched_ref,
     metered_loop, CpuBlock, CpuClock, HeapCounter, Meter,
@@ -177,6 +178,9 @@ pub struct Bencher {
     counted: Option<(AllocCount, u64)>,
     /// For a CPU-timed measurement: the timed blocks' wall times.
     walls: Option<WallBlocks>,
+    /// In counting mode: the shorter block's iterations and the rounds
+    /// of the instruction-counting pass.
+    instructions: Option<(u64, u32)>,
 }
 
 impl std::fmt::Debug for Bencher {
@@ -204,7 +208,15 @@ impl Bencher {
             count_allocs: false,
             counted: None,
             walls: None,
+            instructions: None,
         }
+    }
+
+    /// Runs the instruction-counting pass after the (counting-only)
+    /// measurement: `rounds` rounds of blocks of `k` and `2k` iterations.
+    pub(crate) fn counting_instructions(mut self, k: u64, rounds: u32) -> Self {
+        self.instructions = Some((k, rounds));
+        self
     }
 
     /// Times the blocks with `clock` (the wall clock unless told).
@@ -270,6 +282,7 @@ impl Bencher {
             #[inline(always)]
             |n| metered_loop::<HeapCounter, O>(n, &mut routine),
         );
+        self.count_instructions(|n| metered_loop::<Callgrind, O>(n, &mut routine));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup` is
@@ -307,6 +320,7 @@ impl Bencher {
             #[inline(always)]
             |n| metered_batched::<HeapCounter, I, O>(n, &mut setup, &mut routine),
         );
+        self.count_instructions(|n| metered_batched::<Callgrind, I, O>(n, &mut setup, &mut routine));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by `&mut`. `setup`
@@ -347,6 +361,9 @@ impl Bencher {
             #[inline(always)]
             |n| metered_batched_ref::<HeapCounter, I, O>(n, &mut setup, &mut routine),
         );
+        self.count_instructions(|n| {
+            metered_batched_ref::<Callgrind, I, O>(n, &mut setup, &mut routine)
+        });
     }
 
     /// Times `routine` one call at a time, each on a fresh input made by
@@ -402,6 +419,7 @@ impl Bencher {
             #[inline(always)]
             |n| metered_calls::<HeapCounter, I, O>(n, &mut setup, &mut routine),
         );
+        self.count_instructions(|n| metered_calls::<Callgrind, I, O>(n, &mut setup, &mut routine));
     }
 
     /// Lets the test time itself: `routine(n)` runs `n` iterations and
@@ -427,6 +445,11 @@ impl Bencher {
                 HeapCounter::stop(start)
             },
         );
+        self.count_instructions(|n| {
+            Callgrind::start();
+            routine(n);
+            Callgrind::stop(())
+        });
     }
 
     /// The counting pass: `block(n)` runs `n` iterations with the
@@ -446,6 +469,22 @@ impl Bencher {
         let counted = block(n);
         drop(counting);
         self.counted = Some((counted, n));
+    }
+
+    /// The instruction-counting pass, in counting mode only
+    /// ([`crate::instructions`]): after the measurement's warm call, the
+    /// rounds of blocks `block(k)` and `block(2k)` with Callgrind's
+    /// collection on around the routine's calls where the clock would be
+    /// read. Not inlined into the timed forms' code paths: it runs in a
+    /// process of its own, never beside a timed block.
+    fn count_instructions(&mut self, block: impl FnMut(u64) -> Collected) {
+        let Some((k, rounds)) = self.instructions else {
+            return;
+        };
+        if self.outcome.is_none() {
+            return;
+        }
+        crate::instructions::run_rounds(k, rounds, block);
     }
 
     /// Hands the driver to the policy; the one place every `iter*` form

@@ -37,6 +37,7 @@ internal_modules!(
     checks,
     clock,
     cpus,
+    instructions,
     measure,
     observe,
     pair,

@@ -132,6 +132,17 @@ impl Attr {
                         attr.values.push((key, integer));
                     }
                 }
+                Kind::ScaledCount(_) => {
+                    let written = match value {
+                        Value::Expr(Expr::Lit(ExprLit {
+                            lit: Lit::Str(lit), ..
+                        })) => Some(Written::Str(lit)),
+                        other => integer_value(cx, key, path, other),
+                    };
+                    if let Some(written) = written {
+                        attr.values.push((key, written));
+                    }
+                }
                 Kind::List => attr.args = args_value(cx, path, value),
                 Kind::FlagOrText => attr.ignore = ignore_value(cx, path, value),
                 Kind::Later(_) => {}
@@ -458,7 +469,7 @@ mod tests {
             errors,
             [
                 "unknown option `regresion`: accepted options are budget, confidence, \
-                 regression, precision, max_time, warmup, args, ignore, allocs, complexity and \
+                 regression, precision, max_time, warmup, args, ignore, allocs, instructions, complexity and \
                  measure; did you mean `regression`?"
             ]
         );
@@ -478,5 +489,21 @@ mod tests {
         assert_eq!(tokens_text(quote!(-5)), "-5");
         assert_eq!(tokens_text(quote!(Size::Small)), "Size::Small");
         assert_eq!(tokens_text(quote!(N * 2)), "N*2");
+    }
+
+    #[test]
+    fn instructions_take_an_integer_or_a_string() {
+        let (attr, errors) = parse(quote!(instructions = 2000));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(matches!(
+            &attr.values[..],
+            [(Key::Instructions, Written::Integer { digits, .. })] if digits == "2000"
+        ));
+        let (attr, errors) = parse(quote!(instructions = "1.5M"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(string(&attr, Key::Instructions).as_deref(), Some("1.5M"));
+        let (_, errors) = parse(quote!(instructions = 1.5));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("invalid instructions `1.5`: expected a whole number"));
     }
 }

@@ -92,7 +92,8 @@ impl fmt::Display for OptionError {
             | Kind::WholeDuration(range)
             | Kind::Percent(range)
             | Kind::Level(range)
-            | Kind::Count(range) => Some(range),
+            | Kind::Count(range)
+            | Kind::ScaledCount(range) => Some(range),
             _ => None,
         };
         let why = match self.reason {
@@ -157,7 +158,7 @@ impl Key {
     /// a whole number.
     pub fn check_integer(self, written: &str) -> Result<Value, OptionError> {
         match &self.spec().kind {
-            Kind::Count(_) => check_text(self, written, self.accepts()),
+            Kind::Count(_) | Kind::ScaledCount(_) => check_text(self, written, self.accepts()),
             Kind::Later(_) => Err(self.error(written, Reason::NotSupported, self.accepts())),
             _ => Err(self.error(written, Reason::Syntax, self.accepts())),
         }
@@ -243,6 +244,11 @@ fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, Opti
         Kind::Count(_) => grammar::count(text)
             .map(Value::U64)
             .map_err(|r| error(refused(r))),
+        Kind::ScaledCount(range) => {
+            let count = grammar::scaled_count(text).map_err(|r| error(refused(r)))?;
+            in_range(range, count as f64).map_err(error)?;
+            Ok(Value::U64(count))
+        }
         Kind::Clock => Measure::from_name(text)
             .map(Value::Measure)
             .ok_or_else(|| error(Reason::Syntax)),
@@ -531,5 +537,41 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn instructions_take_a_literal_or_a_scaled_string() {
+        assert_eq!(Key::Instructions.check_integer("2000"), Ok(Value::U64(2000)));
+        assert_eq!(Key::Instructions.parse("2000"), Ok(Value::U64(2000)));
+        assert_eq!(Key::Instructions.parse("2k"), Ok(Value::U64(2000)));
+        assert_eq!(Key::Instructions.parse("1.5M"), Ok(Value::U64(1_500_000)));
+        assert_eq!(Key::Instructions.parse("0.25G"), Ok(Value::U64(250_000_000)));
+        assert_eq!(Key::Instructions.parse("1.5k"), Ok(Value::U64(1500)));
+        let accepts = Key::Instructions.accepts();
+        for text in ["1.2345k", "2 k", "2K", "2e3", "", "k", "1.k", ".5k", "2kk", "+2"] {
+            assert_eq!(
+                refused(Key::Instructions, text),
+                format!("invalid instructions `{text}`: expected {accepts}"),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            refused(Key::Instructions, "-2k"),
+            format!("invalid instructions `-2k`: an instruction count cannot be negative; expected {accepts}")
+        );
+        assert_eq!(
+            Key::Instructions.check_integer("0").unwrap_err().to_string(),
+            format!(
+                "invalid instructions `0`: a limit of 0 instructions fails every test; give at \
+                 least 1; expected {accepts}"
+            )
+        );
+        assert_eq!(
+            refused(Key::Instructions, "18446744073709552G"),
+            format!(
+                "invalid instructions `18446744073709552G`: that is more instructions than a u64 \
+                 counts; expected {accepts}"
+            )
+        );
     }
 }

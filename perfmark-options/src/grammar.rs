@@ -109,6 +109,53 @@ pub fn count(text: &str) -> Result<u64, Refusal> {
     digits.parse().map_err(|_| Refusal::TooLarge)
 }
 
+/// Parses an instruction count such as `"2000"`, `"2k"` or `"1.5M"`:
+/// digits, an optional decimal part, and an optional multiplier `k`
+/// (10^3), `M` (10^6) or `G` (10^9) right after them; the value must be
+/// whole (`"1.5k"` is 1500, `"1.2345k"` is refused).
+///
+/// # Errors
+/// [`Refusal::Negative`] for a `-` in front, [`Refusal::TooLarge`] past
+/// `u64::MAX`, [`Refusal::Syntax`] for anything else (a space, an
+/// exponent, another suffix, a fraction of an instruction).
+pub fn scaled_count(text: &str) -> Result<u64, Refusal> {
+    if let Some(rest) = text.strip_prefix('-') {
+        return match scaled_count(rest) {
+            Ok(_) => Err(Refusal::Negative),
+            Err(r) => Err(r),
+        };
+    }
+    let (number, scale) = match text.as_bytes().last() {
+        Some(b'k') => (&text[..text.len() - 1], 1_000u64),
+        Some(b'M') => (&text[..text.len() - 1], 1_000_000),
+        Some(b'G') => (&text[..text.len() - 1], 1_000_000_000),
+        _ => (text, 1),
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(fraction) || number.ends_with('.') {
+        return Err(Refusal::Syntax);
+    }
+    // Whole part and fraction as integers, exactly: 1.5M is 1 500 000.
+    let whole: u128 = whole.parse().map_err(|_| Refusal::TooLarge)?;
+    let places = u32::try_from(fraction.len()).map_err(|_| Refusal::Syntax)?;
+    let frac: u128 = if fraction.is_empty() {
+        0
+    } else {
+        fraction.parse().map_err(|_| Refusal::Syntax)?
+    };
+    let denominator = 10u128.checked_pow(places).ok_or(Refusal::Syntax)?;
+    let scaled_fraction = frac * u128::from(scale);
+    if scaled_fraction % denominator != 0 {
+        return Err(Refusal::Syntax);
+    }
+    let value = whole
+        .checked_mul(u128::from(scale))
+        .and_then(|w| w.checked_add(scaled_fraction / denominator))
+        .ok_or(Refusal::TooLarge)?;
+    u64::try_from(value).map_err(|_| Refusal::TooLarge)
+}
+
 /// Parses a growth class such as `"n log n"` or `"O(n^2)"` (one space
 /// between words, none inside the parentheses).
 ///

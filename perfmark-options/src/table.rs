@@ -32,6 +32,8 @@ pub enum Key {
     Ignore,
     /// `allocs = 0`.
     Allocs,
+    /// `instructions = 2000` or `"1.5M"`.
+    Instructions,
     /// `complexity = "n log n"`.
     Complexity,
     /// `measure = "cpu"`.
@@ -98,6 +100,10 @@ pub enum Kind {
     /// A count: a whole-number literal in the attribute, digits as text
     /// ([`grammar::count`](crate::grammar::count)), held in a `u64`.
     Count(Range),
+    /// An instruction count: a whole-number literal, or text with an
+    /// optional `k`, `M` or `G` multiplier ([`grammar::scaled_count`](crate::grammar::scaled_count)),
+    /// held in a `u64`.
+    ScaledCount(Range),
     /// The clock a test is timed with: `"wall"` or `"cpu"`
     /// ([`Measure`](crate::Measure)).
     Clock,
@@ -183,7 +189,7 @@ const fn whole_durations(low_included: bool, below: &'static str) -> Range {
 }
 
 /// The table, indexed by `Key as usize`.
-const OPTIONS: [Spec; 11] = [
+const OPTIONS: [Spec; 12] = [
     Spec {
         key: Key::Budget,
         name: "budget",
@@ -318,6 +324,24 @@ const OPTIONS: [Spec; 11] = [
         accepts: "a whole number literal of heap allocations per iteration, such as `0` or `2`",
     },
     Spec {
+        key: Key::Instructions,
+        name: "instructions",
+        kind: Kind::ScaledCount(Range {
+            low: 0.0,
+            low_included: false,
+            high: u64::MAX as f64,
+            high_included: false,
+            negative: "an instruction count cannot be negative",
+            below: "a limit of 0 instructions fails every test; give at least 1",
+            above: "that is more instructions than a u64 counts",
+        }),
+        field: Some("instructions"),
+        default: None,
+        env: None,
+        accepts: "a whole number of instructions per iteration, as a literal such as `2000` or a \
+                  string with an optional k, M or G multiplier such as `\"2k\"` or `\"1.5M\"`",
+    },
+    Spec {
         key: Key::Complexity,
         name: "complexity",
         kind: Kind::Growth,
@@ -340,7 +364,7 @@ const OPTIONS: [Spec; 11] = [
 
 impl Key {
     /// Every key, in the table's order.
-    pub const ALL: [Key; 11] = [
+    pub const ALL: [Key; 12] = [
         Key::Budget,
         Key::Confidence,
         Key::Regression,
@@ -350,6 +374,7 @@ impl Key {
         Key::Args,
         Key::Ignore,
         Key::Allocs,
+        Key::Instructions,
         Key::Complexity,
         Key::Measure,
     ];
@@ -457,6 +482,7 @@ mod tests {
                 "args",
                 "ignore",
                 "allocs",
+                "instructions",
                 "complexity",
                 "measure"
             ]
@@ -521,13 +547,13 @@ mod tests {
         assert_eq!(
             unknown_option_message("regresion"),
             "unknown option `regresion`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs, complexity and measure; did you \
+             precision, max_time, warmup, args, ignore, allocs, instructions, complexity and measure; did you \
              mean `regression`?"
         );
         assert_eq!(
             unknown_option_message("frobnicate"),
             "unknown option `frobnicate`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs, complexity and measure"
+             precision, max_time, warmup, args, ignore, allocs, instructions, complexity and measure"
         );
         // Two edits from `args`, but as long as the name itself: no guess.
         assert!(!unknown_option_message("ar").contains("did you mean"));

@@ -29,6 +29,9 @@ pub struct TestOptions {
     pub ignore: Ignore,
     /// `allocs`: limit on heap allocations per iteration.
     pub allocs: Option<u64>,
+    /// `instructions`: limit on instructions per iteration, counted under
+    /// Callgrind when the run counts instructions.
+    pub instructions: Option<u64>,
     /// `measure`: the clock the test is timed with.
     pub measure: Option<Measure>,
     /// `complexity = "n log n"`: the declared growth over `args`, checked
@@ -47,6 +50,7 @@ impl TestOptions {
         warmup_ns: None,
         ignore: Ignore::No,
         allocs: None,
+        instructions: None,
         measure: None,
         complexity: None,
     };

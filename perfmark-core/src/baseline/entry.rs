@@ -195,6 +195,38 @@ pub struct Entry {
     clock: Clock,
     reference: Option<StoredReference>,
     processes: Option<StoredProcesses>,
+    instructions: Option<StoredInstructions>,
+}
+
+/// A test's instructions per iteration, counted under Callgrind
+/// (`--save-baseline --instructions`): the median over the counting
+/// rounds, and the smallest and largest round (equal for a deterministic
+/// count). Counts compare across CPU models of one target and compiler.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredInstructions {
+    /// Instructions per iteration: the median over the rounds.
+    pub per_iter: f64,
+    /// The smallest round's count per iteration.
+    pub min_per_iter: f64,
+    /// The largest round's count per iteration.
+    pub max_per_iter: f64,
+}
+
+impl StoredInstructions {
+    /// The reason these counts cannot be stored, if any.
+    fn problem(&self) -> Option<String> {
+        let ok = [self.per_iter, self.min_per_iter, self.max_per_iter]
+            .iter()
+            .all(|v| v.is_finite() && *v >= 0.0)
+            && self.min_per_iter <= self.per_iter.ceil()
+            && self.per_iter.floor() <= self.max_per_iter;
+        (!ok).then(|| {
+            format!(
+                "instructions: per_iter {} between {} and {} is not a count within its rounds",
+                self.per_iter, self.min_per_iter, self.max_per_iter
+            )
+        })
+    }
 }
 
 /// The spread between the processes that measured a test in one run (the
@@ -263,7 +295,20 @@ impl Entry {
             clock: Clock::Wall,
             reference: None,
             processes: None,
+            instructions: None,
         }
+    }
+
+    /// The same entry with its instruction counts (checked when saved).
+    pub fn with_instructions(mut self, instructions: StoredInstructions) -> Entry {
+        self.instructions = Some(instructions);
+        self
+    }
+
+    /// The instructions per iteration stored with the entry, when the
+    /// recording counted them.
+    pub fn instructions(&self) -> Option<&StoredInstructions> {
+        self.instructions.as_ref()
     }
 
     /// The same entry with the spread between the processes that measured
@@ -344,6 +389,21 @@ impl Entry {
         });
         median.processes =
             StoredProcesses::pooled(runs.iter().filter_map(|r| r.processes.as_ref()));
+        // Counts of every run, or none: the median of the runs' counts,
+        // and the extremes of all their rounds.
+        let counts: Option<Vec<&StoredInstructions>> =
+            runs.iter().map(|r| r.instructions.as_ref()).collect();
+        median.instructions = counts.filter(|c| !c.is_empty()).map(|c| {
+            let per_iter: Vec<f64> = c.iter().map(|i| i.per_iter).collect();
+            StoredInstructions {
+                per_iter: crate::stats::quantile(&per_iter, 0.5),
+                min_per_iter: c.iter().map(|i| i.min_per_iter).fold(f64::INFINITY, f64::min),
+                max_per_iter: c
+                    .iter()
+                    .map(|i| i.max_per_iter)
+                    .fold(f64::NEG_INFINITY, f64::max),
+            }
+        });
         median.with_between_runs(between)
     }
 
@@ -465,6 +525,11 @@ impl Entry {
             .as_ref()
             .and_then(StoredReference::problem)
             .or_else(|| self.processes.as_ref().and_then(StoredProcesses::problem))
+            .or_else(|| {
+                self.instructions
+                    .as_ref()
+                    .and_then(StoredInstructions::problem)
+            })
     }
 
     pub(super) fn to_repr(&self) -> EntryRepr {
@@ -473,6 +538,7 @@ impl Entry {
             clock: self.clock,
             estimate: self.estimate.clone(),
             fingerprint: self.fingerprint.clone(),
+            instructions: self.instructions.clone(),
             iters_per_sample: self.iters_per_sample,
             processes: self.processes,
             reference: self.reference.clone(),
@@ -500,6 +566,7 @@ impl Entry {
             clock: repr.clock,
             reference: repr.reference,
             processes: repr.processes,
+            instructions: repr.instructions,
         };
         match entry.problem() {
             Some(problem) => Err(problem),
@@ -523,6 +590,9 @@ pub(super) struct EntryRepr {
     clock: Clock,
     estimate: StoredEstimate,
     fingerprint: Fingerprint,
+    /// Absent when the recording did not count instructions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    instructions: Option<StoredInstructions>,
     iters_per_sample: u64,
     /// Absent when the run measured the test in one process only.
     #[serde(default, skip_serializing_if = "Option::is_none")]

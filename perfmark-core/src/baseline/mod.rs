@@ -86,7 +86,9 @@ mod unique_keys;
 /// The clock an entry was measured with (an entry is compared only with
 /// entries of the same clock).
 pub use crate::clock::Clock;
-pub use entry::{BetweenRuns, Entry, StoredEstimate, StoredProcesses, StoredReference};
+pub use entry::{
+    BetweenRuns, Entry, StoredEstimate, StoredInstructions, StoredProcesses, StoredReference,
+};
 pub use error::BaselineError;
 pub use fingerprint::{
     cpu_model_from_cpuinfo, machine_dir, rfc3339_utc, Fingerprint, MachineMatch, CPU_PLACEHOLDER,

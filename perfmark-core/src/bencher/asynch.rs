@@ -28,6 +28,7 @@ use super::async_blocks::{
 use super::executor::Executor;
 use super::{Bencher, WallBlocks, PHASE_SEED};
 use crate::clock::{self, Clock};
+use crate::instructions::Callgrind;
 use crate::measure::driver::{CpuBlock, CpuClock, HeapCounter, Meter as _, WallClock};
 use crate::measure::per_call::{self, CpuCallClock, RandomPhase};
 use crate::measure::{LocalDriver, SampleKind};
@@ -102,6 +103,7 @@ impl<E: Executor> AsyncBencher<'_, E> {
             b.measure(LocalDriver::new(SampleKind::Loop, timed, Some(empty)));
         }
         b.count(|n| executor.block_on(metered_loop::<HeapCounter, O>(n, &mut routine)));
+        b.count_instructions(|n| executor.block_on(metered_loop::<Callgrind, O>(n, &mut routine)));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup`
@@ -159,6 +161,13 @@ impl<E: Executor> AsyncBencher<'_, E> {
         }
         b.count(|n| {
             executor.block_on(metered_batched::<HeapCounter, I, O>(
+                n,
+                &mut setup,
+                &mut routine,
+            ))
+        });
+        b.count_instructions(|n| {
+            executor.block_on(metered_batched::<Callgrind, I, O>(
                 n,
                 &mut setup,
                 &mut routine,
@@ -223,6 +232,13 @@ impl<E: Executor> AsyncBencher<'_, E> {
         }
         b.count(|n| {
             executor.block_on(metered_batched_ref::<HeapCounter, I, O>(
+                n,
+                &mut setup,
+                &mut routine,
+            ))
+        });
+        b.count_instructions(|n| {
+            executor.block_on(metered_batched_ref::<Callgrind, I, O>(
                 n,
                 &mut setup,
                 &mut routine,
@@ -294,6 +310,13 @@ impl<E: Executor> AsyncBencher<'_, E> {
                 &mut routine,
             ))
         });
+        b.count_instructions(|n| {
+            executor.block_on(metered_calls::<Callgrind, I, O>(
+                n,
+                &mut setup,
+                &mut routine,
+            ))
+        });
     }
 
     /// Lets the test time itself: the future of `routine(n)` runs `n`
@@ -317,6 +340,13 @@ impl<E: Executor> AsyncBencher<'_, E> {
                 let start = HeapCounter::start();
                 routine(n).await;
                 HeapCounter::stop(start)
+            })
+        });
+        b.count_instructions(|n| {
+            executor.block_on(async {
+                Callgrind::start();
+                routine(n).await;
+                Callgrind::stop(())
             })
         });
     }

@@ -222,6 +222,11 @@ pub struct TestReport {
     /// failed before it was measured).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub processes: Option<ProcessSpread>,
+    /// Instructions per iteration counted under Callgrind, with what they
+    /// were compared with (`--instructions`, [`crate::instructions`]);
+    /// absent when the run did not count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<crate::instructions::InstructionCount>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
@@ -361,6 +366,7 @@ impl TestReport {
             allocations: None,
             cpu: None,
             processes: None,
+            instructions: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,

@@ -66,6 +66,9 @@ pub(super) struct Options {
     /// Measure each test in this process only, without worker processes
     /// for the spread between processes ([`crate::processes`]).
     pub(super) no_processes: bool,
+    /// Count each test's instructions under Callgrind too
+    /// ([`crate::instructions`]).
+    pub(super) instructions: bool,
     /// Where the machine-wide lock lives (default: the temporary directory).
     pub(super) lock_dir: Option<PathBuf>,
     /// Run-level control of false failures: `Some(true)` decides every
@@ -84,7 +87,7 @@ pub(super) struct Options {
 }
 
 /// The flags that take no value.
-const SWITCHES: [&str; 8] = [
+const SWITCHES: [&str; 9] = [
     "--save-baseline",
     "--no-baseline",
     "--verbose",
@@ -93,6 +96,7 @@ const SWITCHES: [&str; 8] = [
     "--no-remeasure",
     "--no-pin",
     "--no-processes",
+    "--instructions",
 ];
 
 impl Options {
@@ -150,6 +154,7 @@ impl Options {
                 "--no-lock" => flags.no_lock = true,
                 "--no-pin" => flags.no_pin = true,
                 "--no-processes" => flags.no_processes = true,
+                "--instructions" => flags.instructions = true,
                 "--family-wise" => flags.family_wise = true,
                 "--between-run-sd" => {
                     let text = text_value(name, value(name)?)?;
@@ -225,6 +230,7 @@ impl Options {
             no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
             no_pin: flag(flags.no_pin, "PERFMARK_NO_PIN")?,
             no_processes: flag(flags.no_processes, "PERFMARK_NO_PROCESSES")?,
+            instructions: flag(flags.instructions, "PERFMARK_INSTRUCTIONS")?,
             lock_dir: env_path(env, "PERFMARK_LOCK_DIR"),
             libtest,
         };
@@ -371,6 +377,10 @@ Options (perfmark's; each also read from its variable):
         --no-processes      Measure each test in this process only, not
                             also in worker processes for the spread
                             between processes (PERFMARK_NO_PROCESSES=1)
+        --instructions      Also count each test's instructions per
+                            iteration under Valgrind's Callgrind
+                            (PERFMARK_INSTRUCTIONS=1; valgrind from
+                            PERFMARK_VALGRIND, default on the PATH)
         --timeout DURATION  How long one test may run before it fails as hung
                             and the run stops (PERFMARK_TIMEOUT); default
                             10 x (warmup + max_time) + 60 s
@@ -400,6 +410,7 @@ struct Flags {
     no_lock: bool,
     no_pin: bool,
     no_processes: bool,
+    instructions: bool,
     family_wise: bool,
     between_run_sd: Option<f64>,
     timeout: Option<Duration>,

@@ -79,6 +79,18 @@ pub struct BuildInfo {
 /// libtest's status: 0 when every test passed, 101 otherwise.
 pub fn run_main(build: BuildInfo) -> ! {
     let args: Vec<OsString> = std::env::args_os().collect();
+    if args
+        .get(1)
+        .is_some_and(|a| a == crate::instructions::COUNT_FLAG)
+    {
+        let rest: Vec<String> = args[2..]
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let code = crate::instructions::worker::run(&rest);
+        let _ = io::stdout().flush();
+        std::process::exit(code);
+    }
     if args.get(1).is_some_and(|a| a == pair::WORKER_FLAG) {
         let test = args.get(2).and_then(|a| a.to_str());
         let code = pair::worker::run(test);
@@ -327,7 +339,7 @@ impl Runner {
         }
         console.test_started(&name);
         let noise_floor = setup.noise_floor;
-        let outcome = match (case, &setup.comparing) {
+        let mut outcome = match (case, &setup.comparing) {
             (Case::Complexity(group), _) => self.run_complexity(group, noise_floor, earlier),
             (Case::Test(_), Some(c)) if c.has(&name) && self.measuring() => {
                 self.compare_one(t, name, noise_floor, c, judging.family, judging.spreads)
@@ -347,8 +359,65 @@ impl Runner {
                 self.run_one(t, name, noise_floor, judging.family, judging.checks)
             }
         };
+        if let Case::Test(_) = case {
+            self.count_instructions(t, &mut outcome, setup);
+        }
         console.test_finished(&outcome.report, outcome.failure_detail.as_deref());
         outcome
+    }
+
+    /// Counts the instructions of a test this run measured, under the
+    /// run's valgrind (`--instructions`), and of the base build's test in
+    /// a paired comparison; the count is compared with the stored
+    /// baseline's when the baseline was counted by the same compiler
+    /// ([`crate::instructions`]). A test with an `instructions` limit in a
+    /// run that does not count says so.
+    fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, setup: &Setup) {
+        let report = &mut outcome.report;
+        let measured = report.measurement.is_some() || report.comparison.is_some();
+        if outcome.hung || report.panic.is_some() || !measured {
+            return;
+        }
+        let limit = t.options.instructions;
+        let Some(valgrind) = &setup.valgrind else {
+            if let Some(limit) = limit {
+                report.record(crate::instructions::limit_not_checked(limit));
+            }
+            return;
+        };
+        let name = report.name.clone();
+        let k = crate::instructions::block_iters(
+            report.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter),
+        );
+        let counted = std::env::current_exe()
+            .map_err(|e| format!("this test binary cannot be found to count it: {e}"))
+            .and_then(|me| crate::instructions::count(valgrind, &me, &name, k, limit));
+        let entry = setup
+            .baselines
+            .as_ref()
+            .filter(|_| !self.options.save_baseline)
+            .and_then(|file| file.get(&name));
+        let stored = entry
+            .filter(|e| e.fingerprint().rustc == setup.fingerprint.rustc)
+            .and_then(|e| e.instructions());
+        let base = setup
+            .comparing
+            .as_ref()
+            .filter(|c| c.has(&name))
+            .map(|c| crate::instructions::count(valgrind, &c.base[0], &name, k, None));
+        let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        crate::instructions::record(report, counted, limit, stored, base, tolerance);
+        if let Some(other) = entry.filter(|e| {
+            e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
+        }) {
+            report.warnings.push(format!(
+                "the stored instruction count was made by another compiler ({}): not compared",
+                other.fingerprint().rustc
+            ));
+        }
+        if report.verdict == Verdict::Fail {
+            outcome.failure_detail = Some(report.reasons.join("\n"));
+        }
     }
 
     /// libtest's selection of a test known by its name: the filter

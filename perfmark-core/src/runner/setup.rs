@@ -47,6 +47,9 @@ pub(super) struct Setup {
     /// How much estimates move between processes here.
     pub(super) prior: Prior,
     pub(super) report_dir: PathBuf,
+    /// The valgrind that counts instructions, with `--instructions` in a
+    /// run that measures.
+    pub(super) valgrind: Option<crate::instructions::Valgrind>,
 }
 
 impl Runner {
@@ -63,6 +66,13 @@ impl Runner {
         console: &mut Console,
     ) -> Result<Setup, Box<dyn StdError>> {
         let will_measure = self.measuring() && selected.iter().any(|c| self.runs(c.test()));
+        // Before anything is measured: a run asked to count that cannot
+        // stops here, with how to install what it needs.
+        let valgrind = if self.options.instructions && will_measure {
+            Some(crate::instructions::Valgrind::find().map_err(Error::usage)?)
+        } else {
+            None
+        };
         // Taken before the clock's calibration and the noise floor, which
         // are measurements too.
         let (machine_lock, lock_warning) = if will_measure && !self.options.no_lock {
@@ -143,6 +153,7 @@ impl Runner {
             startup,
             prior,
             report_dir: self.report_dir(),
+            valgrind,
         })
     }
 

@@ -192,6 +192,13 @@ fn save_baselines(
                 sd_log: p.sd_log,
             });
         }
+        if let Some(c) = &r.instructions {
+            entry = entry.with_instructions(baseline::StoredInstructions {
+                per_iter: c.per_iter as f64,
+                min_per_iter: c.min_per_iter,
+                max_per_iter: c.max_per_iter,
+            });
+        }
         entries.push(entry);
     }
     let file = if entries.is_empty() {

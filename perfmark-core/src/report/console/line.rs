@@ -65,6 +65,17 @@ const FAILURE_REASONS: usize = 3;
 /// a panic, a hang), four lines at most.
 pub fn default_lines(t: &TestReport) -> Vec<String> {
     let mut lines: Vec<String> = summary_line(t).into_iter().collect();
+    // A paired comparison that counted both builds says whether the
+    // instructions explain the time.
+    if let (Some(time), Some(counts)) = (
+        &t.comparison,
+        t.instructions.as_ref().and_then(|c| c.base.as_ref()),
+    ) {
+        lines.push(crate::instructions::count::explained(
+            (time.ratio, time.ratio_low, time.ratio_high),
+            counts,
+        ));
+    }
     if t.verdict == Verdict::Fail {
         let failing: Vec<&String> = if t.failed_reasons.is_empty() {
             t.reasons.iter().collect()
@@ -102,6 +113,9 @@ pub fn summary_line(t: &TestReport) -> Option<String> {
             let _ = write!(estimate, "{SEP}{}", fmt_rate(work, rate));
         }
         parts.push(estimate);
+    }
+    if let Some(count) = &t.instructions {
+        parts.push(count.words());
     }
     parts.extend(verdict_words(t));
     parts.extend(marks(t).into_iter().map(|m| format!("{MARK} {m}")));

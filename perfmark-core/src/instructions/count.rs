@@ -1,0 +1,430 @@
+//! What a counting process measured, and the decisions taken on it: the
+//! limit, the stored baseline, the base build. Pure: figures in, records
+//! and words out.
+
+use crate::stats::compare::words::{plain_percent, signed_percent};
+
+/// `1.0123` → `+1.23%`: counts are exact, so two decimals.
+fn count_percent(ratio: f64) -> String {
+    let pct = (ratio - 1.0) * 100.0;
+    if pct.is_finite() {
+        format!("{pct:+.2}%")
+    } else {
+        format!("{pct:+}%")
+    }
+}
+
+/// Instructions per iteration of one test, counted under Callgrind
+/// (`report.json`'s `instructions`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct InstructionCount {
+    /// Instructions per iteration, the median over the rounds, rounded to
+    /// a whole instruction.
+    pub per_iter: u64,
+    /// The smallest and largest count per iteration over the rounds, not
+    /// rounded: equal when the count is deterministic.
+    pub min_per_iter: f64,
+    /// See `min_per_iter`.
+    pub max_per_iter: f64,
+    /// Whether every round counted the same instructions per iteration.
+    pub deterministic: bool,
+    /// Iterations of the shorter block of a round (the longer runs twice
+    /// as many): a round's count per iteration is the difference of the two
+    /// blocks over this many iterations, so the blocks' fixed cost cancels.
+    pub iters: u64,
+    /// Rounds counted.
+    pub rounds: u32,
+    /// Estimated cycles per iteration when the cache was simulated:
+    /// L1 hits + 5 × last-level hits + 35 × memory reads (the weights of
+    /// gungraun and of Itamar Turner-Trauring's estimate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles_per_iter: Option<f64>,
+    /// The test's `instructions` limit, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// Against the stored baseline's count, when one was stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<CountComparison>,
+    /// Against the base build's count, in a paired comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<CountComparison>,
+    /// The Valgrind that counted (`valgrind-3.22.0`).
+    pub valgrind: String,
+    /// Wall time of the counting process, seconds.
+    pub elapsed_s: f64,
+}
+
+/// The per-iteration counts of one block pair, round by round.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Round {
+    /// Events of the shorter block (`iters` iterations).
+    pub short: Events,
+    /// Events of the longer block (`2 × iters` iterations).
+    pub long: Events,
+}
+
+/// The events a block collected.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Events {
+    /// Instructions executed (`Ir`).
+    pub instructions: u64,
+    /// With the cache simulated: accesses that hit L1, hit the last level,
+    /// and went to memory.
+    pub cache: Option<CacheHits>,
+}
+
+/// Where a block's memory accesses were served, with the cache simulated.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CacheHits {
+    /// Instruction and data accesses served by L1.
+    pub l1: u64,
+    /// Served by the last-level cache.
+    pub last_level: u64,
+    /// Served by memory.
+    pub memory: u64,
+}
+
+impl CacheHits {
+    /// From Callgrind's cache events (`Ir Dr Dw I1mr D1mr D1mw ILmr DLmr
+    /// DLmw`); `None` when any is missing.
+    pub fn from_events(totals: &std::collections::BTreeMap<String, u64>) -> Option<CacheHits> {
+        let get = |k: &str| totals.get(k).copied();
+        let accesses = get("Ir")? + get("Dr")? + get("Dw")?;
+        let l1_misses = get("I1mr")? + get("D1mr")? + get("D1mw")?;
+        let ll_misses = get("ILmr")? + get("DLmr")? + get("DLmw")?;
+        Some(CacheHits {
+            l1: accesses.saturating_sub(l1_misses),
+            last_level: l1_misses.saturating_sub(ll_misses),
+            memory: ll_misses,
+        })
+    }
+
+    fn cycles(self) -> f64 {
+        self.l1 as f64 + 5.0 * self.last_level as f64 + 35.0 * self.memory as f64
+    }
+}
+
+/// Summarizes `rounds` of blocks of `iters` and `2 × iters` iterations;
+/// `None` when there are no rounds or a longer block counted fewer
+/// instructions than its shorter one (the counts are then not of the
+/// routine: another thread toggled collection, say).
+pub fn summarize(rounds: &[Round], iters: u64) -> Option<(u64, f64, f64, Option<f64>)> {
+    let n = iters.max(1) as f64;
+    let mut per_iter = Vec::with_capacity(rounds.len());
+    let mut cycles = Vec::new();
+    for r in rounds {
+        let extra = r.long.instructions.checked_sub(r.short.instructions)?;
+        per_iter.push(extra as f64 / n);
+        if let (Some(long), Some(short)) = (r.long.cache, r.short.cache) {
+            cycles.push((long.cycles() - short.cycles()) / n);
+        }
+    }
+    if per_iter.is_empty() {
+        return None;
+    }
+    let median = crate::stats::quantile(&per_iter, 0.5);
+    let min = per_iter.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = per_iter.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let cycles = (cycles.len() == per_iter.len()).then(|| crate::stats::quantile(&cycles, 0.5));
+    Some((median.round().max(0.0) as u64, min, max, cycles))
+}
+
+impl InstructionCount {
+    /// The count's relative spread over its rounds, `(max − min) / min`:
+    /// 0 for a deterministic count.
+    pub fn variation(&self) -> f64 {
+        if self.deterministic || self.min_per_iter <= 0.0 {
+            0.0
+        } else {
+            (self.max_per_iter - self.min_per_iter) / self.min_per_iter
+        }
+    }
+
+    /// `N instr/iter`, with the spread of a count that is not deterministic.
+    pub fn words(&self) -> String {
+        if self.deterministic {
+            format!("{} instr/iter", self.per_iter)
+        } else {
+            format!(
+                "{} instr/iter (not deterministic: {:.0} to {:.0})",
+                self.per_iter, self.min_per_iter, self.max_per_iter
+            )
+        }
+    }
+
+    /// The limit check: `None` without a limit, else whether it passed and
+    /// why.
+    pub fn limit_finding(&self) -> Option<(bool, String)> {
+        let limit = self.limit?;
+        // A count that varies is judged on its smallest round: only
+        // instructions every round executed are surely over the limit.
+        let passed = self.min_per_iter <= limit as f64;
+        let reason = if passed {
+            format!("within instruction limit {limit}: {}", self.words())
+        } else {
+            format!(
+                "over instruction limit {limit}: {}, counted under Callgrind over {} rounds \
+                 (setup and the harness excluded)",
+                self.words(),
+                self.rounds
+            )
+        };
+        Some((passed, reason))
+    }
+}
+
+/// Where a stored or base count came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountSource {
+    /// The stored baseline.
+    Baseline,
+    /// The base build of a paired comparison.
+    Base,
+}
+
+impl CountSource {
+    fn words(self) -> &'static str {
+        match self {
+            CountSource::Baseline => "vs baseline",
+            CountSource::Base => "vs base",
+        }
+    }
+}
+
+/// What the count did against an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountChange {
+    /// Grew beyond the tolerance (and the counts' own variation): fails.
+    Regressed,
+    /// Shrank beyond it: reported, never failed.
+    Improved,
+    /// Within it.
+    Unchanged,
+}
+
+/// A count compared with an earlier one (`instructions.baseline` and
+/// `instructions.base` in `report.json`).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CountComparison {
+    /// The earlier count per iteration (its median).
+    pub earlier_per_iter: f64,
+    /// This count over the earlier one.
+    pub ratio: f64,
+    /// The tolerance, as a fraction.
+    pub tolerance: f64,
+    /// The counts' own variation allowed for beyond the tolerance: the
+    /// relative spread over the rounds of both sides (0 when both are
+    /// deterministic).
+    pub variation: f64,
+    /// The decision.
+    pub change: CountChange,
+}
+
+impl CountComparison {
+    /// Compares `now` (its median, smallest and largest per iteration)
+    /// with `earlier`'s: regressed when even the smallest count now lies
+    /// beyond the largest earlier one by more than `tolerance`; improved
+    /// likewise the other way.
+    pub fn decide(
+        now: (f64, f64, f64),
+        earlier: (f64, f64, f64),
+        tolerance: f64,
+    ) -> CountComparison {
+        let (median, low, high) = now;
+        let (e_median, e_low, e_high) = earlier;
+        let ratio = if e_median > 0.0 {
+            median / e_median
+        } else if median > 0.0 {
+            f64::INFINITY
+        } else {
+            1.0
+        };
+        let spread = |lo: f64, hi: f64| if lo > 0.0 { (hi - lo) / lo } else { 0.0 };
+        let variation = spread(low, high) + spread(e_low, e_high);
+        let change = if low > e_high * (1.0 + tolerance) && ratio > 1.0 + tolerance {
+            CountChange::Regressed
+        } else if high < e_low * (1.0 - tolerance) && ratio < 1.0 - tolerance {
+            CountChange::Improved
+        } else {
+            CountChange::Unchanged
+        };
+        CountComparison {
+            earlier_per_iter: e_median,
+            ratio,
+            tolerance,
+            variation,
+            change,
+        }
+    }
+
+    /// Whether the comparison fails the test.
+    pub fn fails(&self) -> bool {
+        self.change == CountChange::Regressed
+    }
+
+    /// The sentence: `instruction count +1.20% vs baseline (12000 → 12144
+    /// instr/iter, tolerance 1%): regressed beyond the 1% tolerance`.
+    pub fn reason(&self, source: CountSource, now: &InstructionCount) -> String {
+        let tolerance = plain_percent(self.tolerance);
+        let varies = if self.variation > 0.0 {
+            format!(", counts varying {:.2}% between rounds", self.variation * 100.0)
+        } else {
+            String::new()
+        };
+        let head = format!(
+            "instruction count {} {} ({:.0} → {} instr/iter, tolerance {tolerance}{varies})",
+            count_percent(self.ratio),
+            source.words(),
+            self.earlier_per_iter,
+            now.per_iter,
+        );
+        let verdict = match self.change {
+            CountChange::Regressed => {
+                format!("instruction count regressed beyond the {tolerance} tolerance")
+            }
+            CountChange::Improved => format!(
+                "fewer instructions beyond the {tolerance} tolerance{}",
+                match source {
+                    CountSource::Baseline => ": consider re-recording the baseline",
+                    CountSource::Base => "",
+                }
+            ),
+            CountChange::Unchanged => "no change beyond the tolerance".to_owned(),
+        };
+        format!("{head}: {verdict}")
+    }
+}
+
+/// Whether the time change of a paired comparison is the instructions':
+/// one line, e.g. "time +9.8%, instructions +0.0%: the same instructions
+/// ran slower (memory, layout or the machine), not more work".
+/// `time` is the head-over-base time ratio with its interval; `counts` the
+/// instruction comparison.
+pub fn explained(time: (f64, f64, f64), counts: &CountComparison) -> String {
+    let (ratio, low, high) = time;
+    let head = format!(
+        "time {}, instructions {}",
+        signed_percent(ratio),
+        signed_percent(counts.ratio)
+    );
+    let same_work = counts.change == CountChange::Unchanged
+        && (counts.ratio - 1.0).abs() <= counts.tolerance.max(0.005);
+    let time_moved = low > 1.0 || high < 1.0;
+    let covers = low <= counts.ratio && counts.ratio <= high;
+    let why = match (same_work, time_moved, covers) {
+        (true, true, _) if low > 1.0 => {
+            "the same instructions ran slower (memory, layout or the machine), not more work"
+        }
+        (true, true, _) => {
+            "the same instructions ran faster (memory, layout or the machine), not less work"
+        }
+        (true, false, _) => "the same work, and no time change the run could see",
+        (false, _, true) => "the change in instructions explains the time",
+        (false, _, false) if ratio > counts.ratio => {
+            "the time grew more than the instructions: more than the extra work (memory, \
+             branches or the machine)"
+        }
+        (false, _, false) => {
+            "the time grew less than the instructions (or fell more): the added instructions \
+             are cheap, or run in parallel"
+        }
+    };
+    format!("{head}: {why}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(instructions: u64) -> Events {
+        Events {
+            instructions,
+            cache: None,
+        }
+    }
+
+    #[test]
+    fn the_fixed_cost_of_a_block_cancels() {
+        // 37 instructions of harness around each block, 12 per iteration.
+        let rounds = [Round {
+            short: events(37 + 12 * 100),
+            long: events(37 + 12 * 200),
+        }; 3];
+        assert_eq!(summarize(&rounds, 100), Some((12, 12.0, 12.0, None)));
+        let broken = [Round {
+            short: events(500),
+            long: events(400),
+        }];
+        assert_eq!(summarize(&broken, 100), None);
+        assert_eq!(summarize(&[], 100), None);
+    }
+
+    #[test]
+    fn estimated_cycles_weigh_where_accesses_were_served() {
+        let mut totals = std::collections::BTreeMap::new();
+        for (k, v) in [
+            ("Ir", 1000),
+            ("Dr", 300),
+            ("Dw", 100),
+            ("I1mr", 10),
+            ("D1mr", 20),
+            ("D1mw", 0),
+            ("ILmr", 1),
+            ("DLmr", 4),
+            ("DLmw", 0),
+        ] {
+            totals.insert(k.to_owned(), v);
+        }
+        let hits = CacheHits::from_events(&totals).unwrap();
+        assert_eq!(
+            hits,
+            CacheHits {
+                l1: 1370,
+                last_level: 25,
+                memory: 5
+            }
+        );
+        assert_eq!(hits.cycles(), 1370.0 + 125.0 + 175.0);
+        totals.remove("DLmw");
+        assert_eq!(CacheHits::from_events(&totals), None);
+    }
+
+    #[test]
+    fn an_exact_count_fails_one_percent_over_a_half_percent_tolerance() {
+        let c = CountComparison::decide((1010.0, 1010.0, 1010.0), (1000.0, 1000.0, 1000.0), 0.005);
+        assert_eq!(c.change, CountChange::Regressed);
+        let c = CountComparison::decide((1004.0, 1004.0, 1004.0), (1000.0, 1000.0, 1000.0), 0.005);
+        assert_eq!(c.change, CountChange::Unchanged);
+        let c = CountComparison::decide((1000.0, 1000.0, 1000.0), (1000.0, 1000.0, 1000.0), 0.0);
+        assert_eq!(c.change, CountChange::Unchanged);
+        let c = CountComparison::decide((980.0, 980.0, 980.0), (1000.0, 1000.0, 1000.0), 0.01);
+        assert_eq!(c.change, CountChange::Improved);
+    }
+
+    #[test]
+    fn a_count_that_varies_is_judged_beyond_its_variation() {
+        // Rounds of 990..1030 against 1000..1020: +1% at the median, but
+        // within what the rounds themselves spread over.
+        let c = CountComparison::decide((1010.0, 990.0, 1030.0), (1000.0, 1000.0, 1020.0), 0.005);
+        assert_eq!(c.change, CountChange::Unchanged);
+        assert!(c.variation > 0.05, "{c:?}");
+        let c = CountComparison::decide((1100.0, 1090.0, 1110.0), (1000.0, 1000.0, 1020.0), 0.05);
+        assert_eq!(c.change, CountChange::Regressed);
+    }
+
+    #[test]
+    fn the_line_says_whether_the_instructions_explain_the_time() {
+        let same = CountComparison::decide((1000.0, 1000.0, 1000.0), (1000.0, 1000.0, 1000.0), 0.05);
+        assert_eq!(
+            explained((1.098, 1.05, 1.15), &same),
+            "time +9.8%, instructions +0.0%: the same instructions ran slower (memory, layout or \
+             the machine), not more work"
+        );
+        assert!(explained((1.0, 0.97, 1.03), &same).contains("no time change"));
+        let more = CountComparison::decide((1100.0, 1100.0, 1100.0), (1000.0, 1000.0, 1000.0), 0.05);
+        assert!(explained((1.098, 1.05, 1.15), &more).contains("explains the time"));
+        assert!(explained((1.5, 1.4, 1.6), &more).contains("more than the extra work"));
+    }
+}
