@@ -28,47 +28,16 @@ struct Builds {
 }
 
 /// Builds the fixture's test target with `features`, its functions aligned
-/// when `aligned` (in a target directory of its own), and returns its
-/// executable, read from cargo's JSON messages.
+/// when `aligned`, into a copy named for the build.
 fn build(target: &str, features: &[&str], aligned: bool) -> PathBuf {
-    let mut cmd = Command::new(env!("CARGO"));
-    cmd.current_dir(fixture_dir())
-        .args(["test", "--release", "--no-run", "--message-format=json"])
-        .args(["--test", target]);
-    if aligned {
-        cmd.env("CARGO_TARGET_DIR", fixture_target_dir().join("aligned"))
-            .env(
-                "CARGO_ENCODED_RUSTFLAGS",
-                "-C\u{1f}llvm-args=-align-all-functions=6",
-            );
-    } else {
-        cmd.env("CARGO_TARGET_DIR", fixture_target_dir());
-    }
-    if !features.is_empty() {
-        cmd.args(["--features", &features.join(",")]);
-    }
-    let out = cmd.output().expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "fixture build failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let messages = String::from_utf8_lossy(&out.stdout);
-    let executable = messages
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["target"]["name"] == target)
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the test executable");
     // Features change the binary's name, but copy it anyway so that no
     // later build can replace what a test runs.
-    let copy = fixture_target_dir().join(format!(
+    let copy = format!(
         "paired-{target}-{}{}",
         if features.is_empty() { "base" } else { "head" },
         if aligned { "" } else { "-plain" }
-    ));
-    std::fs::copy(&executable, &copy).expect("copy the build");
-    copy
+    );
+    support::build_fixture(target, features, aligned, &copy)
 }
 
 fn builds() -> &'static Builds {

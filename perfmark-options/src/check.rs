@@ -541,14 +541,22 @@ mod tests {
 
     #[test]
     fn instructions_take_a_literal_or_a_scaled_string() {
-        assert_eq!(Key::Instructions.check_integer("2000"), Ok(Value::U64(2000)));
+        assert_eq!(
+            Key::Instructions.check_integer("2000"),
+            Ok(Value::U64(2000))
+        );
         assert_eq!(Key::Instructions.parse("2000"), Ok(Value::U64(2000)));
         assert_eq!(Key::Instructions.parse("2k"), Ok(Value::U64(2000)));
         assert_eq!(Key::Instructions.parse("1.5M"), Ok(Value::U64(1_500_000)));
-        assert_eq!(Key::Instructions.parse("0.25G"), Ok(Value::U64(250_000_000)));
+        assert_eq!(
+            Key::Instructions.parse("0.25G"),
+            Ok(Value::U64(250_000_000))
+        );
         assert_eq!(Key::Instructions.parse("1.5k"), Ok(Value::U64(1500)));
         let accepts = Key::Instructions.accepts();
-        for text in ["1.2345k", "2 k", "2K", "2e3", "", "k", "1.k", ".5k", "2kk", "+2"] {
+        for text in [
+            "1.2345k", "2 k", "2K", "2e3", "", "k", "1.k", ".5k", "2kk", "+2",
+        ] {
             assert_eq!(
                 refused(Key::Instructions, text),
                 format!("invalid instructions `{text}`: expected {accepts}"),
@@ -560,7 +568,10 @@ mod tests {
             format!("invalid instructions `-2k`: an instruction count cannot be negative; expected {accepts}")
         );
         assert_eq!(
-            Key::Instructions.check_integer("0").unwrap_err().to_string(),
+            Key::Instructions
+                .check_integer("0")
+                .unwrap_err()
+                .to_string(),
             format!(
                 "invalid instructions `0`: a limit of 0 instructions fails every test; give at \
                  least 1; expected {accepts}"

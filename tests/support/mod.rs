@@ -43,3 +43,43 @@ pub fn result_summary(out: &Output) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+/// Builds the fixture's test target `target` with `features` (in the
+/// shared fixture target directory, or with every function aligned to 64
+/// bytes in one of its own when `aligned`), copies the executable to
+/// `copy_as` in the fixture target directory so that no later build can
+/// replace it, and returns the copy.
+pub fn build_fixture(target: &str, features: &[&str], aligned: bool, copy_as: &str) -> PathBuf {
+    let mut cmd = std::process::Command::new(env!("CARGO"));
+    cmd.current_dir(fixture_dir())
+        .args(["test", "--release", "--no-run", "--message-format=json"])
+        .args(["--test", target]);
+    if aligned {
+        cmd.env("CARGO_TARGET_DIR", fixture_target_dir().join("aligned"))
+            .env(
+                "CARGO_ENCODED_RUSTFLAGS",
+                "-C\u{1f}llvm-args=-align-all-functions=6",
+            );
+    } else {
+        cmd.env("CARGO_TARGET_DIR", fixture_target_dir());
+    }
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+    let out = cmd.output().expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "fixture build failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let messages = String::from_utf8_lossy(&out.stdout);
+    let executable = messages
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["target"]["name"] == target)
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .expect("cargo names the test executable");
+    let copy = fixture_target_dir().join(copy_as);
+    std::fs::copy(&executable, &copy).expect("copy the build");
+    copy
+}

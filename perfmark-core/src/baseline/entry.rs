@@ -397,7 +397,10 @@ impl Entry {
             let per_iter: Vec<f64> = c.iter().map(|i| i.per_iter).collect();
             StoredInstructions {
                 per_iter: crate::stats::quantile(&per_iter, 0.5),
-                min_per_iter: c.iter().map(|i| i.min_per_iter).fold(f64::INFINITY, f64::min),
+                min_per_iter: c
+                    .iter()
+                    .map(|i| i.min_per_iter)
+                    .fold(f64::INFINITY, f64::min),
                 max_per_iter: c
                     .iter()
                     .map(|i| i.max_per_iter)

@@ -1,0 +1,354 @@
+//! End to end: `--instructions` on the fixture's `counts` target
+//! (tests/fixtures/basic/tests/counts.rs), counted under Valgrind's
+//! Callgrind. Counts are exact, so every check here is a known ratio or an
+//! equality: k times the work reads k times the instructions, a heavy
+//! `iter_batched` setup adds nothing, two processes (one with the other
+//! core busy) and two layouts of the same code count the same, +1% of
+//! work fails a stored or paired count verdict at a 0.5% tolerance while
+//! unchanged code does not, and a missing valgrind is one clear error.
+//!
+//! Without a runnable `valgrind` the counting tests say so and pass, unless
+//! `PERFMARK_REQUIRE_VALGRIND=1` (set by `.ci/run`, which installs it).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+mod support;
+use support::{build_fixture, explain, fixture_dir, fixture_target_dir, stdout};
+
+struct Builds {
+    base: PathBuf,
+    head: PathBuf,
+    /// The base with every function aligned to 64 bytes: the same code,
+    /// laid out otherwise.
+    aligned: PathBuf,
+}
+
+fn builds() -> &'static Builds {
+    static BUILDS: OnceLock<Builds> = OnceLock::new();
+    BUILDS.get_or_init(|| Builds {
+        base: build_fixture("counts", &[], false, "counts-base"),
+        head: build_fixture("counts", &["head"], false, "counts-head"),
+        aligned: build_fixture("counts", &[], true, "counts-aligned"),
+    })
+}
+
+/// Whether counting can be tested here; panics where it must be.
+fn valgrind_runs() -> bool {
+    let runs = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !runs {
+        assert!(
+            std::env::var_os("PERFMARK_REQUIRE_VALGRIND").is_none(),
+            "PERFMARK_REQUIRE_VALGRIND is set but valgrind does not run"
+        );
+        eprintln!("valgrind does not run here: the instruction-count tests are skipped");
+    }
+    runs
+}
+
+/// Runs `exe ARGS` in the fixture's directory with `--instructions`, one
+/// run at a time, with no `PERFMARK_*` variable but `envs`.
+fn run(exe: &Path, args: &[&str], report_dir: &Path, envs: &[(&str, &str)]) -> Output {
+    static ALONE: Mutex<()> = Mutex::new(());
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut cmd = Command::new(exe);
+    cmd.current_dir(fixture_dir())
+        .args(["--instructions", "--no-processes", "--report-dir"])
+        .arg(report_dir)
+        .args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PERFMARK_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("PERFMARK_NO_LOCK", "1");
+    cmd.envs(envs.iter().copied());
+    cmd.output().expect("the fixture binary runs")
+}
+
+fn report_dir(name: &str) -> PathBuf {
+    let dir = fixture_target_dir().join("counts-reports").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Each test's `instructions` record, by name.
+fn counts(report_dir: &Path) -> BTreeMap<String, serde_json::Value> {
+    let text = std::fs::read_to_string(report_dir.join("report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    report["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter_map(|t| {
+            let name = t["name"].as_str()?.to_owned();
+            Some((name, t["instructions"].clone()))
+        })
+        .collect()
+}
+
+fn per_iter(counts: &BTreeMap<String, serde_json::Value>, test: &str) -> f64 {
+    counts[test]["per_iter"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{test} has no count: {}", counts[test])) as f64
+}
+
+/// The line of the test's reasons that is its count verdict.
+fn count_reason(report_dir: &Path, test: &str, words: &str) -> String {
+    let text = std::fs::read_to_string(report_dir.join("report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let t = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == test)
+        .unwrap_or_else(|| panic!("{test} in the report"));
+    t["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.as_str())
+        .find(|r| r.starts_with("instruction count") && r.contains(words))
+        .unwrap_or_else(|| panic!("{test}: no count reason with {words:?}: {}", t["reasons"]))
+        .to_owned()
+}
+
+const NO_LIMITS: [&str; 2] = ["--skip", "limit_"];
+
+#[test]
+fn counts_follow_the_work_exclude_the_setup_and_repeat_exactly() {
+    if !valgrind_runs() {
+        return;
+    }
+    let b = builds();
+    let first = report_dir("first");
+    let out = run(&b.base, &NO_LIMITS, &first, &[]);
+    assert!(out.status.success(), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains(" instr/iter"),
+        "the line gains the count: {}",
+        explain(&out)
+    );
+    let c = counts(&first);
+    for (test, record) in &c {
+        assert_eq!(record["deterministic"], true, "{test}: {record}");
+        assert_eq!(record["min_per_iter"], record["max_per_iter"], "{test}");
+    }
+    let base = per_iter(&c, "sum_1000");
+    assert!(base > 3000.0, "a thousand iterations of a loop: {base}");
+    for (test, k) in [("sum_1010", 1.01), ("sum_1020", 1.02), ("sum_2000", 2.0)] {
+        let ratio = per_iter(&c, test) / base;
+        assert!(
+            (ratio / k - 1.0).abs() < 0.001,
+            "{test}: {ratio} times sum_1000's count, not {k}"
+        );
+    }
+    // 100 000 elements made per input, and dropped after the count stops:
+    // the count is the routine's, within the tuple it returns.
+    let batched = per_iter(&c, "heavy_setup") / base;
+    assert!(
+        (batched - 1.0).abs() < 0.01,
+        "heavy_setup: {batched}× sum_1000"
+    );
+
+    // A second process, with the other core kept busy meanwhile: the same
+    // counts, exactly.
+    let busy = AtomicBool::new(true);
+    let second = report_dir("second");
+    let out = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut x = 0u64;
+            while busy.load(Ordering::Relaxed) {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+        });
+        let out = run(&b.base, &NO_LIMITS, &second, &[]);
+        busy.store(false, Ordering::Relaxed);
+        out
+    });
+    assert!(out.status.success(), "{}", explain(&out));
+    let again = counts(&second);
+    for test in c.keys() {
+        assert_eq!(
+            c[test]["per_iter"], again[test]["per_iter"],
+            "{test} counted twice"
+        );
+    }
+
+    // The same code laid out otherwise (every function aligned to 64
+    // bytes): the same counts.
+    let aligned = report_dir("aligned");
+    let out = run(&b.aligned, &NO_LIMITS, &aligned, &[]);
+    assert!(out.status.success(), "{}", explain(&out));
+    let laid_out = counts(&aligned);
+    for test in c.keys() {
+        assert_eq!(
+            c[test]["per_iter"], laid_out[test]["per_iter"],
+            "{test}: another layout"
+        );
+    }
+}
+
+#[test]
+fn a_stored_count_catches_one_percent_and_passes_unchanged_code() {
+    if !valgrind_runs() {
+        return;
+    }
+    let b = builds();
+    let baselines = fixture_target_dir().join("counts-baselines");
+    let _ = std::fs::remove_dir_all(&baselines);
+    let dir = baselines.to_str().unwrap();
+    let recorded = report_dir("record");
+    let out = run(
+        &b.base,
+        &[
+            "--save-baseline",
+            "--baseline-dir",
+            dir,
+            "sum_1000",
+            "scaled",
+        ],
+        &recorded,
+        &[],
+    );
+    assert!(out.status.success(), "{}", explain(&out));
+    let stored = std::fs::read_to_string(baselines.join("counts.json")).expect("stored");
+    assert!(stored.contains("\"instructions\""), "{stored}");
+
+    let tolerance = [("PERFMARK_REGRESSION", "0.5%")];
+    let same = report_dir("same");
+    let out = run(
+        &b.base,
+        &["--baseline-dir", dir, "sum_1000", "scaled"],
+        &same,
+        &tolerance,
+    );
+    for test in ["sum_1000", "scaled"] {
+        let reason = count_reason(&same, test, "vs baseline");
+        assert!(
+            reason.contains("+0.00% vs baseline")
+                && reason.ends_with("no change beyond the tolerance"),
+            "{test}: {reason}\n{}",
+            explain(&out)
+        );
+    }
+    let head = report_dir("head");
+    let out = run(
+        &b.head,
+        &["--baseline-dir", dir, "sum_1000", "scaled"],
+        &head,
+        &tolerance,
+    );
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let reason = count_reason(&head, "scaled", "vs baseline");
+    assert!(
+        reason.contains("instruction count +1.00% vs baseline")
+            && reason.ends_with("instruction count regressed beyond the 0.5% tolerance"),
+        "{reason}"
+    );
+    assert!(
+        stdout(&out).contains("instruction count regressed beyond the 0.5% tolerance"),
+        "said under the failed test: {}",
+        explain(&out)
+    );
+    let unchanged = count_reason(&head, "sum_1000", "vs baseline");
+    assert!(
+        unchanged.ends_with("no change beyond the tolerance"),
+        "{unchanged}"
+    );
+}
+
+#[test]
+fn paired_counts_give_a_verdict_and_say_whether_they_explain_the_time() {
+    if !valgrind_runs() {
+        return;
+    }
+    let b = builds();
+    let dir = report_dir("paired");
+    let base = b.base.to_str().unwrap();
+    let out = run(
+        &b.head,
+        &["--compare-with", base, "sum_1000", "scaled"],
+        &dir,
+        &[("PERFMARK_REGRESSION", "0.5%")],
+    );
+    let reason = count_reason(&dir, "scaled", "vs base");
+    assert!(
+        reason.contains("instruction count +1.00% vs base")
+            && reason.ends_with("instruction count regressed beyond the 0.5% tolerance"),
+        "{reason}\n{}",
+        explain(&out)
+    );
+    let same = count_reason(&dir, "sum_1000", "vs base");
+    assert!(same.contains("+0.00% vs base"), "{same}");
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("time ") && l.contains(", instructions +1.0%: ")),
+        "one line says whether the instructions explain the time: {}",
+        explain(&out)
+    );
+}
+
+#[test]
+fn a_limit_fails_above_it_passes_below_and_is_said_when_not_counted() {
+    if !valgrind_runs() {
+        return;
+    }
+    let b = builds();
+    let dir = report_dir("limits");
+    let out = run(&b.base, &["limit_"], &dir, &[]);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let text = stdout(&out);
+    assert!(text.contains("test limit_below ... FAILED"), "{text}");
+    assert!(text.contains("over instruction limit 1000: "), "{text}");
+    assert!(text.contains("test limit_above ... ok"), "{text}");
+
+    // Not counting: the limit is said not to be checked, and nothing fails.
+    let mut cmd = Command::new(&b.base);
+    cmd.current_dir(fixture_dir())
+        .args(["--no-processes", "--report-dir"])
+        .arg(report_dir("limits-off"))
+        .arg("limit_below")
+        .env("PERFMARK_NO_LOCK", "1")
+        .env_remove("PERFMARK_INSTRUCTIONS");
+    let out = cmd.output().expect("runs");
+    assert!(out.status.success(), "{}", explain(&out));
+    let text = std::fs::read_to_string(report_dir_path("limits-off").join("report.json")).unwrap();
+    assert!(
+        text.contains(
+            "instruction limit 1000 not checked: instructions are counted only with --instructions"
+        ),
+        "{text}"
+    );
+}
+
+fn report_dir_path(name: &str) -> PathBuf {
+    fixture_target_dir().join("counts-reports").join(name)
+}
+
+#[test]
+fn a_missing_valgrind_is_one_clear_error_before_any_test() {
+    let b = builds();
+    let dir = report_dir("missing");
+    let out = run(
+        &b.base,
+        &["sum_1000"],
+        &dir,
+        &[("PERFMARK_VALGRIND", "/nonexistent/valgrind")],
+    );
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        all.contains("valgrind (`/nonexistent/valgrind`) could not be run")
+            && all.contains("apt-get install valgrind"),
+        "{all}"
+    );
+    assert!(!all.contains("test sum_1000"), "no test ran: {all}");
+}
