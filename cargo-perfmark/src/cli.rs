@@ -13,10 +13,10 @@ pub const USAGE: &str = "\
 usage: cargo perfmark COMMAND [OPTIONS]
 
 commands:
-  baseline [--runs N] [--pause D] [-p PKG] [--test NAME] [-- ARGS]
+  baseline [--runs N] [--pause D] [--instructions] [-p PKG] [--test NAME] [-- ARGS]
       record the perf test targets' baselines over N processes (default 5),
       D apart (default 30s; 0s for none), into each package's perf-baselines/
-  compare [REV] [--layouts N] [-p PKG] [--test NAME] [-- ARGS]
+  compare [REV] [--layouts N] [--instructions] [-p PKG] [--test NAME] [-- ARGS]
       build REV (default HEAD) in a git worktree and the working tree, both
       with every function aligned to 64 bytes; link each perf test target N
       times a side with its functions in other orders (default 10; 1: once,
@@ -24,6 +24,9 @@ commands:
       REV, every process pair drawing a link of each side
 
 options:
+      --instructions  also count each test's instructions under Valgrind's
+                      Callgrind (the test binaries' --instructions): stored
+                      with the baselines, compared between the builds
   -p, --package PKG   only this package's test targets (repeatable)
       --test NAME     only this test target (repeatable)
   -- ARGS             passed on to every test binary (a filter, say)
@@ -62,7 +65,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
     if args.first().is_some_and(|a| a == "perfmark") {
         args.remove(0);
     }
-    let (ours, test_args) = match args.iter().position(|a| a == "--") {
+    let (ours, mut test_args) = match args.iter().position(|a| a == "--") {
         Some(i) => (args[..i].to_vec(), args[i + 1..].to_vec()),
         None => (args, Vec::new()),
     };
@@ -75,6 +78,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
     let mut runs = None;
     let mut pause = None;
     let mut layouts = None;
+    let mut instructions = false;
     let mut positional = Vec::new();
     while let Some(arg) = ours.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -91,6 +95,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
             "-h" | "--help" => return Ok(Invocation::Help),
             "-p" | "--package" => selection.packages.push(value("a package name")?),
             "--test" => selection.tests.push(value("a test target's name")?),
+            "--instructions" if inline.is_none() => instructions = true,
             "--runs" if command == "baseline" => runs = Some(parse_runs(&value("a number")?)?),
             "--layouts" if command == "compare" => {
                 layouts = Some(parse_layouts(&value("a number")?)?)
@@ -105,6 +110,10 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
                 )))
             }
         }
+    }
+    // Counting is the test binaries' own option, given to every one.
+    if instructions && !test_args.iter().any(|a| a == "--instructions") {
+        test_args.insert(0, "--instructions".to_owned());
     }
     match command.as_str() {
         "-h" | "--help" | "help" => Ok(Invocation::Help),
@@ -312,5 +321,23 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("usage: cargo perfmark"));
+    }
+
+    #[test]
+    fn instructions_are_passed_on_to_every_test_binary() {
+        match parse_str("compare origin/main --instructions -- sort").unwrap() {
+            Invocation::Compare { test_args, .. } => {
+                assert_eq!(test_args, ["--instructions", "sort"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_str("baseline --instructions --runs 2").unwrap() {
+            Invocation::Baseline(r) => assert_eq!(r.test_args, ["--instructions"]),
+            other => panic!("{other:?}"),
+        }
+        match parse_str("compare --instructions -- --instructions").unwrap() {
+            Invocation::Compare { test_args, .. } => assert_eq!(test_args, ["--instructions"]),
+            other => panic!("{other:?}"),
+        }
     }
 }
