@@ -146,7 +146,7 @@ pub fn scaled_count(text: &str) -> Result<u64, Refusal> {
     };
     let denominator = 10u128.checked_pow(places).ok_or(Refusal::Syntax)?;
     let scaled_fraction = frac * u128::from(scale);
-    if scaled_fraction % denominator != 0 {
+    if !scaled_fraction.is_multiple_of(denominator) {
         return Err(Refusal::Syntax);
     }
     let value = whole

@@ -13,13 +13,13 @@
 //! count per iteration is the difference of its two blocks over `k`, so
 //! the fixed cost of a block (entering the loop, the toggles) cancels.
 //! Rounds that disagree mark the count "not deterministic", and every
-//! decision on it allows for their spread ([`count`]).
+//! decision on it allows for their spread ([`mod@count`]).
 //!
 //! Counting in a process of its own keeps Valgrind (about 50 times slower)
 //! away from the timing, and the harness out of the count, as gungraun
 //! does; Callgrind's client requests are issued by [`request`] without
 //! Valgrind's headers. What a count is compared with, and the words, are
-//! in [`count`]; reading the profile in [`profile`].
+//! in [`mod@count`]; reading the profile in [`profile`].
 
 pub mod count;
 pub mod profile;
@@ -55,6 +55,10 @@ pub const CACHE_VAR: &str = "PERFMARK_INSTRUCTIONS_CACHE";
 /// deterministic shows it, at a cost of a few milliseconds of the routine.
 pub const ROUNDS: u32 = 3;
 
+/// Rounds whose counts per iteration differ by at most this fraction are
+/// taken to count the same work.
+const DETERMINISTIC_SPREAD: f64 = 1e-4;
+
 /// Native time the shorter block of a round is given: the longer runs
 /// twice as long, and Callgrind about 50 times slower, so a round costs
 /// tens of milliseconds.
@@ -65,7 +69,7 @@ const MAX_BLOCK_ITERS: u64 = 100_000;
 
 /// Iterations of the shorter block for a routine of `ns_per_iter`.
 pub fn block_iters(ns_per_iter: f64) -> u64 {
-    if !(ns_per_iter > 0.0) {
+    if ns_per_iter.is_nan() || ns_per_iter <= 0.0 {
         return 1;
     }
     ((BLOCK_NS / ns_per_iter).ceil() as u64).clamp(1, MAX_BLOCK_ITERS)
@@ -265,11 +269,23 @@ pub fn count(
          instructions): they are not the routine's"
             .to_owned()
     })?;
+    // Rounds that differ by less than half an instruction per iteration,
+    // or by a ten-thousandth, count the same work: a few instructions a
+    // block outside the iterations (the allocator tidying up now and then)
+    // spread over thousands of them. Such a count is deterministic, and
+    // its rounds are recorded as their median.
+    let deterministic = max - min < 0.5 || max - min <= DETERMINISTIC_SPREAD * max;
+    let (min, max) = if deterministic {
+        let median = (min + max) / 2.0;
+        (median, median)
+    } else {
+        (min, max)
+    };
     Ok(InstructionCount {
         per_iter,
         min_per_iter: min,
         max_per_iter: max,
-        deterministic: min == max,
+        deterministic,
         iters: k,
         rounds: ROUNDS,
         cycles_per_iter: cycles,

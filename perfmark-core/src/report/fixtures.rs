@@ -119,6 +119,7 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         allocations: None,
         cpu: None,
         processes: None,
+        instructions: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
         failed_reasons: Vec::new(),
