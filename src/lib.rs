@@ -67,11 +67,11 @@ macro_rules! main {
     (allocator: $ty:ty = $allocator:expr $(,)?) => {
         /// perfmark's counting allocator, over the allocator the binary uses.
         #[global_allocator]
-        static PERFMARK_COUNTING_GLOBAL_ALLOCATOR: ::perfmark::CountingAlloc<$ty> =
-            ::perfmark::CountingAlloc::new($allocator);
+        static PERFMARK_COUNTING_GLOBAL_ALLOCATOR: $crate::CountingAlloc<$ty> =
+            $crate::CountingAlloc::new($allocator);
 
         fn main() {
-            ::perfmark::__private::run_main(::perfmark::__private::BuildInfo {
+            $crate::__private::run_main($crate::__private::BuildInfo {
                 debug_assertions: cfg!(debug_assertions),
                 crate_name: env!("CARGO_CRATE_NAME"),
                 manifest_dir: env!("CARGO_MANIFEST_DIR"),

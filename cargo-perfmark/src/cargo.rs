@@ -316,6 +316,14 @@ pub fn draw_layouts(
             ))
         })?;
         links.push(copy);
+        eprintln!(
+            "perfmark: linked {}/{} {} of {} ({})",
+            binary.package,
+            binary.target,
+            k + 1,
+            seeds.len(),
+            out_dir.display()
+        );
     }
     Ok(links)
 }

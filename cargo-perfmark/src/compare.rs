@@ -179,6 +179,7 @@ pub fn compare_rev(
     // Both sides with every function aligned alike, so that code a change
     // did not touch keeps its alignment (crate::layout).
     let pinning = Pinning::from_env();
+    let started = Instant::now();
     eprintln!(
         "perfmark compare: building the head (functions aligned to {} bytes)",
         layout::FUNCTION_ALIGNMENT
@@ -190,7 +191,13 @@ pub fn compare_rev(
         &[],
         selection,
     )?;
-    eprintln!("perfmark compare: building the base (the same)");
+    eprintln!(
+        "perfmark compare: built {} perf test binaries of the head in {:.1} s; building the \
+         base (the same)",
+        head.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let started = Instant::now();
     let base = build_perf_binaries(
         &dirs.workspace,
         Some(&dirs.target_dir),
@@ -198,6 +205,11 @@ pub fn compare_rev(
         &[],
         selection,
     )?;
+    eprintln!(
+        "perfmark compare: built {} perf test binaries of the base in {:.1} s",
+        base.len(),
+        started.elapsed().as_secs_f64()
+    );
     if let Some((h, _)) = head.iter().zip(&base).find(|(h, b)| h.path == b.path) {
         return Err(Error::build(format!(
             "the head and the base built the same file {}: nothing to compare",
@@ -225,8 +237,19 @@ pub fn compare_rev(
     }
     let mut code = 0;
     let mut drawing = layouts > 1;
-    for (head, base) in &pairing.pairs {
-        eprintln!("perfmark compare: {}/{}", head.package, head.target);
+    let total = pairing.pairs.len();
+    for (i, (head, base)) in pairing.pairs.iter().enumerate() {
+        eprintln!(
+            "perfmark compare: [{} of {total}] {}/{}{}",
+            i + 1,
+            head.package,
+            head.target,
+            if drawing {
+                format!(": linking {layouts} layouts of each build, then measuring")
+            } else {
+                ": measuring".to_owned()
+            }
+        );
         let mut links = (Vec::new(), vec![base.path.clone()]);
         if drawing {
             let started = Instant::now();

@@ -30,6 +30,9 @@ pub struct Attr {
     /// Every key written, valid or not: validation then does not report an
     /// option as missing when it was given with a wrong value.
     pub written: Vec<Key>,
+    /// `crate = path`: the path to perfmark, for a crate that renamed its
+    /// dependency.
+    pub krate: Option<syn::Path>,
 }
 
 /// A value of the token form its option takes, not checked yet.
@@ -87,6 +90,23 @@ impl Attr {
             } else {
                 Value::Flag
             };
+            if meta.path.is_ident("crate") {
+                match value {
+                    _ if attr.krate.is_some() => cx.error_spanned_by(
+                        &meta.path,
+                        "duplicate option `crate`: it is already given; keep one",
+                    ),
+                    Value::Expr(Expr::Path(p)) if p.qself.is_none() && p.attrs.is_empty() => {
+                        attr.krate = Some(p.path);
+                    }
+                    _ => cx.error_spanned_by(
+                        &meta.path,
+                        "option `crate` takes the path perfmark is known by in this crate, \
+                         such as `crate = pm` for `pm = { package = \"perfmark\", … }`",
+                    ),
+                }
+                return Ok(());
+            }
             let Some(key) = meta
                 .path
                 .get_ident()
@@ -505,5 +525,24 @@ mod tests {
         let (_, errors) = parse(quote!(instructions = 1.5));
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].starts_with("invalid instructions `1.5`: expected a whole number"));
+    }
+
+    #[test]
+    fn crate_takes_a_path_once() {
+        let (attr, errors) = parse(quote!(crate = pm, budget = "1us"));
+        assert!(errors.is_empty(), "{errors:?}");
+        let path = attr.krate.expect("a path");
+        assert!(path.is_ident("pm"));
+        let (attr, errors) = parse(quote!(crate = ::my::perfmark));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(tokens_text(attr.krate.unwrap()), "::my::perfmark");
+        let (_, errors) = parse(quote!(crate = "pm"));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("option `crate` takes the path perfmark is known by"));
+        let (_, errors) = parse(quote!(crate = pm, crate = pm));
+        assert!(
+            errors[0].starts_with("duplicate option `crate`"),
+            "{errors:?}"
+        );
     }
 }

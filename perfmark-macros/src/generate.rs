@@ -3,7 +3,10 @@
 //!
 //! Everything generated lives in `const _: () = { … };` and names locals
 //! with `Span::mixed_site()`, so nothing can collide with the user's names,
-//! and it refers only to `::perfmark::…` and `::core::…` paths.
+//! and it refers only to `::core::…` paths and to perfmark's, through the
+//! path `crate = …` gives (`::perfmark` unless told: a crate that renames
+//! its dependency, `pm = { package = "perfmark", … }`, writes
+//! `#[perf_test(crate = pm)]`).
 
 use perfmark_options::{Measure, Value};
 use proc_macro2::{Literal, Span, TokenStream};
@@ -18,17 +21,18 @@ use crate::valid::{Arg, Ignore, Options, Shape, Test};
 /// attributes, so that a test compiled out is not registered either).
 pub fn expand(test: &Test<'_>) -> TokenStream {
     let func = test.func;
+    let pm = &test.krate;
     let ident = &func.sig.ident;
     let fn_name = ident.unraw().to_string();
     let cfgs = func.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
-    let options = options(&test.options);
+    let options = options(&test.options, pm);
     let bencher = Ident::new("bencher", Span::mixed_site());
-    let bencher_ty = quote!(&mut ::perfmark::__private::Bencher);
+    let bencher_ty = quote!(&mut #pm::__private::Bencher);
     let sized = test.options.declares_complexity();
     // An `async fn`'s future is one iteration, awaited on perfmark's own
     // executor through the bencher's async forms.
     let forms = if func.sig.asyncness.is_some() {
-        quote!(#bencher.to_async(::perfmark::__private::BlockOn))
+        quote!(#bencher.to_async(#pm::__private::BlockOn))
     } else {
         quote!(#bencher)
     };
@@ -67,6 +71,7 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
                     None => none(),
                 };
                 let body = args_body(
+                    pm,
                     ident,
                     (&bencher, &bencher_ty, &forms),
                     ty,
@@ -81,8 +86,8 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
 
     let submits = entries.into_iter().map(|(arg, arg_value, body)| {
         quote! {
-            ::perfmark::__private::inventory::submit! {
-                ::perfmark::__private::PerfTest {
+            #pm::__private::inventory::submit! {
+                #pm::__private::PerfTest {
                     module_path: ::core::module_path!(),
                     fn_name: #fn_name,
                     arg: #arg,
@@ -113,6 +118,7 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
 /// recorded first, through `perfmark::Size` named at the parameter's type,
 /// so a type that is not a size is reported there.
 fn args_body(
+    pm: &TokenStream,
     ident: &Ident,
     (bencher, bencher_ty, forms): (&Ident, &TokenStream, &TokenStream),
     ty: &Type,
@@ -129,8 +135,8 @@ fn args_body(
     let var = Ident::new("arg", Span::mixed_site());
     let bind = quote_spanned!(elem.span()=> let #var: #ty = #value;);
     let size = if sized {
-        let size = quote_spanned!(ty.span()=> <#ty as ::perfmark::__private::Size>::size(&#var));
-        quote!(::perfmark::__private::record_size(#bencher, #size);)
+        let size = quote_spanned!(ty.span()=> <#ty as #pm::__private::Size>::size(&#var));
+        quote!(#pm::__private::record_size(#bencher, #size);)
     } else {
         TokenStream::new()
     };
@@ -154,7 +160,7 @@ fn args_body(
 /// `TestOptions { <given fields>, ..TestOptions::NONE }`: fields not given
 /// keep the runtime's "not given", and options added later do not break
 /// this code.
-fn options(options: &Options) -> TokenStream {
+fn options(options: &Options, pm: &TokenStream) -> TokenStream {
     let some = |value: TokenStream| quote!(::core::option::Option::Some(#value));
     let mut fields = Vec::new();
     for (key, value) in &options.values {
@@ -167,7 +173,7 @@ fn options(options: &Options) -> TokenStream {
             Value::U64(value) => Literal::u64_suffixed(value).into_token_stream(),
             Value::Class(class) => {
                 let variant = Ident::new(class.variant_name(), Span::call_site());
-                quote!(::perfmark::__private::Complexity::#variant)
+                quote!(#pm::__private::Complexity::#variant)
             }
             Value::Measure(measure) => {
                 let variant = Ident::new(
@@ -177,27 +183,26 @@ fn options(options: &Options) -> TokenStream {
                     },
                     Span::call_site(),
                 );
-                quote!(::perfmark::__private::Measure::#variant)
+                quote!(#pm::__private::Measure::#variant)
             }
         };
         fields.push((field, some(tokens)));
     }
     match &options.ignore {
         Ignore::No => {}
-        Ignore::Yes => fields.push(("ignore", quote!(::perfmark::__private::Ignore::Yes))),
-        Ignore::Because(reason) => fields.push((
-            "ignore",
-            quote!(::perfmark::__private::Ignore::Because(#reason)),
-        )),
+        Ignore::Yes => fields.push(("ignore", quote!(#pm::__private::Ignore::Yes))),
+        Ignore::Because(reason) => {
+            fields.push(("ignore", quote!(#pm::__private::Ignore::Because(#reason))))
+        }
     }
     let fields = fields.into_iter().map(|(name, value)| {
         let name = Ident::new(name, Span::call_site());
         quote!(#name: #value,)
     });
     quote! {
-        ::perfmark::__private::TestOptions {
+        #pm::__private::TestOptions {
             #(#fields)*
-            ..::perfmark::__private::TestOptions::NONE
+            ..#pm::__private::TestOptions::NONE
         }
     }
 }

@@ -17,6 +17,9 @@ pub struct Test<'a> {
     pub options: Options,
     /// How the generated body calls the function.
     pub shape: Shape<'a>,
+    /// The path to perfmark the generated code names: `crate = …`, else
+    /// `::perfmark`.
+    pub krate: proc_macro2::TokenStream,
 }
 
 /// The validated options, in the units of the runtime's `TestOptions`.
@@ -101,6 +104,10 @@ pub fn validate<'a>(cx: &Ctxt, attr: &'a Attr, function: &Function<'a>) -> Optio
         func: function.item,
         options: options?,
         shape: shape.filter(|_| complexity_ok)?,
+        krate: match &attr.krate {
+            Some(path) => quote::quote!(#path),
+            None => quote::quote!(::perfmark),
+        },
     })
 }
 

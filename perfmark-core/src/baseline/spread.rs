@@ -11,7 +11,7 @@ use crate::stats::compare::{moderated_prior, Spread};
 pub const SMYTH_MOMENTS: &str = "smyth2004_moments";
 
 /// How much a machine's tests move between processes, estimated from a
-/// recording over several processes (`cargo xtask baseline --runs N`): the
+/// recording over several processes (`cargo perfmark baseline --runs N`): the
 /// prior `(σ₀, ν₀)` the regression rule starts from on that machine, for
 /// every test of the file (fields in alphabetical order, as in the JSON).
 ///

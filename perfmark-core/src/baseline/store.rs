@@ -285,7 +285,7 @@ impl BaselineFile {
     }
 
     /// The machine's between-run spread recorded with the file's entries
-    /// (`cargo xtask baseline --runs N`), if any. Check its fingerprint
+    /// (`cargo perfmark baseline --runs N`), if any. Check its fingerprint
     /// before using it: it describes the machine of the recording.
     pub fn between_run_spread(&self) -> Option<&RecordedSpread> {
         self.spread.as_ref()

@@ -5,7 +5,7 @@
 //!
 //! The run's [`Prior`] `σ₀`, first found first used ([`PriorSource`]):
 //! 1. the user's setting, `--between-run-sd 3%` / `PERFMARK_BETWEEN_RUN_SD`;
-//! 2. the spread recorded with the baseline file by `cargo xtask baseline
+//! 2. the spread recorded with the baseline file by `cargo perfmark baseline
 //!    --runs N`, when recorded on this machine
 //!    ([`crate::baseline::RecordedSpread`]);
 //! 3. [`DEFAULT_PRIOR`].
@@ -146,7 +146,7 @@ impl Prior {
     pub fn header(&self) -> String {
         let source = match self.source {
             PriorSource::Default => {
-                "perfmark's default: record this machine's with `cargo xtask baseline --runs N` \
+                "perfmark's default: record this machine's with `cargo perfmark baseline --runs N` \
                  or set --between-run-sd"
                     .to_owned()
             }

@@ -13,6 +13,7 @@
 //! This file holds the data and its assembly only, and imports none of the
 //! forms: they import it (the files are written from `write.rs`).
 
+pub mod bencher;
 pub mod console;
 pub mod facts;
 pub mod fmt;

@@ -1,15 +1,16 @@
-//! Writing a run's report files: `report.json`, `report.html` and
-//! `summary.md`, each replaced atomically (`crate::fs::replace_file`).
+//! Writing a run's report files: `report.json`, `bencher.json`,
+//! `report.html` and `summary.md`, each replaced atomically
+//! (`crate::fs::replace_file`).
 
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use super::{html, json, markdown, Report};
+use super::{bencher, html, json, markdown, Report};
 use crate::Error;
 
 impl Report {
-    /// Writes `report.json`, `report.html` and `summary.md` into `dir` (created if
+    /// Writes `report.json`, `bencher.json`, `report.html` and `summary.md` into `dir` (created if
     /// needed), each replaced atomically, and appends the Markdown to
     /// `$GITHUB_STEP_SUMMARY` when set. Returns the paths written.
     ///
@@ -38,6 +39,7 @@ impl Report {
         let md = markdown::render(self);
         let files = [
             ("report.json", json::to_string(self)),
+            ("bencher.json", bencher::to_string(self)),
             ("report.html", html::render(self)),
             ("summary.md", md.clone()),
         ];
@@ -75,14 +77,17 @@ mod tests {
     use crate::report::fixtures;
 
     #[test]
-    fn writes_the_three_files() {
+    fn writes_the_four_files() {
         let dir = std::env::temp_dir().join(format!("perfmark-report-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let report = fixtures::report(vec![fixtures::measured("a", vec![1.0, 2.0, 3.0], None)]);
         let (written, md) = report.write_files(&dir.join("nested")).unwrap();
         assert_eq!(md, markdown::render(&report));
         let names: Vec<_> = written.iter().map(|p| p.file_name().unwrap()).collect();
-        assert_eq!(names, ["report.json", "report.html", "summary.md"]);
+        assert_eq!(
+            names,
+            ["report.json", "bencher.json", "report.html", "summary.md"]
+        );
         let back = json::read(&written[0]).unwrap();
         assert_eq!(back.tests[0].name, "a");
         let _ = fs::remove_dir_all(&dir);

@@ -6,8 +6,9 @@
 //! run as is. The same report always renders to the same bytes (no dates,
 //! no hash-map order).
 //!
-//! The page has a header (the platform facts, as Sestoft's SystemInfo, seed
-//! 003; the noise floor; the environment warnings), a summary table linking
+//! The page has a header (the platform facts, as Sestoft's SystemInfo; the
+//! noise floor; the environment warnings), the overview picture of every
+//! test's budget and change (`fig_overview.rs`), a summary table linking
 //! to one section per test, and for each measured test its figures, one
 //! file each: the samples in the order taken (`fig_samples.rs`), their
 //! histogram (`fig_histogram.rs`) and their correlogram
@@ -20,6 +21,7 @@
 
 mod fig_correlogram;
 mod fig_histogram;
+mod fig_overview;
 mod fig_samples;
 mod marks;
 mod svg;
@@ -58,6 +60,10 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(html, "<title>perfmark: {}</title>", escape(&report.target));
     let _ = writeln!(html, "<style>{CSS}</style>\n</head>\n<body>");
     write_header(&mut html, report);
+    if let Some(figure) = fig_overview::overview_figure(&report.tests) {
+        html.push_str("<h2>Overview</h2>\n");
+        html.push_str(&figure);
+    }
     write_summary_table(&mut html, report);
     for (index, test) in report.tests.iter().enumerate() {
         write_test_section(&mut html, index, test);
@@ -494,7 +500,10 @@ mod tests {
     fn realistic_report() {
         let html = render(&fixtures::realistic());
         assert_eq!(count(&html, "<section class=\"test\""), 6);
-        assert_eq!(count(&html, "<svg"), 12);
+        // Two plots per measured test, and the overview's two panels (the
+        // fixture has budgets and comparisons).
+        assert_eq!(count(&html, "<svg"), 14);
+        assert_eq!(count(&html, "<figure class=\"overview\""), 1);
         assert_finite(&html);
         assert!(html.contains("1.561 GB/s"));
         assert!(html.contains("<span class=\"verdict fail\">fail</span>"));

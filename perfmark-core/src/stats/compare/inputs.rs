@@ -125,7 +125,7 @@ pub struct Spread {
 
 /// The between-run spread of `R` per-process estimates of one test (ns/iter
 /// each): the sample standard deviation of their logarithms, with `R − 1`
-/// degrees of freedom. This is what `cargo xtask baseline --runs N` records
+/// degrees of freedom. This is what `cargo perfmark baseline --runs N` records
 /// beside the baseline. `Ok(None)` for a single estimate: one run measures
 /// no spread (and the rule then uses the prior, never zero).
 ///

@@ -1,6 +1,6 @@
 //! The machine's between-run spread, estimated from many tests at once: the
 //! prior `σ₀` (with its weight `ν₀`) that a recording over several processes
-//! (`cargo xtask baseline --runs N`) stores beside its baselines.
+//! (`cargo perfmark baseline --runs N`) stores beside its baselines.
 //!
 //! Each test of a recording gives a between-run sd `sᵢ` with only `R − 1`
 //! degrees of freedom (4 for five runs): alone it is a poor estimate, and

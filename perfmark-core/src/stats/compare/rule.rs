@@ -78,7 +78,7 @@ use crate::stats::Interval;
 /// It is the prior of last resort: a comparison uses, in this order, the
 /// spread the user sets (`--between-run-sd`, `PERFMARK_BETWEEN_RUN_SD`),
 /// the machine's spread recorded in the baseline file by
-/// `cargo xtask baseline --runs N` (when recorded on this machine, and
+/// `cargo perfmark baseline --runs N` (when recorded on this machine, and
 /// only when above this default), and this default. It is used alone
 /// against a baseline recorded in a single process, and pooled with a
 /// test's measured spread (weight [`DEFAULT_PRIOR_DF`]) otherwise, never
