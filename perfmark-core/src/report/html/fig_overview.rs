@@ -71,7 +71,7 @@ struct Row {
 /// The budget panel's row of `t`, when it has a budget and an estimate.
 fn budget_row(t: &TestReport) -> Option<Row> {
     let (b, e) = (t.budget.as_ref()?, t.estimate.as_ref()?);
-    if !(b.budget_ns > 0.0) {
+    if b.budget_ns.is_nan() || b.budget_ns <= 0.0 {
         return None;
     }
     let pct = |ns: f64| ns / b.budget_ns * 100.0;
@@ -229,7 +229,7 @@ fn sorted(mut rows: Vec<Row>) -> Vec<Row> {
 
 /// `v` up to a round number: 1, 2, 2.5 or 5 × a power of ten.
 fn round_up(v: f64) -> f64 {
-    if !(v > 0.0) {
+    if v.is_nan() || v <= 0.0 {
         return 1.0;
     }
     let magnitude = 10f64.powf(v.log10().floor());
