@@ -769,20 +769,33 @@ fn family_wise_verdicts_are_decided_at_the_corrected_level() {
 fn the_documented_commands_are_accepted() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let xtask = std::fs::read_to_string(root.join("xtask/src/main.rs")).unwrap();
+    // Every Markdown file a reader is pointed to: the READMEs, CONTRIBUTING
+    // and all of docs/.
+    let mut docs: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "cargo-perfmark/README.md"]
+        .iter()
+        .map(|d| root.join(d))
+        .collect();
+    let mut more: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    more.sort();
+    docs.extend(more);
+    assert!(docs.len() >= 20, "{docs:?}");
     let mut test_args = Vec::new();
-    for doc in [
-        "README.md",
-        "CONTRIBUTING.md",
-        "docs/attribute.md",
-        "docs/baselines.md",
-        "docs/ci.md",
-        "docs/measurements.md",
-        "docs/nextest.md",
-        "docs/verdicts.md",
-    ] {
-        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+    let mut subcommands = 0;
+    for doc in &docs {
+        let text = std::fs::read_to_string(doc).unwrap();
+        let doc = doc.strip_prefix(root).unwrap().display().to_string();
         for command in documented_commands(&text) {
-            if command.contains('[') {
+            // A placeholder (`[REV]`, `N`, `PKG`, `…`) is a pattern, not a
+            // command.
+            let placeholder = command.contains(['[', '<', '…'])
+                || command.split_whitespace().any(|w| {
+                    w.chars().all(|c| c.is_ascii_uppercase() || c == '_') && w.len() <= 4
+                });
+            if placeholder {
                 continue;
             }
             if let Some(task) = command.strip_prefix("cargo xtask ") {
@@ -791,13 +804,26 @@ fn the_documented_commands_are_accepted() {
                     xtask.contains(&format!("Some(\"{task}\")")),
                     "{doc}: `{command}`: no xtask task `{task}`"
                 );
+            } else if let Some(rest) = command.strip_prefix("cargo perfmark") {
+                let words: Vec<String> = std::iter::once("perfmark".to_owned())
+                    .chain(rest.split_whitespace().map(|w| w.trim_matches('\'').to_owned()))
+                    .collect();
+                if let Err(e) = cargo_perfmark::cli::parse(words) {
+                    panic!("{doc}: `{command}` is refused by cargo perfmark: {e}");
+                }
+                subcommands += 1;
             } else if let Some((_, args)) = command.split_once(" -- ") {
-                test_args.push((doc, command.clone(), args.to_owned()));
+                test_args.push((doc.clone(), command.clone(), args.to_owned()));
             }
         }
     }
-    assert!(test_args.len() >= 4, "found only {test_args:?}");
+    assert!(subcommands >= 5, "only {subcommands} `cargo perfmark` commands found");
+    assert!(test_args.len() >= 8, "found only {test_args:?}");
     for (doc, command, args) in test_args {
+        // Variables and shell syntax around a command are not its arguments.
+        if args.contains(['$', '|', '>', '"', '\'']) {
+            continue;
+        }
         let mut args: Vec<&str> = args.split_whitespace().collect();
         args.push("--list");
         let out = cargo_perf(true, &args, &[]);

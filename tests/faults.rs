@@ -203,8 +203,14 @@ impl Drop for Tmpfs {
 }
 
 /// Says on the real stderr (not captured by the test harness) that a case
-/// could not be tried here, so a pass is not mistaken for a proof.
+/// could not be tried here, so a pass is not mistaken for a proof; where
+/// every case must be tried (`PERFMARK_REQUIRE_FAULTS=1`, set by `.ci/run`,
+/// which runs as root), fails instead.
 fn loudly_not_tried(case: &str, why: &str) {
+    assert!(
+        std::env::var_os("PERFMARK_REQUIRE_FAULTS").is_none(),
+        "fault sweep: `{case}` could not be tried ({why}), and PERFMARK_REQUIRE_FAULTS is set"
+    );
     let _ = writeln!(
         std::io::stderr(),
         "\n!!! fault sweep: `{case}` NOT TRIED: {why}\n"

@@ -352,3 +352,47 @@ fn a_missing_valgrind_is_one_clear_error_before_any_test() {
     );
     assert!(!all.contains("test sum_1000"), "no test ran: {all}");
 }
+
+#[test]
+fn a_simulated_cache_adds_estimated_cycles() {
+    if !valgrind_runs() {
+        return;
+    }
+    let b = builds();
+    let dir = report_dir("cache");
+    let out = run(
+        &b.base,
+        &["sum_1000", "--exact"],
+        &dir,
+        &[("PERFMARK_INSTRUCTIONS_CACHE", "1")],
+    );
+    assert!(out.status.success(), "{}", explain(&out));
+    let c = counts(&dir);
+    let record = &c["sum_1000"];
+    let cycles = record["cycles_per_iter"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("estimated cycles: {record}"));
+    // Every instruction is at least one L1 access: the estimate is at least
+    // the instruction count, and a loop over registers and the stack stays
+    // within a few times it.
+    let instructions = per_iter(&c, "sum_1000");
+    assert!(
+        cycles >= instructions && cycles < 5.0 * instructions,
+        "{cycles} estimated cycles for {instructions} instructions"
+    );
+    // bencher.json beside report.json holds the same figures.
+    let text = std::fs::read_to_string(dir.join("bencher.json")).expect("bencher.json");
+    let bencher: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(
+        bencher["sum_1000"]["instructions"]["value"].as_f64(),
+        Some(instructions),
+        "{text}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(
+        bencher["sum_1000"]["latency"]["value"],
+        report["tests"][0]["estimate"]["ns_per_iter"],
+        "{text}"
+    );
+}

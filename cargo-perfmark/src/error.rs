@@ -94,21 +94,6 @@ impl Error {
         self.kind == Kind::Build
     }
 
-    /// git failed: not a repository, or not a revision of it.
-    pub fn is_git(&self) -> bool {
-        self.kind == Kind::Git
-    }
-
-    /// A test binary could not be run or did not do what it was asked.
-    pub fn is_run(&self) -> bool {
-        self.kind == Kind::Run
-    }
-
-    /// A baseline file could not be read or written (the message names it).
-    pub fn is_baseline(&self) -> bool {
-        self.kind == Kind::Baseline
-    }
-
     /// Runs that are not of one test measured one way cannot be merged.
     pub fn is_invalid(&self) -> bool {
         self.kind == Kind::Invalid

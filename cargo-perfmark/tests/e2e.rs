@@ -235,7 +235,12 @@ fn baseline_and_compare_in_a_user_crate() {
     for t in report["tests"].as_array().unwrap() {
         let c = &t["comparison"];
         assert_eq!(c["layouts"], 10, "{t}");
-        assert!(c["layout_sd"].as_f64().is_some_and(|sd| sd >= 0.0), "{t}");
+        // Both tests time themselves with fixed durations (iter_custom):
+        // every link reads the same, so layout moves nothing.
+        assert!(
+            c["layout_sd"].as_f64().is_some_and(|sd| sd.abs() < 1e-9),
+            "{t}"
+        );
     }
 
     // The links of a side hold the same functions, all on 64-byte

@@ -74,12 +74,6 @@ impl Clock {
         }
     }
 
-    /// Whether this is the wall clock (the default a baseline file without
-    /// a `clock` field was taken with).
-    pub fn is_wall(&self) -> bool {
-        *self == Clock::Wall
-    }
-
     /// This clock's calibration: [`info`] or [`cpu_info`]; `None` when the
     /// platform has no thread CPU clock.
     pub fn info(self) -> Option<ClockInfo> {

@@ -481,6 +481,12 @@ fn detection_rates_by_true_change() {
     assert!(rate(0.05, 1.04) <= 0.15);
     assert!(rate(0.05, 1.10) >= 0.99);
     assert!(rate(0.05, 1.20) == 1.0);
+    let on_the_line = rate(0.05, 1.05);
+    assert!(
+        (0.40..=0.60).contains(&on_the_line),
+        "+5% at a 5% tolerance is caught about half the time (the README says so): \
+         {on_the_line}"
+    );
     // Tolerance 3%: +5% is caught nearly always.
     assert!(rate(0.03, 1.05) >= 0.95);
     assert!(rate(0.03, 1.10) >= 0.99);

@@ -127,10 +127,6 @@ impl Attr {
                 return Ok(());
             }
             attr.written.push(key);
-            if let Some(error) = key.not_supported() {
-                cx.error_spanned_by(&meta.path, error);
-                return Ok(());
-            }
             let path = &meta.path;
             match key.spec().kind {
                 Kind::Duration(_)
@@ -165,7 +161,6 @@ impl Attr {
                 }
                 Kind::List => attr.args = args_value(cx, path, value),
                 Kind::FlagOrText => attr.ignore = ignore_value(cx, path, value),
-                Kind::Later(_) => {}
             }
             Ok(())
         });

@@ -55,8 +55,6 @@ enum Reason {
     RoundsToZero,
     /// A level outside its range, on either side.
     OutOfRange,
-    /// The option is not implemented yet.
-    NotSupported,
 }
 
 impl OptionError {
@@ -99,10 +97,6 @@ impl fmt::Display for OptionError {
         let why = match self.reason {
             Reason::OutOfRange => {
                 return write!(f, "{name} `{written}` is out of range: expected {accepts}");
-            }
-            Reason::NotSupported => {
-                let reason = self.key.not_supported_yet().unwrap_or("");
-                return write!(f, "`{name}` is not supported yet: {reason}; remove it");
             }
             Reason::Syntax => "",
             Reason::Negative => range.map_or("", |r| r.negative),
@@ -159,7 +153,6 @@ impl Key {
     pub fn check_integer(self, written: &str) -> Result<Value, OptionError> {
         match &self.spec().kind {
             Kind::Count(_) | Kind::ScaledCount(_) => check_text(self, written, self.accepts()),
-            Kind::Later(_) => Err(self.error(written, Reason::NotSupported, self.accepts())),
             _ => Err(self.error(written, Reason::Syntax, self.accepts())),
         }
     }
@@ -176,16 +169,8 @@ impl Key {
         match &self.spec().kind {
             Kind::Level(range) if range.contains(value) => Ok(Value::F64(value)),
             Kind::Level(_) => Err(error(Reason::OutOfRange)),
-            Kind::Later(_) => Err(error(Reason::NotSupported)),
             _ => Err(error(Reason::Syntax)),
         }
-    }
-
-    /// For an option of the contract that is not implemented yet: the
-    /// error that refuses it, whatever its value.
-    pub fn not_supported(self) -> Option<OptionError> {
-        self.not_supported_yet()
-            .map(|_| self.error(self.name(), Reason::NotSupported, self.accepts()))
     }
 
     fn error(self, written: &str, reason: Reason, accepts: &'static str) -> OptionError {
@@ -256,7 +241,6 @@ fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, Opti
             .map(Value::Class)
             .map_err(|_| error(Reason::Syntax)),
         Kind::List | Kind::FlagOrText => Err(error(Reason::Syntax)),
-        Kind::Later(_) => Err(error(Reason::NotSupported)),
     }
 }
 
@@ -479,10 +463,6 @@ mod tests {
             .check_number(5.0, "5.0")
             .unwrap_err()
             .is_syntax());
-        assert!(Key::Budget.not_supported().is_none());
-        assert!(Key::Allocs.not_supported().is_none());
-        assert!(Key::Measure.not_supported().is_none());
-        assert!(Key::Complexity.not_supported().is_none());
     }
 
     #[test]

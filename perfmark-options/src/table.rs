@@ -107,8 +107,6 @@ pub enum Kind {
     /// The clock a test is timed with: `"wall"` or `"cpu"`
     /// ([`Measure`](crate::Measure)).
     Clock,
-    /// Accepted by the grammar but not implemented yet: what it waits for.
-    Later(&'static str),
 }
 
 /// The values an option accepts, in the unit it is held in, and why a
@@ -394,25 +392,14 @@ impl Key {
         self.spec().accepts
     }
 
-    /// For an option of the contract that is not implemented yet: what it
-    /// waits for.
-    pub fn not_supported_yet(self) -> Option<&'static str> {
-        match self.spec().kind {
-            Kind::Later(reason) => Some(reason),
-            _ => None,
-        }
-    }
-
     /// The key written `name`, supported or not; `None` for an unknown name.
     pub fn from_name(name: &str) -> Option<Key> {
         Key::ALL.into_iter().find(|key| key.name() == name)
     }
 
-    /// The keys accepted today, in the table's order.
+    /// Every key, in the table's order.
     pub fn supported() -> impl Iterator<Item = Key> {
-        Key::ALL
-            .into_iter()
-            .filter(|key| key.not_supported_yet().is_none())
+        Key::ALL.into_iter()
     }
 }
 

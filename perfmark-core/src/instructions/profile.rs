@@ -39,7 +39,12 @@ pub fn parts(text: &str) -> Result<Vec<Part>, String> {
         if events.is_empty() {
             return Err(format!("a part of the profile ({label:?}) names no events"));
         }
-        let totals = events.iter().cloned().zip(values).collect();
+        // Trailing zero costs are left out of a line: missing ones are 0.
+        let totals = events
+            .iter()
+            .cloned()
+            .zip(values.into_iter().chain(std::iter::repeat(0)))
+            .collect();
         parts.push(Part { label, totals });
         Ok(())
     };
@@ -106,10 +111,10 @@ desc: Trigger: Client Request: perfmark 0 2k
 
 positions: line
 events: Ir Dr Dw
-summary: 10440 300 20
+summary: 10440 300
 fn=(1)
-3 10440 300 20
-totals: 10440 300 20
+3 10440 300
+totals: 10440 300
 
 part: 3
 desc: Trigger: Program termination
@@ -126,7 +131,9 @@ summary: 0
         assert_eq!(parts[0].totals["Ir"], 5230);
         assert_eq!(parts[1].label, "perfmark 0 2k");
         assert_eq!(parts[1].totals["Ir"], 10440);
-        assert_eq!(parts[1].totals["Dw"], 20);
+        assert_eq!(parts[1].totals["Dr"], 300);
+        // A trailing zero cost is left out of the line: it reads as 0.
+        assert_eq!(parts[1].totals["Dw"], 0);
         assert_eq!(parts[2].label, "Program termination");
         assert_eq!(parts[2].totals["Ir"], 0);
     }

@@ -342,12 +342,31 @@ mod tests {
     }
 
     #[test]
-    fn the_live_system_can_be_read_without_failing() {
-        // What it finds depends on the machine: only that reading works.
+    fn the_live_system_sees_this_threads_own_work() {
         let observer = Observer::live();
-        let a = observer.read();
-        let b = read_thread();
-        let _ = observer.between(&a, &b);
-        let _ = observer.coverage().header_warning();
+        let coverage = observer.coverage();
+        let before = observer.read();
+        // 30 ms of this thread's own work between the two reads.
+        let started = std::time::Instant::now();
+        let mut x = 0u64;
+        while started.elapsed() < std::time::Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let after = read_thread();
+        let seen = observer.between(&before, &after);
+        if !cfg!(target_os = "linux") {
+            // No schedstat: not observed, said once, nothing made up.
+            assert!(!coverage.observed && seen.is_none());
+            assert!(coverage.header_warning().is_some());
+            return;
+        }
+        assert!(coverage.observed, "{coverage:?}");
+        let i = seen.expect("a Linux thread's schedstat is read");
+        assert!(i.wall_s >= 0.030, "{i:?}");
+        // The thread ran for most of the loop (a shared machine may take
+        // some of it), and never longer than the wall time.
+        let run = i.run_s.expect("run time from schedstat");
+        assert!(run >= 0.010 && run <= i.wall_s + 0.002, "{i:?}");
+        assert!(i.load_before.is_some() && i.load_after.is_some(), "{i:?}");
     }
 }

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use perfmark_core::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
-use perfmark_core::checks::{Check, Prior, Regression, RunSpreads, Subject};
+use perfmark_core::checks::{Check, Prior, Record, Regression, RunSpreads, Subject};
+use perfmark_core::stats::compare::Change;
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};
 use perfmark_core::stats;
 use proptest::prelude::*;
@@ -259,7 +260,9 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
     // it has one.
     let here = entry.fingerprint();
     let spreads = RunSpreads::new(Prior::resolve(None, Some(&file), here), Some(&file), here);
-    for ns in [1.0, 1e6] {
+    // The entry's own time too: the same time as recorded never fails.
+    let own = entry.estimate().ns_per_iter;
+    for ns in [1.0, 1e6, own] {
         let (plan, measurement, estimate) = subject_parts(ns);
         let subject = Subject {
             name: entry.name(),
@@ -273,7 +276,26 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
         };
         let finding = Regression::new(&file, here, &spreads).check(&subject);
         let finding = finding.expect("the entry is in the file");
-        prop_assert!(!finding.reason.is_empty());
+        // A failure is a regression the record shows: slower beyond the
+        // tolerance, by the comparison's own ratio.
+        if !finding.passed {
+            let Some(Record::Baseline(record)) = &finding.record else {
+                return Err(TestCaseError::fail(format!(
+                    "failed without a baseline record: {}",
+                    finding.reason
+                )));
+            };
+            let c = record.comparison.as_ref().expect("a failure compared");
+            prop_assert!(c.verdict == Change::Regressed, "{:?}", c.verdict);
+            prop_assert!(c.ratio > 1.05 && c.ci.low > 1.0, "{c:?}");
+            prop_assert!(finding.reason.contains("regressed beyond the 5% tolerance"));
+        }
+        // The recorded time itself (1% wide samples around it) is never a
+        // regression.
+        if ns == own {
+            prop_assert!(finding.passed, "the recorded time failed: {}", finding.reason);
+        }
+        prop_assert!(finding.reason.contains("baseline"), "{}", finding.reason);
     }
     Ok(())
 }

@@ -126,32 +126,52 @@ fn one_block_on_per_block_never_one_per_iteration() {
     );
 }
 
+/// Steps of the setup of the batched tests: 300 times the routine's 64.
+const SETUP_STEPS: u64 = 64 * 300;
+
 #[test]
 fn the_batched_forms_take_their_inputs_from_the_untimed_setup() {
+    // The routine alone, timed as the async forms time it.
+    let routine = async_chain(64);
     let mut b = bencher(Clock::Wall);
     let made = Cell::new(0u64);
     b.to_async(BlockOn).iter_batched(
         || {
             made.set(made.get() + 1);
-            vec![3u64; 64]
+            chain(black_box(made.get()), SETUP_STEPS)
         },
-        async |v: Vec<u64>| v.iter().sum::<u64>(),
+        async |x: u64| chain(x, 64),
     );
     let (point, m) = measured(b);
     assert_eq!(m.kind, SampleKind::Batched);
-    assert!(made.get() > 0 && point > 0.0, "{point}");
+    // One input made for every iteration timed (and the warm-up's).
+    let timed = m.iters_per_sample * m.samples_ns.len() as u64;
+    assert!(made.get() >= timed, "{} inputs for {timed} iterations", made.get());
+    // Were the setup timed, the point would be about 300 times the
+    // routine's; a shared machine may move either by a few times.
+    assert!(
+        point < 10.0 * routine.max(1.0),
+        "{point} ns per iteration with a setup of {SETUP_STEPS} steps; the routine alone \
+         reads {routine} ns"
+    );
 
+    let made = Cell::new(0u64);
     let mut b = bencher(Clock::Wall);
     b.to_async(BlockOn).iter_batched_ref(
-        || (0..256u64).rev().collect::<Vec<u64>>(),
-        async |v: &mut Vec<u64>| {
-            v.sort_unstable();
-            v[0]
+        || {
+            made.set(made.get() + 1);
+            chain(black_box(made.get()), SETUP_STEPS)
         },
+        async |x: &mut u64| chain(*x, 64),
     );
     let (point, m) = measured(b);
     assert_eq!(m.kind, SampleKind::Batched);
-    assert!(point > 0.0, "{point}");
+    let timed = m.iters_per_sample * m.samples_ns.len() as u64;
+    assert!(made.get() >= timed, "{} inputs for {timed} iterations", made.get());
+    assert!(
+        point < 10.0 * routine.max(1.0),
+        "{point} ns with the input by reference; the routine alone reads {routine} ns"
+    );
 }
 
 #[test]
