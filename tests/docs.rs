@@ -15,18 +15,35 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The Markdown files whose links are checked: the README, CONTRIBUTING.md
-/// and every `docs/*.md`.
+/// The Markdown files whose links are checked: the README, CONTRIBUTING.md,
+/// every `docs/*.md` (the user's guide) and every `docs/design/*.md` (the
+/// design notes).
 fn documents() -> Vec<PathBuf> {
     let mut docs = vec![root().join("README.md"), root().join("CONTRIBUTING.md")];
-    let mut guides: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+    for dir in ["docs", "docs/design"] {
+        let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .expect("the docs are readable")
+            .map(|entry| entry.expect("a docs entry").path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+            .collect();
+        pages.sort();
+        docs.extend(pages);
+    }
+    docs
+}
+
+#[test]
+fn the_users_guide_is_at_most_2000_lines() {
+    let lines: usize = std::fs::read_dir(root().join("docs"))
         .expect("docs/ is readable")
         .map(|entry| entry.expect("a docs/ entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
-        .collect();
-    guides.sort();
-    docs.extend(guides);
-    docs
+        .map(|path| read(&path).lines().count())
+        .sum();
+    assert!(
+        lines <= 2000,
+        "the user's guide (docs/*.md) is {lines} lines"
+    );
 }
 
 fn read(path: &Path) -> String {

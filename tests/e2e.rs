@@ -775,13 +775,15 @@ fn the_documented_commands_are_accepted() {
         .iter()
         .map(|d| root.join(d))
         .collect();
-    let mut more: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    more.sort();
-    docs.extend(more);
+    for dir in ["docs", "docs/design"] {
+        let mut more: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "md"))
+            .collect();
+        more.sort();
+        docs.extend(more);
+    }
     assert!(docs.len() >= 20, "{docs:?}");
     let mut test_args = Vec::new();
     let mut subcommands = 0;
@@ -792,9 +794,9 @@ fn the_documented_commands_are_accepted() {
             // A placeholder (`[REV]`, `N`, `PKG`, `…`) is a pattern, not a
             // command.
             let placeholder = command.contains(['[', '<', '…'])
-                || command.split_whitespace().any(|w| {
-                    w.chars().all(|c| c.is_ascii_uppercase() || c == '_') && w.len() <= 4
-                });
+                || command
+                    .split_whitespace()
+                    .any(|w| w.chars().all(|c| c.is_ascii_uppercase() || c == '_') && w.len() <= 4);
             if placeholder {
                 continue;
             }
@@ -806,7 +808,10 @@ fn the_documented_commands_are_accepted() {
                 );
             } else if let Some(rest) = command.strip_prefix("cargo perfmark") {
                 let words: Vec<String> = std::iter::once("perfmark".to_owned())
-                    .chain(rest.split_whitespace().map(|w| w.trim_matches('\'').to_owned()))
+                    .chain(
+                        rest.split_whitespace()
+                            .map(|w| w.trim_matches('\'').to_owned()),
+                    )
                     .collect();
                 if let Err(e) = cargo_perfmark::cli::parse(words) {
                     panic!("{doc}: `{command}` is refused by cargo perfmark: {e}");
@@ -817,7 +822,10 @@ fn the_documented_commands_are_accepted() {
             }
         }
     }
-    assert!(subcommands >= 5, "only {subcommands} `cargo perfmark` commands found");
+    assert!(
+        subcommands >= 5,
+        "only {subcommands} `cargo perfmark` commands found"
+    );
     assert!(test_args.len() >= 8, "found only {test_args:?}");
     for (doc, command, args) in test_args {
         // Variables and shell syntax around a command are not its arguments.

@@ -391,8 +391,7 @@ fn a_simulated_cache_adds_estimated_cycles() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(
-        bencher["sum_1000"]["latency"]["value"],
-        report["tests"][0]["estimate"]["ns_per_iter"],
+        bencher["sum_1000"]["latency"]["value"], report["tests"][0]["estimate"]["ns_per_iter"],
         "{text}"
     );
 }

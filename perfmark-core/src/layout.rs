@@ -1,6 +1,6 @@
 //! Whether this binary was built with its code layout pinned: every
 //! function aligned to [`PINNED_ALIGNMENT`] bytes, as `cargo perfmark
-//! compare` builds both sides of a comparison (docs/paired-comparison.md,
+//! compare` builds both sides of a comparison (docs/design/paired-comparison.md,
 //! "Code layout").
 //!
 //! The binary tells from its own functions' addresses. Without the

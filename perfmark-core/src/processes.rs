@@ -44,7 +44,7 @@ use crate::stats::{Estimate, Interval};
 /// Process pairs started for each test (two workers each): with the
 /// runner's own process, five estimates and four degrees of freedom.
 //
-// Chosen from figures (docs/placement-and-processes.md): at one pair the
+// Chosen from figures (docs/design/placement-and-processes.md): at one pair the
 // spread has 2 df and its two-sided 95% t quantile (4.30) makes every
 // interval wide; at three pairs the phase costs half as much again for a
 // quantile of 2.45 instead of 2.78. Two pairs also put one pair on each CPU

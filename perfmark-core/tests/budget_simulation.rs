@@ -1,5 +1,5 @@
 //! Proof by simulation of the budget verdict through the adaptive sampler
-//! (docs/budget-rule.md), and of the coverage of the CI the sampler stops
+//! (docs/design/budget-rule.md), and of the coverage of the CI the sampler stops
 //! on.
 //!
 //! Every run goes through the real sampler the way `Bencher::iter_custom`
@@ -31,7 +31,7 @@
 //!   most of the time, decided on the point.
 //!
 //! Fast by default (a few seconds in release). `PERFMARK_SIM_REPS=N` sets
-//! every case's replications to N (docs/budget-rule.md quotes N = 4,000) and
+//! every case's replications to N (docs/design/budget-rule.md quotes N = 4,000) and
 //! `PERFMARK_SIM_MAX_TIME_MS` the `max_time` (the default 3 s there);
 //! `cargo test --release -p perfmark-core --test budget_simulation -- --nocapture --test-threads=1`
 //! prints the tables.

@@ -14,7 +14,7 @@
 //! no floor), and with the prior a machine's recording gives it
 //! (`moderated_prior` over a simulated suite whose tests move differently).
 //!
-//! The tables that `docs/regression-rule.md` quotes are printed by
+//! The tables that `docs/design/regression-rule.md` quotes are printed by
 //! `cargo test -p perfmark-core --test compare_simulation -- --nocapture --test-threads=1`.
 
 mod common;

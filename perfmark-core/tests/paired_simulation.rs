@@ -26,7 +26,7 @@
 //!
 //! Each case draws the machine's parameters anew for every comparison,
 //! from a seed that depends only on the case and the comparison's index.
-//! The figures quoted in `docs/paired-comparison.md` are printed by
+//! The figures quoted in `docs/design/paired-comparison.md` are printed by
 //! `cargo test --release -p perfmark-core --test paired_simulation -- --nocapture --test-threads=1`.
 
 mod common;

@@ -26,7 +26,7 @@
 //! processes saw the machine move. Beside it, the rule without the
 //! reference (`compare`) with its default prior, on the same data.
 //!
-//! The tables `docs/regression-rule.md` quotes are printed by
+//! The tables `docs/design/regression-rule.md` quotes are printed by
 //! `cargo test -p perfmark-core --release --test reference_simulation -- --nocapture`.
 
 mod common;

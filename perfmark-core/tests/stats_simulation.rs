@@ -1,4 +1,4 @@
-//! Proof by simulation of perfmark's statistics (docs/statistics.md).
+//! Proof by simulation of perfmark's statistics (docs/design/statistics.md).
 //!
 //! Every case draws synthetic samples whose truth is known, with a seeded
 //! generator so each run sees the same numbers, and checks a rate over at
@@ -13,7 +13,7 @@
 //!   unimodal data.
 //!
 //! Run with `cargo test -p perfmark-core --test stats_simulation -- --nocapture`
-//! to print the tables pasted in docs/statistics.md.
+//! to print the tables pasted in docs/design/statistics.md.
 
 mod common;
 

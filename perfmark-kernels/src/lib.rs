@@ -36,7 +36,7 @@
 //! Newcomer, "Profiling for performance", Dr. Dobb's Journal (1993);
 //! "Performance measurement", a university lecture on performance
 //! evaluation; F. H. McMahon, "The Livermore Fortran Kernels" (1986).
-//! `docs/references.md` lists them in full; `docs/kernels.md` gives each
+//! `docs/design/references.md` lists them in full; `docs/design/kernels.md` gives each
 //! kernel's measured time and rate on a reference machine.
 
 pub mod allocation;

@@ -1,12 +1,12 @@
 //! perfmark's own perf suite: every kernel of `perfmark-kernels`, grouped by
 //! the published source it comes from (`falco::…`, `sestoft::…`, `boyer::…`,
-//! `newcomer::…`, `lecture::…`; docs/references.md lists them).
+//! `newcomer::…`, `lecture::…`; docs/design/references.md lists them).
 //!
 //! Run it with `cargo test --release -p perfmark-kernels --test perf`.
 //!
 //! Budgets are 3× the largest median time per iteration that five runs of this
 //! suite measured on the reference machine (a shared 2-core VM), rounded up to
-//! two significant figures; docs/kernels.md lists the figures and the machine.
+//! two significant figures; docs/design/kernels.md lists the figures and the machine.
 //! That is far enough above a loaded machine's worst run that noise passes, and
 //! close enough that a kernel becoming several times slower fails. Every test
 //! caps its sampling with `max_time` (1 s, 2 s for the slowest) so the whole
@@ -140,7 +140,7 @@ mod sestoft {
     /// The footprints are grouped by where they fall on the reference
     /// machine's latency curve (L1d 48 KiB, L2 2 MiB, then a shared L3, and
     /// from 8 MiB a step up that fits the second-level TLB's reach; see
-    /// docs/kernels.md), so each group gets a budget of its own.
+    /// docs/design/kernels.md), so each group gets a budget of its own.
     mod memory_latency {
         use super::SEED;
         use perfmark::{black_box, perf_test, Bencher};

@@ -142,7 +142,7 @@ impl Range {
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 /// Default tolerance beyond the stored baseline, as a fraction: a slowdown
 /// must be both significant and larger than this to fail
-/// (docs/regression-rule.md). The one definition: the runtime, the
+/// (docs/design/regression-rule.md). The one definition: the runtime, the
 /// regression rule's callers and its simulations read it from here.
 pub const DEFAULT_REGRESSION: f64 = 0.05;
 /// Default target relative half-width of the CI, as a fraction: the `e` of
@@ -222,7 +222,7 @@ const OPTIONS: [Spec; 12] = [
         name: "regression",
         // 0% is allowed: any significant slowdown then fails. 100% and more
         // are refused: the check compares the point ratio new/baseline with
-        // `1 + tolerance` (docs/regression-rule.md), so such a tolerance
+        // `1 + tolerance` (docs/design/regression-rule.md), so such a tolerance
         // would pass a test that became twice as slow, which no one means.
         kind: Kind::Percent(Range {
             low: 0.0,

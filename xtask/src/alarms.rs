@@ -18,7 +18,7 @@
 //!    Every test-run is also judged, on the same data, by the rule without
 //!    the reference against the same baseline, and by both rules against
 //!    the first recorded process alone (what `--save-baseline` gives).
-//! 3. Prints Markdown tables for docs/measurements.md: the share of
+//! 3. Prints Markdown tables for docs/design/measurements.md: the share of
 //!    test-runs failed as regressions at each scale (at 1.00: false
 //!    alarms) with the median minimum detectable slowdown the comparisons
 //!    printed, for each rule, split quiet and loaded with `--load`; whether
@@ -33,7 +33,7 @@
 //!    and degrees of freedom.
 //! 4. Prints the figure that calibrates `DEFAULT_BETWEEN_RUN_SD`: the sd of
 //!    each test's log-ratios over the unchanged runs, pooled over the
-//!    tests, and the time the runs spanned (docs/regression-rule.md,
+//!    tests, and the time the runs spanned (docs/design/regression-rule.md,
 //!    "Calibrating the prior on a machine").
 
 use std::collections::BTreeMap;

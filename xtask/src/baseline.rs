@@ -2,7 +2,7 @@
 //! baselines of the workspace's perf suites over N separate processes, so
 //! that the between-run (between-process) variation is known, per test and
 //! for the machine, and the regression rule need not rely on its default
-//! prior (docs/regression-rule.md). The work is `cargo perfmark baseline`'s
+//! prior (docs/design/regression-rule.md). The work is `cargo perfmark baseline`'s
 //! ([`cargo_perfmark::baseline`]), here at least 3 processes: this
 //! workspace's recording is the machine's reference. A pause of 30 s by
 //! default (`--pause 0s` for none) lets the runs see the machine's slower

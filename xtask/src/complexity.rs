@@ -9,7 +9,7 @@
 //! fitted and the exponent's range; then the false-failure and detection
 //! counts, as docs/attribute.md's "Complexity" section gives them. Measure alone:
 //! other work on the machine is the noise the margin is sized for, but it
-//! is not the machine docs/measurements.md's figures describe.
+//! is not the machine docs/design/measurements.md's figures describe.
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! processes; max/min of each estimate (the goal: ≤ 1.03 for routines of
 //! 100 ns and more), for the verdict statistic and for every candidate
 //! statistic the report carries — the study that chose the verdict
-//! statistic (docs/statistics.md).
+//! statistic (docs/design/statistics.md).
 
 use std::collections::BTreeMap;
 

@@ -9,7 +9,7 @@
 //! The CI is the one of the sampler's look at the budget that stopped it
 //! ([`crate::measure::budget_looks`]): at a level stricter than the test's
 //! confidence when the sampler looked more than once, so that the looks
-//! together keep the test's error rate (docs/budget-rule.md).
+//! together keep the test's error rate (docs/design/budget-rule.md).
 
 use super::near_line::flip_note;
 use super::spread::RunSpreads;

@@ -5,7 +5,7 @@
 //! one-sided significance at the test's confidence (corrected for the
 //! number of compared tests unless `--per-test-confidence`) **and** its
 //! point ratio is beyond the tolerance. Improvements are reported, never
-//! failed. See docs/paired-comparison.md.
+//! failed. See docs/design/paired-comparison.md.
 
 use std::path::Path;
 

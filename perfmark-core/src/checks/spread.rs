@@ -1,6 +1,6 @@
 //! How much a test's estimate moves between processes on this machine, as
 //! the run knows it: the one source both the regression check and the
-//! budget check's near-the-line note read (docs/regression-rule.md, "Where
+//! budget check's near-the-line note read (docs/design/regression-rule.md, "Where
 //! the between-run spread comes from").
 //!
 //! The run's [`Prior`] `σ₀`, first found first used ([`PriorSource`]):
@@ -13,7 +13,7 @@
 //! A recording never takes the prior below the default: runs recorded
 //! minutes apart do not see the drift of hours and days that lies between
 //! a baseline and the run that checks it, and the default was calibrated
-//! over an hour (docs/regression-rule.md, "Calibrating the prior on a
+//! over an hour (docs/design/regression-rule.md, "Calibrating the prior on a
 //! machine"). Only the user's setting can go below it.
 //!
 //! A test whose stored baseline was recorded over several processes on
@@ -268,7 +268,7 @@ impl<'a> RunSpreads<'a> {
 /// The within-run error is the stored interval's, which for a merged entry
 /// is the median run's (a merged entry keeps no other run's interval): it
 /// stands in for the root mean square over the runs that
-/// [`BaselineEstimate::from_runs`] would compute (docs/regression-rule.md).
+/// [`BaselineEstimate::from_runs`] would compute (docs/design/regression-rule.md).
 ///
 /// # Errors
 ///

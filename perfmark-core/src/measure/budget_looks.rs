@@ -4,11 +4,11 @@
 //! straddles the budget. Testing the ordinary CI again and again as samples
 //! come in is optional stopping: each look is another chance for a CI that
 //! misses the truth to clear the budget on the wrong side. Measured through the
-//! sampler (`tests/budget_simulation.rs`, docs/budget-rule.md), re-testing
+//! sampler (`tests/budget_simulation.rs`, docs/design/budget-rule.md), re-testing
 //! after every sample calls a test whose truth *equals* its budget "over
 //! budget" in 10–11% of runs at the default 3 s `max_time`, against the 2.5% a
 //! 95% CI promises on one side; the looks below keep it at 2.1–2.4%
-//! (docs/measurements.md gives the commands).
+//! (docs/design/measurements.md gives the commands).
 //!
 //! The cure is the one group-sequential tests use (Pocock 1977; Jennison and
 //! Turnbull, *Group Sequential Methods*, 2000, on repeated confidence
@@ -46,7 +46,7 @@ pub const INTERIM_LOOKS: usize = 5;
 /// make early stops of such a test rare, which keeps the printed CI's
 /// coverage there at 94.5–95.3%. Against three looks at 1/8 or 1/16, five
 /// at 1/32 also decided a test 0.5% from its budget in about 1,000 samples
-/// instead of 1,530–1,740 (docs/budget-rule.md).
+/// instead of 1,530–1,740 (docs/design/budget-rule.md).
 pub const INTERIM_SHARE: f64 = 0.03125;
 /// Samples grow by this factor from one interim look to the next.
 pub const LOOK_GROWTH: usize = 2;

@@ -4,7 +4,7 @@
 //! The policy runs over a [`PairDriver`], which the coordinator implements
 //! over two worker processes (one of each build) and the simulation over a
 //! simulated machine (`tests/paired_simulation.rs`). The statistics are in
-//! [`crate::stats::paired`]; `docs/paired-comparison.md` explains the design
+//! [`crate::stats::paired`]; `docs/design/paired-comparison.md` explains the design
 //! and gives the simulation's figures.
 //!
 //! One comparison, step by step:
@@ -180,7 +180,7 @@ impl PairedPlan {
     /// 0.2 s. Unchanged code and clear regressions stop at the first look,
     /// in about 0.9 s; changes near the tolerance use all 10 pairs, about
     /// 2.2 s. In the simulation the median time is below 2 s for every true
-    /// change (`docs/paired-comparison.md`); 12 pairs took it to 2.3 s next
+    /// change (`docs/design/paired-comparison.md`); 12 pairs took it to 2.3 s next
     /// to the tolerance for about one point more detection there.
     pub fn new(confidence: f64, tolerance: f64, max_time: Duration) -> Self {
         PairedPlan {

@@ -367,6 +367,8 @@ mod tests {
         // some of it), and never longer than the wall time.
         let run = i.run_s.expect("run time from schedstat");
         assert!(run >= 0.010 && run <= i.wall_s + 0.002, "{i:?}");
-        assert!(i.load_before.is_some() && i.load_after.is_some(), "{i:?}");
+        // The whole-machine figures are read before the test only (after
+        // it, the thread's own are read, as the runner does).
+        assert!(i.load_before.is_some(), "{i:?}");
     }
 }

@@ -54,7 +54,7 @@ pub const DEFAULT_PRECISION: f64 = perfmark_options::DEFAULT_PRECISION;
 /// Default cap on the sampling phase.
 pub const DEFAULT_MAX_TIME: Duration = Duration::from_nanos(perfmark_options::DEFAULT_MAX_TIME_NS);
 /// Default tolerance beyond the stored baseline: a slowdown must be both
-/// significant and larger than this to fail (see docs/regression-rule.md).
+/// significant and larger than this to fail (see docs/design/regression-rule.md).
 pub const DEFAULT_REGRESSION: f64 = perfmark_options::DEFAULT_REGRESSION;
 /// Default cap on the warm-up phase.
 pub const DEFAULT_WARMUP: Duration = Duration::from_nanos(perfmark_options::DEFAULT_WARMUP_NS);

@@ -7,7 +7,7 @@
 //! ([`effective_sample_size`]), so correlated samples widen it; this is the
 //! interval the budget verdict and the adaptive stop use. Coverage of both is
 //! measured by simulation in `tests/stats_simulation.rs` and tabulated in
-//! `docs/statistics.md`.
+//! `docs/design/statistics.md`.
 
 use serde::{Deserialize, Serialize};
 

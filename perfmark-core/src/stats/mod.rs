@@ -30,7 +30,7 @@
 //! only those; `estimate` uses `autocorr`, `modality` and `outliers`, none
 //! of which uses it back.
 //!
-//! `docs/statistics.md` explains every method, its source, and the measured
+//! `docs/design/statistics.md` explains every method, its source, and the measured
 //! coverage of its intervals.
 
 mod autocorr;

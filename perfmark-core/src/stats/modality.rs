@@ -56,7 +56,7 @@ pub struct Modality {
 ///
 /// Measured (tests/stats_simulation.rs): finds both modes of a two-cluster
 /// mixture and reports one mode for normal and log-normal samples, at the
-/// rates given in docs/statistics.md. Fewer than 8 samples, or samples with no
+/// rates given in docs/design/statistics.md. Fewer than 8 samples, or samples with no
 /// spread, give one mode at the median. Cost: O(n log n) plus the grid's
 /// (at most 4096 points by 51 kernel weights).
 pub fn modes(xs: &[f64]) -> Modality {

@@ -3,7 +3,7 @@
 //! the data more than once.
 //!
 //! Pure functions of numbers: no clock, no I/O. The slice policy that feeds
-//! them is [`crate::measure::paired`]; `docs/paired-comparison.md` has the
+//! them is [`crate::measure::paired`]; `docs/design/paired-comparison.md` has the
 //! design and the simulation's figures (`tests/paired_simulation.rs`).
 //!
 //! # The unit of replication

@@ -15,9 +15,9 @@ use std::time::Duration;
 
 use perfmark_core::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
 use perfmark_core::checks::{Check, Prior, Record, Regression, RunSpreads, Subject};
-use perfmark_core::stats::compare::Change;
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};
 use perfmark_core::stats;
+use perfmark_core::stats::compare::Change;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -293,7 +293,11 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
         // The recorded time itself (1% wide samples around it) is never a
         // regression.
         if ns == own {
-            prop_assert!(finding.passed, "the recorded time failed: {}", finding.reason);
+            prop_assert!(
+                finding.passed,
+                "the recorded time failed: {}",
+                finding.reason
+            );
         }
         prop_assert!(finding.reason.contains("baseline"), "{}", finding.reason);
     }

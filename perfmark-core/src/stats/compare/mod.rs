@@ -23,7 +23,7 @@
 //!   minimum detectable slowdown, and [`Comparison::reason`] /
 //!   [`Comparison::detection`], the verdict and what it could see in words.
 //!
-//! `docs/regression-rule.md` has the formula with its justification, the
+//! `docs/design/regression-rule.md` has the formula with its justification, the
 //! calibration of the prior on perfmark's reference machine, and the
 //! simulation (`tests/compare_simulation.rs`) that proves the rule's
 //! false-alarm and detection rates.

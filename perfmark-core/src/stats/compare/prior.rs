@@ -8,7 +8,7 @@
 //! the rule's power. Averaging the tests' variances would be sound only if
 //! every test moved alike between processes, which a recording of a real
 //! suite contradicts (spreads from 2% to 36% across perfmark's own suite,
-//! `docs/regression-rule.md`). Smyth (2004, "Linear models and empirical
+//! `docs/design/regression-rule.md`). Smyth (2004, "Linear models and empirical
 //! Bayes methods for assessing differential expression in microarray
 //! experiments", the `limma` package) answers both: take the tests' true
 //! variances as drawn from a scaled inverse-χ² distribution with `d₀`

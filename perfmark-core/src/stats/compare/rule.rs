@@ -60,7 +60,7 @@
 //! which is `DETECTION_POWER` at `δ = T + z_{DETECTION_POWER}·se`.
 //!
 //! Why each of these choices, with the simulated rates that decided them:
-//! `docs/regression-rule.md`.
+//! `docs/design/regression-rule.md`.
 
 use serde::Serialize;
 
@@ -86,7 +86,7 @@ use crate::stats::Interval;
 ///
 /// Too small a prior raises false alarms; too large a prior only costs
 /// detection power. How to measure a machine's figure:
-/// `docs/regression-rule.md`, "Calibrating the prior on a machine".
+/// `docs/design/regression-rule.md`, "Calibrating the prior on a machine".
 //
 // Calibration: measured alone on the reference machine (a 2-core shared
 // KVM guest), `cargo xtask alarms --runs 20 --pause 90s` over 47 minutes
@@ -106,7 +106,7 @@ pub const DEFAULT_BETWEEN_RUN_SD: f64 = 0.075;
 /// `ν₀ / (ν₀ + R − 1)` of the weight, and the rule's t quantile has
 /// `ν₀ + R − 1` degrees of freedom. 4 makes the prior worth five runs of
 /// measurement, and keeps false alarms near the nominal rate when a test is
-/// up to 1.5 times noisier than the prior says (`docs/regression-rule.md`,
+/// up to 1.5 times noisier than the prior says (`docs/design/regression-rule.md`,
 /// the miscalibration table).
 pub const DEFAULT_PRIOR_DF: f64 = 4.0;
 
@@ -133,7 +133,7 @@ pub const DEFAULT_PRIOR: Spread = Spread {
 // processes back to back moved 0.5–1.9% (max/min over ten) with the
 // machine still, and the tests of one process an hour later moved 12–17%
 // while the machine moved about as much: a residual of ±2.5% around the
-// common move. docs/regression-rule.md, "The machine-state reference",
+// common move. docs/design/regression-rule.md, "The machine-state reference",
 // has the figures measured with the reference itself.
 pub const DEFAULT_RESIDUAL_SD: f64 = 0.025;
 
@@ -218,7 +218,7 @@ pub struct RegressionRule {
     /// `prior.sd`, however small the baseline's measured spread. On by
     /// default: a baseline recorded back to back measured a spread half of
     /// what runs minutes apart show on the reference machine, and failed
-    /// 5 of 18 unchanged test-runs (`docs/regression-rule.md`, "Calibrating
+    /// 5 of 18 unchanged test-runs (`docs/design/regression-rule.md`, "Calibrating
     /// the prior on a machine").
     pub prior_is_floor: bool,
 }
@@ -361,7 +361,7 @@ impl RegressionRule {
 
 /// The regression rule: compares the `current` run's estimate with its
 /// `baseline` under `rule` (the formula is in the module documentation; its
-/// justification in `docs/regression-rule.md`).
+/// justification in `docs/design/regression-rule.md`).
 ///
 /// The returned [`Comparison`] holds the ratio `current / baseline`, its
 /// interval (one-sided bounds at the rule's confidence), the between-run
