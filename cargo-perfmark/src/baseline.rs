@@ -122,7 +122,7 @@ pub fn record_workspace(ws: &Workspace, recording: &Recording) -> Result<(), Err
 /// them when there is one to estimate.
 ///
 /// # Errors
-/// [`Error::is_baseline`] when the store refuses the file or the save.
+/// A baseline error when the store refuses the file or the save.
 pub fn save(store: &BaselineStore, test: &str, merged: &[Entry]) -> Result<BaselineFile, Error> {
     let saved = match RecordedSpread::from_entries(merged) {
         Some(spread) => store.save_recording(test, merged, &spread),
@@ -138,9 +138,9 @@ pub fn save(store: &BaselineStore, test: &str, merged: &[Entry]) -> Result<Basel
 /// out. A run whose tests fail (exit 101) still counts.
 ///
 /// # Errors
-/// [`Error::is_run`] when a run cannot be started, exits otherwise than
+/// A run error when a run cannot be started, exits otherwise than
 /// with 0 or 101 (its output is in the message), or saves no baseline;
-/// [`Error::is_baseline`] when a run's file cannot be read.
+/// A baseline error when a run's file cannot be read.
 pub fn record(
     binary: &TestBinary,
     runs: usize,

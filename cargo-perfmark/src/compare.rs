@@ -64,7 +64,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, Error> {
 /// run, so its build is incremental) and returns the commit it resolved to.
 ///
 /// # Errors
-/// [`Error::is_git`] when `repo` is not in a git repository, `rev` is not
+/// A git error when `repo` is not in a git repository, `rev` is not
 /// one of its revisions, or the worktree cannot be made.
 pub fn worktree(repo: &Path, rev: &str, dir: &Path) -> Result<String, Error> {
     let commit = git(
@@ -129,7 +129,7 @@ impl BaseDirs {
     /// The directories for a comparison in `ws`.
     ///
     /// # Errors
-    /// [`Error::is_git`] when the workspace is not in a git repository.
+    /// A git error when the workspace is not in a git repository.
     pub fn of(ws: &Workspace) -> Result<BaseDirs, Error> {
         let top = PathBuf::from(git(&ws.root, &["rev-parse", "--show-toplevel"])?);
         let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
