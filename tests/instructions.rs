@@ -205,20 +205,34 @@ fn a_stored_count_catches_one_percent_and_passes_unchanged_code() {
     let _ = std::fs::remove_dir_all(&baselines);
     let dir = baselines.to_str().unwrap();
     let recorded = report_dir("record");
-    let out = run(
-        &b.base,
-        &[
-            "--save-baseline",
-            "--baseline-dir",
-            dir,
-            "sum_1000",
-            "scaled",
-        ],
-        &recorded,
-        &[],
+    // A test whose time interval came out unbounded (a few samples on a
+    // loaded machine) is left out of a recording, counts and all; what is
+    // tested here is the counts, so the recording is tried up to three
+    // times until both tests are in it.
+    let mut stored = String::new();
+    for _ in 0..3 {
+        let out = run(
+            &b.base,
+            &[
+                "--save-baseline",
+                "--baseline-dir",
+                dir,
+                "sum_1000",
+                "scaled",
+            ],
+            &recorded,
+            &[],
+        );
+        assert!(out.status.success(), "{}", explain(&out));
+        stored = std::fs::read_to_string(baselines.join("counts.json")).unwrap_or_default();
+        if stored.contains("\"scaled\"") && stored.contains("\"sum_1000\"") {
+            break;
+        }
+    }
+    assert!(
+        stored.contains("\"scaled\"") && stored.contains("\"sum_1000\""),
+        "{stored}"
     );
-    assert!(out.status.success(), "{}", explain(&out));
-    let stored = std::fs::read_to_string(baselines.join("counts.json")).expect("stored");
     assert!(stored.contains("\"instructions\""), "{stored}");
 
     let tolerance = [("PERFMARK_REGRESSION", "0.5%")];
