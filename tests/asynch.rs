@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 mod support;
-use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};
+use support::{explain, fixture_dir, result_lines, stdout};
 
 /// Builds the fixture's `asynch` target with `features` and returns a copy
 /// of its executable that no later build can replace.
@@ -24,36 +24,11 @@ use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};
 /// change of the code. In a target directory of its own, so the other
 /// fixtures' plain builds are not redone.
 fn build(features: &[&str]) -> PathBuf {
-    let mut cmd = Command::new(env!("CARGO"));
-    cmd.current_dir(fixture_dir())
-        .args(["test", "--release", "--no-run", "--message-format=json"])
-        .args(["--test", "asynch"])
-        .env("CARGO_TARGET_DIR", fixture_target_dir().join("aligned"))
-        .env(
-            "CARGO_ENCODED_RUSTFLAGS",
-            "-C\u{1f}llvm-args=-align-all-functions=6",
-        );
-    if !features.is_empty() {
-        cmd.args(["--features", &features.join(",")]);
-    }
-    let out = cmd.output().expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "fixture build failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let executable = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["target"]["name"] == "asynch")
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the test executable");
-    let copy = fixture_target_dir().join(format!(
+    let copy = format!(
         "asynch-{}",
         if features.is_empty() { "base" } else { "head" }
-    ));
-    std::fs::copy(&executable, &copy).expect("copy the build");
-    copy
+    );
+    support::build_fixture("asynch", features, true, &copy)
 }
 
 fn base() -> &'static Path {
