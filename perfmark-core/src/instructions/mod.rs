@@ -34,7 +34,6 @@ use std::time::Instant;
 use crate::baseline::StoredInstructions;
 use crate::checks::Finding;
 use crate::measure::driver::Meter;
-use crate::report::TestReport;
 
 pub use count::{CountComparison, CountSource, InstructionCount};
 use count::{CacheHits, Events, Round};
@@ -297,20 +296,28 @@ pub fn count(
     })
 }
 
-/// Folds what counting found for one test into its `report`: the count
-/// (or why there is none), the test's `limit` check, the comparison with the
-/// `stored` baseline's count and with the `base` build's, each a finding
-/// of its own; a paired comparison's time change is then said against the
-/// instructions' in one line. A failed count fails a test with a limit
-/// (the limit could not be checked) and is said for the others.
-pub(crate) fn record(
-    report: &mut TestReport,
+/// What counting decided about one test, for the runner to fold into its
+/// report: the count (none when it failed), one finding per decision, and
+/// the warnings.
+#[derive(Debug)]
+pub(crate) struct Judged {
+    pub(crate) count: Option<InstructionCount>,
+    pub(crate) findings: Vec<Finding>,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Decides on what counting found for one test: the count (or why there
+/// is none), the test's `limit` check, the comparison with the `stored`
+/// baseline's count and with the `base` build's, each a finding of its
+/// own. A failed count fails a test with a limit (the limit could not be
+/// checked) and is said for the others.
+pub(crate) fn judge(
     counted: Result<InstructionCount, String>,
     limit: Option<u64>,
     stored: Option<&StoredInstructions>,
     base: Option<Result<InstructionCount, String>>,
     tolerance: f64,
-) {
+) -> Judged {
     let mut count = match counted {
         Ok(count) => count,
         Err(e) => {
@@ -326,9 +333,11 @@ pub(crate) fn record(
                 },
                 None => Finding::pass(format!("instructions not counted: {e}")),
             };
-            report.instructions = None;
-            report.record(finding);
-            return;
+            return Judged {
+                count: None,
+                findings: vec![finding],
+                warnings: Vec::new(),
+            };
         }
     };
     let now = (count.per_iter as f64, count.min_per_iter, count.max_per_iter);
@@ -341,33 +350,29 @@ pub(crate) fn record(
             record: None,
         });
     }
-    if let Some(stored) = stored {
-        let c = CountComparison::decide(
-            now,
-            (stored.per_iter, stored.min_per_iter, stored.max_per_iter),
-            tolerance,
-        );
-        findings.push(Finding {
+    // A comparison with an earlier count (median, smallest, largest per
+    // iteration), as its finding.
+    let compare = |earlier: (f64, f64, f64), source: CountSource, count: &InstructionCount| {
+        let c = CountComparison::decide(now, earlier, tolerance);
+        let finding = Finding {
             passed: !c.fails(),
-            reason: c.reason(CountSource::Baseline, &count),
+            reason: c.reason(source, count),
             warnings: Vec::new(),
             record: None,
-        });
+        };
+        (c, finding)
+    };
+    if let Some(stored) = stored {
+        let earlier = (stored.per_iter, stored.min_per_iter, stored.max_per_iter);
+        let (c, finding) = compare(earlier, CountSource::Baseline, &count);
+        findings.push(finding);
         count.baseline = Some(c);
     }
     match base {
         Some(Ok(b)) => {
-            let c = CountComparison::decide(
-                now,
-                (b.per_iter as f64, b.min_per_iter, b.max_per_iter),
-                tolerance,
-            );
-            findings.push(Finding {
-                passed: !c.fails(),
-                reason: c.reason(CountSource::Base, &count),
-                warnings: Vec::new(),
-                record: None,
-            });
+            let earlier = (b.per_iter as f64, b.min_per_iter, b.max_per_iter);
+            let (c, finding) = compare(earlier, CountSource::Base, &count);
+            findings.push(finding);
             count.base = Some(c);
         }
         Some(Err(e)) => findings.push(Finding::pass(format!(
@@ -375,16 +380,18 @@ pub(crate) fn record(
         ))),
         None => {}
     }
+    let mut warnings = Vec::new();
     if !count.deterministic {
-        report.warnings.push(format!(
+        warnings.push(format!(
             "the instruction count is not deterministic: {:.0} to {:.0} per iteration over {} \
              rounds; its comparisons allow for that spread",
             count.min_per_iter, count.max_per_iter, count.rounds
         ));
     }
-    report.instructions = Some(count);
-    for finding in findings {
-        report.record(finding);
+    Judged {
+        count: Some(count),
+        findings,
+        warnings,
     }
 }
 

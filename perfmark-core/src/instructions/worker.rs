@@ -36,11 +36,7 @@ pub fn run(args: &[String]) -> i32 {
     let body = t.body;
     take_panic_message();
     // On a thread of its own, as the run's process measures a test.
-    let mut builder = std::thread::Builder::new().name(name.replace('\0', "\u{fffd}"));
-    if std::env::var_os("RUST_MIN_STACK").is_none() {
-        builder = builder.stack_size(crate::measure::TEST_THREAD_STACK_BYTES);
-    }
-    let ran = builder.spawn(move || {
+    let ran = crate::measure::test_thread(name).spawn(move || {
         let mut bencher = Bencher::new(Measurer::CountOnly { iters: k.max(1) })
             .counting_instructions(k.max(1), rounds);
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&mut bencher)));

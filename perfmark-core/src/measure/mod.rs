@@ -76,6 +76,19 @@ pub enum StopReason {
 /// thread's default is 2 MiB).
 pub const TEST_THREAD_STACK_BYTES: usize = 8 << 20;
 
+/// The builder of a thread that runs a test's body, in the run's process
+/// or a worker's: named after the test (a NUL, which a thread name cannot
+/// hold, becomes U+FFFD), with [`TEST_THREAD_STACK_BYTES`] of stack unless
+/// `RUST_MIN_STACK` says otherwise.
+pub fn test_thread(name: &str) -> std::thread::Builder {
+    let builder = std::thread::Builder::new().name(name.replace('\0', "\u{fffd}"));
+    if std::env::var_os("RUST_MIN_STACK").is_none() {
+        builder.stack_size(TEST_THREAD_STACK_BYTES)
+    } else {
+        builder
+    }
+}
+
 /// What the sampler measured for one test.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Measurement {

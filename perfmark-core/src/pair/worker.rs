@@ -50,11 +50,7 @@ pub fn run(test: Option<&str>) -> i32 {
     // On the main thread a 4 MiB pointer chase ran 3.8 times slower in
     // every worker than in the runner's process, which no spread between
     // processes should have to absorb.
-    let mut builder = std::thread::Builder::new().name(name.replace('\0', "\u{fffd}"));
-    if std::env::var_os("RUST_MIN_STACK").is_none() {
-        builder = builder.stack_size(crate::measure::TEST_THREAD_STACK_BYTES);
-    }
-    let ran = builder.spawn(move || {
+    let ran = crate::measure::test_thread(name).spawn(move || {
         take_heap_offset();
         let mut bencher = Bencher::new(Measurer::Serve(Serve { clock })).with_clock(clock);
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&mut bencher)));

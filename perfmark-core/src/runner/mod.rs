@@ -406,7 +406,12 @@ impl Runner {
             .filter(|c| c.has(&name))
             .map(|c| crate::instructions::count(valgrind, &c.base[0], &name, k, None));
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        crate::instructions::record(report, counted, limit, stored, base, tolerance);
+        let judged = crate::instructions::judge(counted, limit, stored, base, tolerance);
+        report.instructions = judged.count;
+        report.warnings.extend(judged.warnings);
+        for finding in judged.findings {
+            report.record(finding);
+        }
         if let Some(other) = entry.filter(|e| {
             e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
         }) {

@@ -40,7 +40,6 @@ pub(super) const GRACE: Duration = Duration::from_secs(60);
 /// overhead come on top; ten times leaves room for all of that.
 pub(super) const CAPS_FACTOR: u32 = 10;
 
-use crate::measure::TEST_THREAD_STACK_BYTES as STACK_BYTES;
 
 /// The default bound of a test measured with these caps:
 /// `CAPS_FACTOR × (warmup + max_time) + GRACE` (92 s at the defaults).
@@ -136,11 +135,7 @@ pub(super) fn run_bounded(
         done: false,
     };
     let mut bencher = bencher;
-    let mut builder = thread::Builder::new().name(thread_name(name));
-    if std::env::var_os("RUST_MIN_STACK").is_none() {
-        builder = builder.stack_size(STACK_BYTES);
-    }
-    let spawned = builder.spawn(move || {
+    let spawned = crate::measure::test_thread(name).spawn(move || {
         // Before the body, so its setup (and the pages it first touches)
         // is on the CPU it is measured on.
         let placed = pin.map(|cpus| cpus::pin_current_thread(&cpus));
@@ -169,11 +164,6 @@ pub(super) fn run_bounded(
     }
 }
 
-/// The test's name as a thread name: Rust refuses names with a NUL byte,
-/// which no test name has, but an `args` value could.
-fn thread_name(name: &str) -> String {
-    name.replace('\0', "\u{fffd}")
-}
 
 /// The reason a test that did not return within `bound` fails with, and
 /// how to give it longer.
@@ -359,7 +349,14 @@ mod tests {
 
     #[test]
     fn names_with_a_nul_byte_still_get_a_thread() {
-        assert_eq!(thread_name("a\0b"), "a\u{fffd}b");
+        // Rust refuses thread names with a NUL byte, which no test name
+        // has, but an `args` value could.
+        let named = crate::measure::test_thread("a\0b")
+            .spawn(|| thread::current().name().map(str::to_owned))
+            .expect("a thread")
+            .join()
+            .expect("joined");
+        assert_eq!(named.as_deref(), Some("a\u{fffd}b"));
     }
 
     #[test]
