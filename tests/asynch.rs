@@ -44,8 +44,7 @@ fn head() -> &'static Path {
 /// Runs `binary ARGS` in the package's directory, as cargo would, with no
 /// `PERFMARK_*` variable but `envs`; one run at a time, as they measure.
 fn run(binary: &Path, args: &[&str]) -> Output {
-    static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = support::alone();
     let mut cmd = Command::new(binary);
     cmd.current_dir(fixture_dir()).args(args);
     for (k, _) in std::env::vars() {

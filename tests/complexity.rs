@@ -10,8 +10,10 @@ use std::sync::OnceLock;
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, result_summary, stdout};
 
-/// Runs `cargo test [--release] --test complexity -- ARGS` in the fixture.
+/// Runs `cargo test [--release] --test complexity -- ARGS` in the fixture,
+/// building it first if need be, with nothing else of this file running.
 fn run(release: bool, args: &[&str]) -> Output {
+    let _alone = support::alone();
     build_once(release);
     let mut cmd = Command::new(env!("CARGO"));
     // Not `cargo test --quiet`, which the binary would read as libtest's
@@ -146,7 +148,7 @@ fn real_routines_pass_their_class_and_a_wrong_declaration_fails() {
         "{text}"
     );
     assert!(
-        result_summary(&out).starts_with("test result: FAILED. 19 passed; 1 failed; 0 ignored;"),
+        result_summary(&out).starts_with("test result: FAILED. 22 passed; 1 failed; 0 ignored;"),
         "{text}"
     );
 
@@ -156,16 +158,16 @@ fn real_routines_pass_their_class_and_a_wrong_declaration_fails() {
     assert_eq!(c["declared"], "n");
     assert_eq!(c["fitted"], "n^2");
     assert_eq!(c["fails"], true);
-    assert_eq!(c["points"].as_array().unwrap().len(), 4);
+    assert_eq!(c["points"].as_array().unwrap().len(), 7);
     assert_eq!(c["candidates"].as_array().unwrap().len(), 6);
     let k = c["exponent"].as_f64().unwrap();
     assert!((1.6..2.4).contains(&k), "exponent {k}");
     // The reused measurements are the arguments' own.
     let points = c["points"].as_array().unwrap();
-    let p2000 = points.iter().find(|p| p["size"] == 2000).unwrap();
+    let p4096 = points.iter().find(|p| p["size"] == 4096).unwrap();
     assert_eq!(
-        p2000["ns_per_iter"],
-        test_named(&report, "pairs_declared_linear::2000")["estimate"]["ns_per_iter"]
+        p4096["ns_per_iter"],
+        test_named(&report, "pairs_declared_linear::4096")["estimate"]["ns_per_iter"]
     );
 }
 
@@ -197,7 +199,7 @@ fn a_complexity_test_alone_measures_its_arguments_itself() {
         .iter()
         .map(|p| p["size"].as_u64().unwrap())
         .collect();
-    assert_eq!(sizes, [1000, 2000, 250, 500]);
+    assert_eq!(sizes, [1024, 128, 2048, 256, 4096, 512, 64]);
 }
 
 #[test]

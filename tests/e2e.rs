@@ -10,8 +10,10 @@ use std::sync::OnceLock;
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, result_summary, stdout};
 
-/// Runs `cargo test [--release] --test perf -- ARGS` in the fixture crate.
+/// Runs `cargo test [--release] --test perf -- ARGS` in the fixture crate,
+/// building it first if need be, with nothing else of this file running.
 fn cargo_perf(release: bool, args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let _alone = support::alone();
     build_once(release);
     let mut cmd = Command::new(env!("CARGO"));
     // Not `cargo test --quiet`: cargo passes `--quiet` on to the test
@@ -34,8 +36,7 @@ fn cargo_perf(release: bool, args: &[&str], envs: &[(&str, &str)]) -> Output {
     cmd.output().expect("cargo runs")
 }
 
-/// Builds the fixture's test binary once per profile, serially (the tests
-/// of this file run in parallel and would otherwise wait on cargo's lock).
+/// Builds the fixture's test binary once per profile.
 fn build_once(release: bool) {
     static RELEASE: OnceLock<()> = OnceLock::new();
     static DEBUG: OnceLock<()> = OnceLock::new();

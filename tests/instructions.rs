@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 mod support;
 use support::{build_fixture, explain, fixture_dir, fixture_target_dir, stdout};
@@ -55,8 +55,7 @@ fn valgrind_runs() -> bool {
 /// Runs `exe ARGS` in the fixture's directory with `--instructions`, one
 /// run at a time, with no `PERFMARK_*` variable but `envs`.
 fn run(exe: &Path, args: &[&str], report_dir: &Path, envs: &[(&str, &str)]) -> Output {
-    static ALONE: Mutex<()> = Mutex::new(());
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = support::alone();
     let mut cmd = Command::new(exe);
     cmd.current_dir(fixture_dir())
         .args(["--instructions", "--no-processes", "--report-dir"])

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};
@@ -71,8 +71,7 @@ fn compare_with_env(
     report_dir: &Path,
     envs: &[(&str, &str)],
 ) -> Output {
-    static ALONE: Mutex<()> = Mutex::new(());
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = support::alone();
     let mut cmd = Command::new(head);
     cmd.current_dir(fixture_dir())
         .arg("--compare-with")

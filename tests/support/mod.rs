@@ -3,6 +3,19 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::sync::{Mutex, MutexGuard};
+
+/// Held by each fixture build and each measuring run of this test binary,
+/// whose tests run on parallel threads: a build or a second run beside a
+/// measurement takes one of a small machine's CPUs from it, and a heavily
+/// disturbed measurement can turn a verdict the test asserts (a quadratic
+/// routine's declared `O(n)` went unrefuted when a debug build of the
+/// fixture ran beside it). perfmark's own machine-wide lock covers only the
+/// measuring, not cargo.
+pub fn alone() -> MutexGuard<'static, ()> {
+    static ALONE: Mutex<()> = Mutex::new(());
+    ALONE.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 pub fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/basic")
@@ -50,6 +63,7 @@ pub fn result_summary(out: &Output) -> String {
 /// `copy_as` in the fixture target directory so that no later build can
 /// replace it, and returns the copy.
 pub fn build_fixture(target: &str, features: &[&str], aligned: bool, copy_as: &str) -> PathBuf {
+    let _alone = alone();
     let mut cmd = std::process::Command::new(env!("CARGO"));
     cmd.current_dir(fixture_dir())
         .args(["test", "--release", "--no-run", "--message-format=json"])
