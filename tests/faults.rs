@@ -657,7 +657,9 @@ fn a_test_that_never_returns_is_stopped_and_named() {
     assert_eq!(assert_not_torn(&baselines, &reports), 2);
     let report = json::read(&reports.join("report.json")).unwrap();
     assert_eq!(report.tests.len(), 1);
-    assert!(report.tests[0].reasons[0].starts_with("did not return within 2 s"));
+    assert!(report.tests[0].reasons[0]
+        .text
+        .starts_with("did not return within 2 s"));
     // The variable sets the bound too.
     let out = run(
         &[

@@ -100,7 +100,9 @@ mod tests {
                 args = ["x", "a b"]
             ),
             quote!(
-                fn f(b: &mut Bencher, n: String) {}
+                fn f(b: &mut Bencher, n: String) {
+                    b.iter(|| n.len())
+                }
             ),
         );
         let roots = absolute_roots(out.clone());
@@ -142,7 +144,9 @@ mod tests {
         let out = perf_test(
             quote!(complexity = "O(n log n)", args = [10, 100, 1000, N]),
             quote!(
-                fn sort(b: &mut Bencher, n: usize) {}
+                fn sort(b: &mut Bencher, n: usize) {
+                    b.iter(|| n)
+                }
             ),
         );
         let text = out.to_string();

@@ -3,7 +3,8 @@
 //!
 //! The expansion is a fixed pipeline (see `expand.rs`): parse the options
 //! (`attr.rs`) and the function (`ast.rs`) into typed models, validate them
-//! (`valid.rs`, collecting every error in `ctxt.rs`), then generate the
+//! (`valid.rs`, and the body's use of its bencher in `timing.rs`, collecting
+//! every error in `ctxt.rs`), then generate the
 //! registration (`generate.rs`). Generation only ever sees a validated test;
 //! on any error the function is emitted untouched beside the errors
 //! (`fallback.rs`), so the user sees every mistake at once and nothing else.
@@ -14,6 +15,7 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod generate;
+mod timing;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -338,6 +338,11 @@ fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option
         );
         ok = false;
     }
+    if let (Some(param), None) = (bencher, &function.item.sig.asyncness) {
+        if param.kind == ParamKind::MutRef {
+            ok &= crate::timing::check(cx, function.item, &param.name(), param.typed);
+        }
+    }
     if let (Some(_), ReturnType::Type(_, ty)) = (bencher, &function.item.sig.output) {
         cx.error_spanned_by(
             ty,

@@ -8,7 +8,7 @@
 //! fails a test with a limit too, and says why: a limit that silently
 //! checks nothing would be worse than none.
 
-use super::{Check, Finding, Subject};
+use super::{Check, Finding, Source, Subject};
 use crate::allocations::Allocations;
 
 /// The allocation check of a run: decides the tests with an `allocs` limit.
@@ -19,22 +19,20 @@ impl Check for Allocs {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
         let limit = subject.plan.allocs?;
         let Some(counted) = subject.allocations else {
-            return Some(Finding {
-                passed: false,
-                reason: format!(
+            return Some(Finding::fail(
+                Source::Allocations,
+                format!(
                     "allocations not counted, so the limit of {limit} per iteration cannot be \
                      checked: {NOT_COUNTED}"
                 ),
-                warnings: Vec::new(),
-                record: None,
-            });
+            ));
         };
         let passed = counted.allocs_per_iter <= limit as f64;
-        Some(Finding {
-            passed,
-            reason: reason(counted, limit, passed),
-            warnings: Vec::new(),
-            record: None,
+        let reason = reason(counted, limit, passed);
+        Some(if passed {
+            Finding::pass(Source::Allocations, reason)
+        } else {
+            Finding::fail(Source::Allocations, reason)
         })
     }
 }

@@ -13,7 +13,7 @@
 
 use super::near_line::flip_note;
 use super::spread::RunSpreads;
-use super::{Check, Finding, Record, Subject};
+use super::{Check, Finding, Record, Source, Subject};
 use crate::measure::BudgetLook;
 use crate::report::fmt::fmt_ns;
 use crate::stats::{Estimate, Interval};
@@ -40,11 +40,11 @@ impl<'a> Budget<'a> {
 impl Check for Budget<'_> {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
         let Some(budget_ns) = subject.plan.budget_ns else {
-            return Some(Finding::pass("no budget: measured only"));
+            return Some(Finding::pass(Source::Budget, "no budget: measured only"));
         };
         let estimate = subject.estimate;
         let look = subject.measurement.budget_look.as_ref();
-        let record = BudgetRecord::decide_at(estimate, look, budget_ns);
+        let mut record = BudgetRecord::decide_at(estimate, look, budget_ns);
         let mut warnings = Vec::new();
         if record.inconclusive() {
             warnings.push(format!(
@@ -58,8 +58,10 @@ impl Check for Budget<'_> {
         if let Some(note) = sd.and_then(|sd| flip_note(budget_ns, estimate.point, sd)) {
             reason.push_str("; ");
             reason.push_str(&note);
+            record.may_flip = true;
         }
         Some(Finding {
+            source: Source::Budget,
             passed: record.passed(),
             reason,
             warnings,
@@ -96,6 +98,10 @@ pub struct BudgetRecord {
     /// when the estimate's own CI decided (no look was taken).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub look: Option<BudgetLook>,
+    /// Whether the budget lies so near the estimate that the verdict may
+    /// flip between runs ([`super::near_line`]); written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub may_flip: bool,
 }
 
 impl BudgetRecord {
@@ -132,6 +138,7 @@ impl BudgetRecord {
             outcome,
             ratio: estimate.point / budget_ns,
             look: look.copied(),
+            may_flip: false,
         }
     }
 

@@ -6,7 +6,7 @@
 
 use perfmark_options::Complexity;
 
-use super::{Finding, Record};
+use super::{Finding, Record, Source};
 use crate::report::fmt::{fmt_ns, fmt_percent};
 use crate::stats::growth::{self, CandidateFit, GrowthFit, SizedTime};
 use crate::stats::Interval;
@@ -113,6 +113,7 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
             let reason = format!("complexity not checked: {e}");
             record.error = Some(e.to_string());
             return Finding {
+                source: Source::Complexity,
                 passed: false,
                 reason,
                 warnings: Vec::new(),
@@ -132,6 +133,7 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
     record.fails = fit.fails;
     record.candidates = fit.candidates.iter().map(candidate_record).collect();
     Finding {
+        source: Source::Complexity,
         passed: !fit.fails,
         reason,
         warnings,

@@ -111,6 +111,8 @@ pub enum Record {
 /// One check's decision about one test.
 #[derive(Debug, Clone)]
 pub struct Finding {
+    /// The check that decided.
+    pub source: Source,
     /// Whether the test passes this check.
     pub passed: bool,
     /// The reason in words, one sentence, for the summary and
@@ -123,15 +125,47 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// A finding that passes with `reason` and keeps no record.
-    pub fn pass(reason: impl Into<String>) -> Self {
+    /// A finding of `source` that passes with `reason` and keeps no record.
+    pub fn pass(source: Source, reason: impl Into<String>) -> Self {
         Finding {
+            source,
             passed: true,
             reason: reason.into(),
             warnings: Vec::new(),
             record: None,
         }
     }
+
+    /// A finding of `source` that fails with `reason` and keeps no record.
+    pub fn fail(source: Source, reason: impl Into<String>) -> Self {
+        Finding {
+            passed: false,
+            ..Finding::pass(source, reason)
+        }
+    }
+}
+
+/// What gave a test's reason: a check, or the runner itself. The console
+/// picks reasons out by it, never by their words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The budget check ([`Budget`]).
+    Budget,
+    /// The stored-baseline check ([`Regression`]).
+    Baseline,
+    /// The paired comparison with a base build ([`Paired`]).
+    Paired,
+    /// A test of the head that the base build lacks, in a paired
+    /// comparison: not compared.
+    NotInBase,
+    /// The allocation limit ([`Allocs`]).
+    Allocations,
+    /// The declared growth class of a `NAME::complexity` test.
+    Complexity,
+    /// Instruction counts (`--instructions`).
+    Instructions,
+    /// The runner: a panic, a hang, an unoptimized build, a re-measurement.
+    Runner,
 }
 
 /// A decision about a measured test.

@@ -17,10 +17,6 @@
 /// verdict to count as stable between runs.
 pub const FLIP_SDS: f64 = 2.0;
 
-/// The words every flip note starts with, which the console's mark looks
-/// for in a budget's reason.
-pub const FLIP_WORDS: &str = "may flip between runs";
-
 /// The note for a budget of `budget_ns` against an estimate of
 /// `estimate_ns` when runs differ by a between-run sd of `sd` (a fraction):
 /// `may flip between runs: the budget is 2.1% above the estimate, and runs
@@ -39,7 +35,7 @@ pub fn flip_note(budget_ns: f64, estimate_ns: f64, sd: f64) -> Option<String> {
     let gap = (budget_ns / estimate_ns - 1.0) * 100.0;
     let side = if gap >= 0.0 { "above" } else { "below" };
     Some(format!(
-        "{FLIP_WORDS}: the budget is {:.1}% {side} the estimate, and runs here differ by about \
+        "may flip between runs: the budget is {:.1}% {side} the estimate, and runs here differ by about \
          {}%",
         gap.abs(),
         round_percent(spread.exp_m1() * 100.0)

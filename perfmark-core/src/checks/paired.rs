@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Check, Finding, Record, Subject};
+use super::{Check, Finding, Record, Source, Subject};
 use crate::measure::paired::{PairedMeasurement, PairedStop};
 use crate::stats::paired::PairedChange;
 
@@ -171,6 +171,7 @@ impl Check for Paired<'_> {
         let nan = f64::NAN;
         let e = pm.estimate.as_ref();
         Some(Finding {
+            source: Source::Paired,
             passed: !verdict.fails,
             reason: pm.summary_line(&verdict),
             warnings,

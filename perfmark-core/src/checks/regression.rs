@@ -14,7 +14,7 @@
 //! run's [`Prior`] (a setting, the machine's recording, or the defaults).
 
 use super::spread::{baseline_estimate, residual_baseline_estimate, Prior, RunSpreads};
-use super::{resolution, Check, Finding, Record, Subject};
+use super::{resolution, Check, Finding, Record, Source, Subject};
 use crate::baseline::{BaselineFile, Entry, Fingerprint, StoredReference};
 use crate::measure::reference;
 use crate::stats::compare::{self, CompareError, Comparison, MachineShift, RunEstimate};
@@ -75,7 +75,9 @@ impl<'a> Regression<'a> {
 impl Check for Regression<'_> {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
         let Some(entry) = self.file.get(subject.name) else {
-            return Some(Finding::pass(format!(
+            return Some(Finding::pass(
+                Source::Baseline,
+                format!(
                 "no baseline for this test in {}: not compared; record one with --save-baseline",
                 self.file.path().display()
             )));
@@ -148,6 +150,7 @@ impl Check for Regression<'_> {
             record.not_used = Some(reason.clone());
         }
         Some(Finding {
+            source: Source::Baseline,
             passed,
             reason,
             warnings: Vec::new(),

@@ -281,9 +281,10 @@ impl CountComparison {
             now.per_iter,
         );
         let verdict = match self.change {
-            CountChange::Regressed => {
-                format!("instruction count regressed beyond the {tolerance} tolerance")
-            }
+            CountChange::Regressed => format!(
+                "instruction count {}",
+                crate::stats::compare::words::regressed_beyond(self.tolerance)
+            ),
             CountChange::Improved => format!(
                 "fewer instructions beyond the {tolerance} tolerance{}",
                 match source {

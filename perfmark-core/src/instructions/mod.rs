@@ -32,7 +32,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::baseline::StoredInstructions;
-use crate::checks::Finding;
+use crate::checks::{Finding, Source};
 use crate::measure::driver::Meter;
 
 pub use count::{CountComparison, CountSource, InstructionCount};
@@ -322,16 +322,14 @@ pub(crate) fn judge(
         Ok(count) => count,
         Err(e) => {
             let finding = match limit {
-                Some(limit) => Finding {
-                    passed: false,
-                    reason: format!(
+                Some(limit) => Finding::fail(
+                    Source::Instructions,
+                    format!(
                         "instructions not counted, so the limit of {limit} per iteration cannot \
                          be checked: {e}"
                     ),
-                    warnings: Vec::new(),
-                    record: None,
-                },
-                None => Finding::pass(format!("instructions not counted: {e}")),
+                ),
+                None => Finding::pass(Source::Instructions, format!("instructions not counted: {e}")),
             };
             return Judged {
                 count: None,
@@ -345,9 +343,7 @@ pub(crate) fn judge(
     if let Some((passed, reason)) = count.limit_finding() {
         findings.push(Finding {
             passed,
-            reason,
-            warnings: Vec::new(),
-            record: None,
+            ..Finding::pass(Source::Instructions, reason)
         });
     }
     // A comparison with an earlier count (median, smallest, largest per
@@ -356,9 +352,7 @@ pub(crate) fn judge(
         let c = CountComparison::decide(now, earlier, tolerance);
         let finding = Finding {
             passed: !c.fails(),
-            reason: c.reason(source, count),
-            warnings: Vec::new(),
-            record: None,
+            ..Finding::pass(Source::Instructions, c.reason(source, count))
         };
         (c, finding)
     };
@@ -375,7 +369,9 @@ pub(crate) fn judge(
             findings.push(finding);
             count.base = Some(c);
         }
-        Some(Err(e)) => findings.push(Finding::pass(format!(
+        Some(Err(e)) => findings.push(Finding::pass(
+            Source::Instructions,
+            format!(
             "the base build's instructions not counted: {e}"
         ))),
         None => {}
@@ -398,7 +394,9 @@ pub(crate) fn judge(
 /// The reason of a test with an `instructions` limit in a run that does
 /// not count: said, never failed silently.
 pub(crate) fn limit_not_checked(limit: u64) -> Finding {
-    Finding::pass(format!(
+    Finding::pass(
+        Source::Instructions,
+        format!(
         "instruction limit {limit} not checked: instructions are counted only with \
          --instructions (PERFMARK_INSTRUCTIONS=1)"
     ))

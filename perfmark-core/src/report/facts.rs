@@ -125,16 +125,18 @@ pub const OTHER_MACHINE_SHORT: &str = "baseline from another machine (see above)
 /// A test's reasons as a table row gives them: the sentence about a
 /// baseline from another machine shortened to [`OTHER_MACHINE_SHORT`].
 pub fn table_reasons(t: &TestReport) -> Vec<String> {
-    let other = t
+    let other_machine = t
         .baseline
         .as_ref()
-        .filter(|b| b.other_machine)
-        .and_then(|b| b.not_used.as_deref());
+        .is_some_and(|b| b.other_machine && b.not_used.is_some());
     t.reasons
         .iter()
-        .map(|r| match other {
-            Some(sentence) if r == sentence => OTHER_MACHINE_SHORT.to_owned(),
-            _ => r.clone(),
+        .map(|r| {
+            if other_machine && r.source == Some(crate::checks::Source::Baseline) {
+                OTHER_MACHINE_SHORT.to_owned()
+            } else {
+                r.text.clone()
+            }
         })
         .collect()
 }

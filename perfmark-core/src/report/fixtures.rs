@@ -2,14 +2,15 @@
 //! real statistics, for the tests of every report form.
 
 use crate::bencher::Work;
-use crate::checks::{BaselineRecord, BudgetRecord, Verdict};
+use crate::checks::{BaselineRecord, BudgetRecord, Source, Verdict};
 use crate::clock::ClockInfo;
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::{Coverage, Fixed, Interference, Reading, Switches};
 use crate::platform::Platform;
 use crate::report::REPORT_SCHEMA;
 use crate::report::{
-    fmt_ns, rate_per_s, Diagnostics, EstimateRecord, MachineLockRecord, Report, Startup, TestReport,
+    fmt_ns, rate_per_s, Diagnostics, EstimateRecord, MachineLockRecord, Reason, Report, Startup,
+    TestReport,
 };
 use crate::stats::compare::{self, BaselineEstimate, RegressionRule, RunEstimate};
 use crate::stats::{self, estimate, summarize, tukey, Statistic};
@@ -73,7 +74,11 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
     TestReport {
         name: name.to_owned(),
         verdict,
-        reasons: vec![format!("{} {}/iter", e.statistic.as_str(), fmt_ns(e.point))],
+        reasons: vec![Reason {
+            source: Some(Source::Budget),
+            fails: verdict == Verdict::Fail,
+            text: format!("{} {}/iter", e.statistic.as_str(), fmt_ns(e.point)),
+        }],
         estimate: Some(EstimateRecord::from(&e)),
         samples: samples.len(),
         iters_per_sample: 4096,
@@ -122,7 +127,6 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
         instructions: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
-        failed_reasons: Vec::new(),
         duration_s: 1.7,
     }
 }
@@ -160,7 +164,7 @@ pub(crate) fn interference(wait_ms: u64) -> Interference {
 pub(crate) fn unmeasured(name: &str, verdict: Verdict, panic: Option<&str>) -> TestReport {
     let mut t = TestReport::new(name.to_owned(), verdict, "tests/perf.rs", 40);
     t.reasons = panic
-        .map(|p| vec![format!("panicked: {p}")])
+        .map(|p| vec![Reason::failing(Source::Runner, format!("panicked: {p}"))])
         .unwrap_or_default();
     t.panic = panic.map(str::to_owned);
     t
@@ -173,7 +177,7 @@ pub(crate) fn from_another_machine(mut t: TestReport) -> TestReport {
                     profile; this machine Test CPU <8 cores> @ 3.0GHz, 2 cores, linux 6.1.0, \
                     x86_64, release profile: not used to fail"
         .to_owned();
-    t.reasons.push(sentence.clone());
+    t.reasons.push(Reason::said(Source::Baseline, &sentence));
     t.baseline = Some(BaselineRecord {
         path: "perf-baselines/perf.json".to_owned(),
         runs: 1,

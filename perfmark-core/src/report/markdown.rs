@@ -84,7 +84,10 @@ fn comparison_table(md: &mut String, report: &Report, run: &RunComparison) {
     let pct = |r: f64| format!("{:+.1}%", (r - 1.0) * 100.0);
     for t in &report.tests {
         let Some(c) = &t.comparison else {
-            if t.reasons.iter().any(|r| r.starts_with("new:")) {
+            if t.reasons
+                .iter()
+                .any(|r| r.source == Some(crate::checks::Source::NotInBase))
+            {
                 let _ = writeln!(md, "| `{}` | new | | | | | not compared |", t.name);
             }
             continue;
@@ -121,7 +124,10 @@ mod tests {
     #[test]
     fn one_row_per_test() {
         let mut report = fixtures::realistic();
-        report.tests[0].reasons.push("a | b".to_owned());
+        report.tests[0].reasons.push(crate::report::Reason::said(
+            crate::checks::Source::Budget,
+            "a | b",
+        ));
         let md = render(&report);
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| `")).collect();
         assert_eq!(rows.len(), report.tests.len());
@@ -141,7 +147,7 @@ mod tests {
         for i in [0, 1, 2] {
             report.tests[i] = fixtures::from_another_machine(report.tests[i].clone());
         }
-        let sentence = report.tests[0].reasons.last().unwrap().clone();
+        let sentence = report.tests[0].reasons.last().unwrap().text.clone();
         let md = render(&report);
         assert_eq!(md.matches(&sentence).count(), 1, "{md}");
         assert!(

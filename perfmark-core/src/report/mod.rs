@@ -30,7 +30,7 @@ use crate::bencher::Work;
 pub use crate::checks::BaselineRecord;
 use crate::checks::{
     BudgetRecord, ComparisonRecord, ComplexityRecord, Finding, Prior, Record, RunComparison,
-    Verdict,
+    Source, Verdict,
 };
 use crate::clock::Clock;
 pub use crate::cpus::CpuRecord;
@@ -152,7 +152,7 @@ pub struct TestReport {
     /// `pass`, `fail`, `ignored` or `not_measured`.
     pub verdict: Verdict,
     /// One human-readable sentence per check.
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Reason>,
     /// The verdict statistic with its CI (absent for ignored tests and
     /// tests whose body panicked before measuring).
     pub estimate: Option<EstimateRecord>,
@@ -234,11 +234,69 @@ pub struct TestReport {
     pub line: u32,
     /// Wall time of this test, in seconds.
     pub duration_s: f64,
-    /// Which of `reasons` are those of checks that failed the test, for the
-    /// lines under a failed test; not written to `report.json` (its
-    /// `verdict` and `reasons` say it).
-    #[serde(skip)]
-    pub failed_reasons: Vec<usize>,
+}
+
+/// One reason a test's verdict gives: what gave it, whether it failed the
+/// test, and its words. `report.json`'s `reasons` hold the words alone, and
+/// a reason read back from one knows nothing else.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reason {
+    /// What gave it; `None` when read back from `report.json`.
+    pub source: Option<Source>,
+    /// Whether it failed the test.
+    pub fails: bool,
+    /// The reason in words, one sentence.
+    pub text: String,
+}
+
+impl Reason {
+    /// A reason of `source` that fails nothing.
+    pub fn said(source: Source, text: impl Into<String>) -> Reason {
+        Reason {
+            source: Some(source),
+            fails: false,
+            text: text.into(),
+        }
+    }
+
+    /// A reason of `source` that fails the test.
+    pub fn failing(source: Source, text: impl Into<String>) -> Reason {
+        Reason {
+            fails: true,
+            ..Reason::said(source, text)
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl serde::Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Reason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Reason {
+            source: None,
+            fails: false,
+            text: String::deserialize(d)?,
+        })
+    }
+}
+
+/// The reasons' words, one per line: a failed test's detail.
+pub fn reasons_text(reasons: &[Reason]) -> String {
+    reasons
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A failure measured under interference, re-measured once
@@ -247,7 +305,7 @@ pub struct TestReport {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Remeasured {
     /// The first measurement's reasons (one per check), the failure among them.
-    pub first_reasons: Vec<String>,
+    pub first_reasons: Vec<Reason>,
     /// The first measurement's estimate, ns per iteration.
     pub first_ns_per_iter: Option<f64>,
     /// What the OS knew about other work during the first measurement.
@@ -371,7 +429,6 @@ impl TestReport {
             file: file.to_owned(),
             line,
             duration_s: 0.0,
-            failed_reasons: Vec::new(),
         }
     }
 
@@ -381,9 +438,12 @@ impl TestReport {
     pub fn record(&mut self, finding: Finding) {
         if !finding.passed {
             self.verdict = Verdict::Fail;
-            self.failed_reasons.push(self.reasons.len());
         }
-        self.reasons.push(finding.reason);
+        self.reasons.push(Reason {
+            source: Some(finding.source),
+            fails: !finding.passed,
+            text: finding.reason,
+        });
         self.warnings.extend(finding.warnings);
         match finding.record {
             Some(Record::Budget(check)) => self.budget = Some(check),
@@ -403,29 +463,43 @@ mod tests {
     #[test]
     fn a_failed_finding_fails_the_test_and_keeps_its_record() {
         let mut report = TestReport::new("t".to_owned(), Verdict::Pass, "x.rs", 1);
-        report.record(Finding::pass("no budget: measured only"));
+        report.record(Finding::pass(Source::Budget, "no budget: measured only"));
         assert_eq!(report.verdict, Verdict::Pass);
         let budget = BudgetRecord {
             budget_ns: 50.0,
             outcome: BudgetOutcome::Over,
             ratio: 1.2,
             look: None,
+            may_flip: false,
         };
         report.record(Finding {
+            source: Source::Budget,
             passed: false,
             reason: "over budget".to_owned(),
             warnings: vec!["w".to_owned()],
             record: Some(Record::Budget(budget)),
         });
         assert_eq!(report.verdict, Verdict::Fail);
-        assert_eq!(report.reasons, ["no budget: measured only", "over budget"]);
+        assert_eq!(
+            report.reasons,
+            [
+                Reason::said(Source::Budget, "no budget: measured only"),
+                Reason::failing(Source::Budget, "over budget")
+            ]
+        );
         assert_eq!(report.warnings, ["w"]);
         assert_eq!(
             report.budget.as_ref().map(|b| b.outcome),
             Some(BudgetOutcome::Over)
         );
         // A later passing check does not undo the failure.
-        report.record(Finding::pass("fine"));
+        report.record(Finding::pass(Source::Allocations, "fine"));
         assert_eq!(report.verdict, Verdict::Fail);
+        // report.json keeps the words alone.
+        let json = serde_json::to_value(&report.reasons).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!(["no budget: measured only", "over budget", "fine"])
+        );
     }
 }

@@ -224,6 +224,7 @@ mod tests {
                     },
                     ratio: 0.8,
                     look: None,
+                    may_flip: false,
                 });
                 t
             })

@@ -317,7 +317,7 @@ mod tests {
         assert_eq!((e.ns_per_iter, e.ci_low), (0.0, 0.0));
         assert!(e.ci_high > 0.0, "{e:?}");
         assert!(
-            report.reasons[0].starts_with("within budget 50.00 ns"),
+            report.reasons[0].text.starts_with("within budget 50.00 ns"),
             "{:?}",
             report.reasons
         );
@@ -363,7 +363,7 @@ mod tests {
         };
         let tight = run(0.1);
         assert!(
-            tight.reasons[0].starts_with("inconclusive against budget 0.100 ns"),
+            tight.reasons[0].text.starts_with("inconclusive against budget 0.100 ns"),
             "{:?}",
             tight.reasons
         );
@@ -372,7 +372,7 @@ mod tests {
         assert!(e.ci_high >= 0.49, "{e:?}");
         let loose = run(1.0);
         assert!(
-            loose.reasons[0].starts_with("within budget 1.000 ns"),
+            loose.reasons[0].text.starts_with("within budget 1.000 ns"),
             "{:?}",
             loose.reasons
         );

@@ -39,13 +39,14 @@ use self::outcome::Outcome;
 use self::setup::Setup;
 use self::summary::Ran;
 
-use crate::checks::{Allocs, Budget, Check, Regression, RunSpreads, Verdict};
+use crate::checks::{Allocs, Budget, Check, Regression, RunSpreads, Source, Verdict};
 use crate::cpus::{Cpus, NotPinned};
 use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
 use crate::pair;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
+use crate::report::{reasons_text, Reason};
 
 /// Default confidence level of every CI.
 pub const DEFAULT_CONFIDENCE: f64 = perfmark_options::DEFAULT_CONFIDENCE;
@@ -348,10 +349,10 @@ impl Runner {
                 let mut outcome =
                     self.run_one(t, name, noise_floor, judging.family, judging.checks);
                 if !c.has(&outcome.report.name) {
-                    outcome
-                        .report
-                        .reasons
-                        .push(crate::report::console::line::NEW_IN_HEAD.to_owned());
+                    outcome.report.reasons.push(Reason::said(
+                        Source::NotInBase,
+                        "new: not in the base build, not compared",
+                    ));
                 }
                 outcome
             }
@@ -421,7 +422,7 @@ impl Runner {
             ));
         }
         if report.verdict == Verdict::Fail {
-            outcome.failure_detail = Some(report.reasons.join("\n"));
+            outcome.failure_detail = Some(reasons_text(&report.reasons));
         }
     }
 

@@ -14,7 +14,7 @@ use super::watchdog::{self, Bounded, Ran};
 use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Check, Verdict};
+use crate::checks::{Check, Source, Verdict};
 use crate::clock::{self, Clock};
 use crate::cpus::{NotPinned, Placed};
 use crate::pair::ProcessPair;
@@ -22,7 +22,7 @@ use crate::processes::{self, ProcessPlan, WorkerRun};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::registry::{Ignore, PerfTest};
-use crate::report::TestReport;
+use crate::report::{reasons_text, Reason, TestReport};
 
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
@@ -99,7 +99,7 @@ impl Runner {
                           (CLOCK_THREAD_CPUTIME_ID), which this platform does not have here; \
                           remove the option to measure wall time"
                 .to_owned();
-            report.reasons.push(reason.clone());
+            report.reasons.push(Reason::failing(Source::Runner, &reason));
             return Outcome {
                 report,
                 failure_detail: Some(reason),
@@ -162,9 +162,10 @@ impl Runner {
             (Err(payload), _) => {
                 let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
                 report.verdict = Verdict::Fail;
-                report
-                    .reasons
-                    .push(format!("panicked: {}", panic_headline(&message)));
+                report.reasons.push(Reason::failing(
+                    Source::Runner,
+                    format!("panicked: {}", panic_headline(&message)),
+                ));
                 failure_detail = Some(format!("panicked at {message}"));
                 report.panic = Some(message);
             }
@@ -174,14 +175,15 @@ impl Runner {
                               b.iter_batched, b.iter_batched_ref, b.iter_per_call or \
                               b.iter_custom once"
                     .to_owned();
-                failure_detail = Some(reason.clone());
-                report.reasons.push(reason);
+                report.reasons.push(Reason::failing(Source::Runner, &reason));
+                failure_detail = Some(reason);
             }
             (Ok(()), Some(m)) if m.stop == StopReason::Smoke => {
                 report.verdict = Verdict::NotMeasured;
-                report
-                    .reasons
-                    .push("not measured: unoptimized build, run `cargo test --release`".to_owned());
+                report.reasons.push(Reason::said(
+                    Source::Runner,
+                    "not measured: unoptimized build, run `cargo test --release`",
+                ));
                 report.samples = m.samples_ns.len();
                 report.iters_per_sample = m.iters_per_sample;
                 report.measurement = Some(m);
@@ -291,7 +293,7 @@ impl Runner {
 fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: String, hung: bool) -> Outcome {
     let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
     report.measure = plan.measure;
-    report.reasons.push(reason.clone());
+    report.reasons.push(Reason::failing(Source::Runner, &reason));
     Outcome {
         report,
         failure_detail: Some(reason),
@@ -305,16 +307,16 @@ pub(super) fn keep_measurement(report: &mut TestReport, m: Measurement) -> Optio
     report.samples = m.samples_ns.len();
     report.iters_per_sample = m.iters_per_sample;
     report.measurement = Some(m);
-    (report.verdict == Verdict::Fail).then(|| report.reasons.join("\n"))
+    (report.verdict == Verdict::Fail).then(|| reasons_text(&report.reasons))
 }
 
 /// The report of a selected test that is not run.
 pub(super) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
     let reasons = match t.options.ignore {
-        Ignore::Because(why) => vec![format!("ignored: {why}")],
-        _ => vec!["ignored".to_owned()],
+        Ignore::Because(why) => format!("ignored: {why}"),
+        _ => "ignored".to_owned(),
     };
     let mut report = TestReport::new(name, Verdict::Ignored, t.file, t.line);
-    report.reasons = reasons;
+    report.reasons = vec![Reason::said(Source::Runner, reasons)];
     report
 }

@@ -17,7 +17,7 @@ use super::outcome::Outcome;
 use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Allocs, Budget, Check, Paired, RunSpreads, Verdict};
+use crate::checks::{Allocs, Budget, Check, Paired, RunSpreads, Source, Verdict};
 use crate::cpus::{CpuRecord, NotPinned};
 use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
 use crate::measure::{Measurement, StopReason};
@@ -25,7 +25,7 @@ use crate::observe::{Interference, PairedInterference, SlicePairObservation};
 use crate::pair::process::greeting;
 use crate::pair::ProcessPair;
 use crate::registry::PerfTest;
-use crate::report::TestReport;
+use crate::report::{Reason, TestReport};
 use crate::Error;
 
 /// What compare mode knows for the whole run.
@@ -138,8 +138,8 @@ impl Runner {
             Err(e) => {
                 report.verdict = Verdict::Fail;
                 let reason = format!("paired comparison failed: {e}");
-                failure_detail = Some(reason.clone());
-                report.reasons.push(reason);
+                report.reasons.push(Reason::failing(Source::Paired, &reason));
+                failure_detail = Some(reason);
             }
             Ok(pm) => {
                 let m = Measurement {

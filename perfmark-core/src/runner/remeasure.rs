@@ -26,10 +26,10 @@
 use std::time::Duration;
 
 use super::outcome::Outcome;
-use crate::checks::Verdict;
+use crate::checks::{Source, Verdict};
 use crate::measure::Measurement;
 use crate::observe::Interference;
-use crate::report::{RemeasureOutcome, Remeasured, TestReport};
+use crate::report::{reasons_text, Reason, RemeasureOutcome, Remeasured, TestReport};
 
 /// Whether `report` is a failure to measure again: a budget or regression
 /// failure (the body returned and its samples were judged) measured under
@@ -99,12 +99,11 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
                 detail.push_str(&reason);
             }
             // Said under the test's line with the failing checks' reasons.
-            report.failed_reasons.push(report.reasons.len());
-            report.reasons.push(reason);
+            report.reasons.push(Reason::failing(Source::Runner, reason));
         }
     }
     if report.verdict == Verdict::Fail && failure_detail.is_none() {
-        failure_detail = Some(report.reasons.join("\n"));
+        failure_detail = Some(reasons_text(&report.reasons));
     }
     report.remeasured = Some(Remeasured {
         first_reasons: first.report.reasons,
@@ -136,7 +135,7 @@ mod tests {
         let budget = if fails { 30.0 } else { 60.0 };
         let mut report = fixtures::measured("t", samples, Some(budget));
         report.interference = Some(interference(wait_ms));
-        let failure_detail = fails.then(|| report.reasons.join("\n"));
+        let failure_detail = fails.then(|| reasons_text(&report.reasons));
         Outcome {
             report,
             failure_detail,
@@ -194,11 +193,12 @@ mod tests {
     fn a_remeasurement_that_hangs_decides_alone() {
         let mut hung = outcome(true, 0);
         hung.report.estimate = None;
-        hung.report.reasons = vec!["did not return within 92 s".to_owned()];
+        hung.report.reasons = vec![Reason::failing(Source::Runner, "did not return within 92 s")];
         hung.hung = true;
         let o = combine(outcome(true, 300), hung, Duration::from_secs(1));
         assert!(o.hung);
-        assert_eq!(o.report.reasons, ["did not return within 92 s"]);
+        assert_eq!(o.report.reasons[0].text, "did not return within 92 s");
+        assert_eq!(o.report.reasons.len(), 1);
         assert!(o.report.remeasured.is_none());
     }
 
@@ -227,7 +227,7 @@ mod tests {
             Duration::from_secs(1),
         );
         assert_eq!(o.report.verdict, Verdict::Fail);
-        let reason = o.report.reasons.last().unwrap();
+        let reason = &o.report.reasons.last().unwrap().text;
         assert!(
             reason.starts_with(
                 "failed twice under interference (30% then 20% of the time taken by other work)"

@@ -545,7 +545,7 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     let layout_sd = est.layout_sd;
     let tolerance = plain_percent(verdict.tolerance);
     match verdict.change {
-        PairedChange::Regressed => format!("regressed beyond the {tolerance} tolerance"),
+        PairedChange::Regressed => crate::stats::compare::words::regressed_beyond(verdict.tolerance),
         PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
         PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
         PairedChange::Inconclusive => format!(

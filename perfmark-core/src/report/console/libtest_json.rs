@@ -145,7 +145,7 @@ pub struct Figures<'a> {
     /// The change against the stored baseline or the base build.
     change: Option<Change>,
     /// One sentence per check, as `report.json`'s `reasons`.
-    reasons: &'a [String],
+    reasons: &'a [crate::report::Reason],
     /// Every warning, as `report.json`'s `warnings`.
     warnings: &'a [String],
 }
@@ -367,7 +367,10 @@ mod tests {
         // test's output there.
         let mut failed = t.clone();
         failed.verdict = Verdict::Fail;
-        failed.reasons = vec!["over budget 10.00 ns".to_owned()];
+        failed.reasons = vec![crate::report::Reason::failing(
+            crate::checks::Source::Budget,
+            "over budget 10.00 ns",
+        )];
         let value: serde_json::Value =
             serde_json::from_str(&text(&TestFinished::of(&failed, Some("detail")))).unwrap();
         assert_eq!(value["event"], "failed");

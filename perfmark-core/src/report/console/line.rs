@@ -37,7 +37,7 @@
 
 use std::fmt::Write as _;
 
-use crate::checks::{BudgetOutcome, Verdict};
+use crate::checks::{BudgetOutcome, Source, Verdict};
 use crate::measure::SampleKind;
 use crate::report::fmt::{fmt_ns, fmt_rate};
 use crate::report::TestReport;
@@ -51,10 +51,6 @@ const SEP: &str = " · ";
 
 /// What a mark starts with: `! inconclusive …`.
 pub const MARK: &str = "!";
-
-/// The reason of a test of the head that the base build does not have, in
-/// a paired comparison: said on the test's line.
-pub const NEW_IN_HEAD: &str = "new: not in the base build, not compared";
 
 /// Failing reasons shown under a failed test, beside its summary line.
 const FAILURE_REASONS: usize = 3;
@@ -77,20 +73,13 @@ pub fn default_lines(t: &TestReport) -> Vec<String> {
         ));
     }
     if t.verdict == Verdict::Fail {
-        let failing: Vec<&String> = if t.failed_reasons.is_empty() {
-            t.reasons.iter().collect()
+        let failing = t.reasons.iter().filter(|r| r.fails);
+        let shown: Vec<&str> = if t.reasons.iter().any(|r| r.fails) {
+            failing.map(|r| r.text.as_str()).collect()
         } else {
-            t.failed_reasons
-                .iter()
-                .filter_map(|&i| t.reasons.get(i))
-                .collect()
+            t.reasons.iter().map(|r| r.text.as_str()).collect()
         };
-        lines.extend(
-            failing
-                .into_iter()
-                .take(FAILURE_REASONS)
-                .map(|r| one_line(r)),
-        );
+        lines.extend(shown.into_iter().take(FAILURE_REASONS).map(one_line));
     }
     lines
 }
@@ -128,7 +117,7 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
     match t.verdict {
         Verdict::Ignored => return words,
         Verdict::NotMeasured => {
-            words.extend(t.reasons.first().cloned());
+            words.extend(t.reasons.first().map(|r| r.text.clone()));
             return words;
         }
         Verdict::Pass | Verdict::Fail => {}
@@ -162,15 +151,14 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
             signed_percent(c.ratio),
             signed_percent(c.ci.low),
             signed_percent(c.ci.high),
-            change_words(c.verdict, c.tolerance)
+            c.verdict.words(c.tolerance)
         ));
     }
     if let Some(c) = &t.comparison {
         // The contract's sentence, `… vs base (paired: …): …`, whole: it
         // is the reason the paired check gave.
-        let sentence = t.reasons.iter().find(|r| r.contains(" vs base ("));
-        match sentence {
-            Some(s) => words.push(s.clone()),
+        match t.reasons.iter().find(|r| r.source == Some(Source::Paired)) {
+            Some(r) => words.push(r.text.clone()),
             None => words.push(format!("{} vs base", signed_percent(c.ratio))),
         }
     }
@@ -185,22 +173,13 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
     if words.is_empty() && t.verdict == Verdict::Pass && t.estimate.is_some() {
         words.push("no budget: measured only".to_owned());
     }
-    if t.reasons.iter().any(|r| r == NEW_IN_HEAD) {
-        words.push(NEW_IN_HEAD.to_owned());
-    }
+    words.extend(
+        t.reasons
+            .iter()
+            .filter(|r| r.source == Some(Source::NotInBase))
+            .map(|r| r.text.clone()),
+    );
     words
-}
-
-/// A stored-baseline comparison's outcome in a few words.
-fn change_words(change: Change, tolerance: f64) -> String {
-    let tolerance = crate::stats::compare::words::plain_percent(tolerance);
-    match change {
-        Change::Regressed => format!("regressed beyond the {tolerance} tolerance"),
-        Change::SlowerWithinTolerance => "slower, within tolerance".to_owned(),
-        Change::NoSignificantChange => "no significant change".to_owned(),
-        Change::FasterWithinTolerance => "faster, within tolerance".to_owned(),
-        Change::Improved => "improved beyond tolerance".to_owned(),
-    }
 }
 
 /// A complexity check in a few words: the growth fitted with its CI and
@@ -241,10 +220,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
             marks.push("its CI straddled the budget: raise max_time or the margin".to_owned());
         }
     }
-    if t.reasons
-        .iter()
-        .any(|r| r.contains(crate::checks::near_line::FLIP_WORDS))
-    {
+    if t.budget.as_ref().is_some_and(|b| b.may_flip) {
         marks.push("near the budget: may flip between runs (--verbose)".to_owned());
     }
     if let Some(b) = &t.baseline {

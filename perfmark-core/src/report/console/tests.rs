@@ -283,6 +283,7 @@ fn a_mark_says_what_needs_the_reader() {
         outcome: BudgetOutcome::InconclusiveUnder,
         ratio: 0.996,
         look: None,
+        may_flip: false,
     });
     let line = line::summary_line(&t).unwrap();
     assert!(

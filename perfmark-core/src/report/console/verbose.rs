@@ -69,7 +69,7 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
     if let Some(c) = &t.complexity {
         lines.extend(c.lines());
     }
-    lines.extend(t.reasons.iter().cloned());
+    lines.extend(t.reasons.iter().map(|r| r.text.clone()));
     // What a comparison with a stored baseline could detect, and the
     // paired comparison's layout line, are facts ([`test_facts`]): the
     // full account below and the HTML page say them.

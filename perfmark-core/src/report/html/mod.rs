@@ -236,7 +236,8 @@ fn write_test_section(html: &mut String, index: usize, t: &TestReport) {
             escape(panic)
         );
     }
-    write_list(html, "reasons", "", &t.reasons);
+    let reasons: Vec<String> = t.reasons.iter().map(|r| r.text.clone()).collect();
+    write_list(html, "reasons", "", &reasons);
     write_list(html, "warnings", "warning: ", &t.warnings);
 
     let samples: Vec<f64> = t
@@ -312,7 +313,10 @@ mod tests {
     #[test]
     fn user_text_is_escaped_everywhere() {
         let mut t = measured("mod::<script>alert(1)</script>", vec![1.0, 2.0, 3.0], None);
-        t.reasons = vec!["a < b & c".to_owned()];
+        t.reasons = vec![crate::report::Reason::said(
+            crate::checks::Source::Budget,
+            "a < b & c",
+        )];
         t.warnings = vec!["\"quoted\"".to_owned()];
         let p = unmeasured("boom", Verdict::Fail, Some("index 3 <out of range> & more"));
         let html = render(&report(vec![t, p]));
@@ -468,7 +472,7 @@ mod tests {
         for i in [0, 2] {
             report.tests[i] = fixtures::from_another_machine(report.tests[i].clone());
         }
-        let sentence = escape(report.tests[0].reasons.last().unwrap());
+        let sentence = escape(&report.tests[0].reasons.last().unwrap().text);
         let html = render(&report);
         let (header, rest) = html.split_once("<h2>Summary</h2>").unwrap();
         let (table, sections) = rest.split_once("</table>").unwrap();

@@ -3,6 +3,27 @@
 
 use super::{Change, Comparison, TestSpreadSource};
 
+/// The words every regression verdict fails a test with, whichever
+/// instrument and comparison: `regressed beyond the 5% tolerance`.
+pub fn regressed_beyond(tolerance: f64) -> String {
+    format!("regressed beyond the {} tolerance", plain_percent(tolerance))
+}
+
+impl Change {
+    /// The outcome in a few words: `regressed beyond the 5% tolerance`,
+    /// `slower, within tolerance`, `no significant change`, `faster, within
+    /// tolerance`, `improved beyond tolerance`.
+    pub fn words(self, tolerance: f64) -> String {
+        match self {
+            Change::Regressed => regressed_beyond(tolerance),
+            Change::SlowerWithinTolerance => "slower, within tolerance".to_owned(),
+            Change::NoSignificantChange => "no significant change".to_owned(),
+            Change::FasterWithinTolerance => "faster, within tolerance".to_owned(),
+            Change::Improved => "improved beyond tolerance".to_owned(),
+        }
+    }
+}
+
 impl Comparison {
     /// The verdict in words, one line for the test's output and
     /// `report.json`'s `reasons`, e.g.
@@ -23,16 +44,10 @@ impl Comparison {
             }
         };
         let tolerance = plain_percent(self.tolerance);
-        let outcome = match self.verdict {
-            Change::Regressed => format!("regressed beyond the {tolerance} tolerance"),
-            Change::SlowerWithinTolerance => "slower, within tolerance".to_string(),
-            Change::NoSignificantChange => "no significant change".to_string(),
-            Change::FasterWithinTolerance => "faster, within tolerance".to_string(),
-            Change::Improved => {
-                "improved beyond tolerance: consider re-recording the baseline (--save-baseline)"
-                    .to_string()
-            }
-        };
+        let mut outcome = self.verdict.words(self.tolerance);
+        if self.verdict == Change::Improved {
+            outcome.push_str(": consider re-recording the baseline (--save-baseline)");
+        }
         let spread = match self.machine {
             // With the machine-state reference: the machine's own move,
             // allowed for in the interval, and the residual spread.
