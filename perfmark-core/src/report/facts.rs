@@ -8,11 +8,17 @@
 //! whether two timings are comparable.
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
-use super::{Diagnostics, RemeasureOutcome, Remeasured, Report, TestReport};
-use crate::checks::{BudgetOutcome, BudgetRecord, ComplexityRecord, Verdict};
+use super::{Diagnostics, Report, TestReport};
+use crate::checks::ComplexityRecord;
 use crate::clock::Clock;
-use crate::measure::{Measurement, SampleKind, StopReason};
-use crate::observe::{Coverage, Interference, PairedInterference, SideInterference};
+use crate::measure::Measurement;
+use crate::observe::Coverage;
+
+mod interference;
+mod words;
+use interference::{interference_facts, remeasured_words};
+use words::{budget_words, kind_words, stop_words};
+pub use words::verdict_words;
 
 /// One fact: what it is about, and its value in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -317,108 +323,6 @@ pub fn clock_line(t: &TestReport) -> Option<String> {
     ))
 }
 
-/// What the OS knew about other work during the test: the time it took and
-/// the figures behind it, each CPU, and in compare mode each side.
-fn interference_facts(i: &Interference) -> Vec<Fact> {
-    let mut parts = Vec::new();
-    let mut lost = match i.lost_share {
-        Some(_) => format!(
-            "{} of {} taken by other work",
-            i.lost_percent(),
-            fmt_ns(i.wall_s * 1e9)
-        ),
-        None => format!(
-            "time taken by other work not known (no run and wait times) over {}",
-            fmt_ns(i.wall_s * 1e9)
-        ),
-    };
-    if i.disturbed {
-        lost.push_str(", past the warning threshold");
-    }
-    parts.push(lost);
-    if let (Some(waited), Some(wait)) = (i.waited_s, i.wait_s) {
-        parts.push(format!(
-            "waited {} for a CPU while other processes ran ({} runnable in all)",
-            fmt_ns(waited * 1e9),
-            fmt_ns(wait * 1e9)
-        ));
-    }
-    if let Some(stolen) = i.stolen_s {
-        parts.push(format!("{} estimated stolen", fmt_ns(stolen * 1e9)));
-    }
-    if let Some(run) = i.run_s {
-        parts.push(format!("{} on a CPU", fmt_ns(run * 1e9)));
-    }
-    if let (Some(inv), Some(vol)) = (i.involuntary_switches, i.voluntary_switches) {
-        parts.push(format!("{inv} involuntary and {vol} voluntary switches"));
-    }
-    if let Some(m) = i.migrations {
-        parts.push(format!("{m} migrations"));
-    }
-    if let Some(other) = i.other_cpu_s {
-        parts.push(format!("other processes used {other:.2} CPU-s"));
-    }
-    if let Some(steal) = i.steal {
-        parts.push(format!("steal {} of all CPUs' time", fmt_percent(steal, 1)));
-    }
-    if let (Some(a), Some(b)) = (i.load_before, i.load_after) {
-        parts.push(format!("load average {a:.2} → {b:.2}"));
-    }
-    let mut facts = vec![Fact::new("interference", parts.join(" · "))];
-    if !i.cpus.is_empty() {
-        let cpus: Vec<String> = i
-            .cpus
-            .iter()
-            .enumerate()
-            .map(|(n, c)| {
-                format!(
-                    "cpu{n} busy {}, steal {}",
-                    fmt_percent(c.busy, 0),
-                    fmt_percent(c.steal, 1)
-                )
-            })
-            .collect();
-        facts.push(Fact::new("CPUs", cpus.join(" · ")));
-    }
-    if let Some(p) = &i.paired {
-        facts.push(Fact::new("interference by side", paired_words(p)));
-    }
-    facts
-}
-
-fn paired_words(p: &PairedInterference) -> String {
-    let side = |name: &str, s: &SideInterference| match s.lost_share {
-        Some(share) => format!(
-            "{name}: {} of its {} slices' {} waiting for a CPU, {} slices past {}",
-            fmt_percent(share, 1),
-            s.slices,
-            fmt_ns(s.wall_s * 1e9),
-            s.disturbed_slices,
-            fmt_percent(crate::observe::LOST_SHARE_THRESHOLD, 0)
-        ),
-        None => format!("{name}: not reported by its worker"),
-    };
-    format!("{} · {}", side("base", &p.base), side("head", &p.head))
-}
-
-fn remeasured_words(r: &Remeasured) -> String {
-    let first = r
-        .first_ns_per_iter
-        .map(|ns| format!(" at {}/iter", fmt_ns(ns)))
-        .unwrap_or_default();
-    let outcome = match r.outcome {
-        RemeasureOutcome::Passed => "it passed, and decided",
-        RemeasureOutcome::Failed => "it failed with less interference: the failure stands",
-        RemeasureOutcome::FailedUnderInterference => "it failed under interference again",
-    };
-    format!(
-        "the first measurement failed{first} while {} of its time was taken by other work; \
-         measured again within {}: {outcome}",
-        r.first_interference.lost_percent(),
-        fmt_ns(r.max_time_s * 1e9)
-    )
-}
-
 fn measurement_facts(m: &Measurement) -> Vec<Fact> {
     vec![
         Fact::new(
@@ -540,53 +444,6 @@ fn diagnostics_facts(d: &Diagnostics) -> Vec<Fact> {
         ));
     }
     facts
-}
-
-/// A verdict in words for people: `pass`, `fail`, `ignored`, `not measured`
-/// (`report.json` spells the last `not_measured`: [`Verdict::as_str`]).
-pub fn verdict_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Pass => "pass",
-        Verdict::Fail => "fail",
-        Verdict::Ignored => "ignored",
-        Verdict::NotMeasured => "not measured",
-    }
-}
-
-/// The budget, where the CI lies against it, and the estimate's share of it.
-fn budget_words(b: &BudgetRecord) -> String {
-    let outcome = match b.outcome {
-        BudgetOutcome::Under => "CI under",
-        BudgetOutcome::Over => "CI over",
-        BudgetOutcome::InconclusiveUnder => "inconclusive, estimate under",
-        BudgetOutcome::InconclusiveOver => "inconclusive, estimate over",
-    };
-    format!(
-        "{} ({outcome}, estimate at {})",
-        fmt_ns(b.budget_ns),
-        fmt_percent(b.ratio, 0)
-    )
-}
-
-fn kind_words(kind: SampleKind) -> &'static str {
-    match kind {
-        SampleKind::Loop => "the routine in a loop (iter)",
-        SampleKind::Batched => "inputs prepared untimed (iter_batched)",
-        SampleKind::Custom => "times reported by the test (iter_custom)",
-        SampleKind::PerCall => {
-            "each call timed alone on an input prepared untimed, after a random wait \
-             (iter_per_call, Falco's per-call sampling): only the mean is meaningful"
-        }
-    }
-}
-
-fn stop_words(stop: StopReason) -> &'static str {
-    match stop {
-        StopReason::Precision => "the CI reached the target precision",
-        StopReason::MaxTime => "max_time ran out",
-        StopReason::SampleCap => "the sample cap was reached",
-        StopReason::Smoke => "smoke run in an unoptimized build",
-    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::checks::Verdict;
 use crate::report::fixtures;
 
 fn value<'a>(facts: &'a [Fact], label: &str) -> &'a str {
