@@ -34,9 +34,13 @@ use std::time::Duration;
 mod async_blocks;
 mod asynch;
 mod executor;
+mod wall_blocks;
+mod work;
 
 pub use asynch::AsyncBencher;
 pub use executor::{BlockOn, Executor};
+use wall_blocks::WallBlocks;
+pub use work::Work;
 
 use crate::allocations::{AllocCount, Counting};
 use crate::clock::{self, Clock};
@@ -51,19 +55,6 @@ use crate::measure::per_call::{
 use crate::measure::{Adaptive, Driver, LocalDriver, Measurement, Policy, SampleKind};
 use crate::pair::serve::Serve;
 use crate::stats;
-
-/// Work done by one iteration, declared so that rates are reported beside
-/// the time (Boyer's `numberActions`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", tag = "unit", content = "per_iter")]
-pub enum Work {
-    /// Items (elements, actions, operations) per iteration: reported as items/s.
-    Items(u64),
-    /// Bytes processed per iteration: reported as GB/s (10^9 bytes).
-    Bytes(u64),
-    /// Floating-point operations per iteration: reported as MFLOP/s.
-    Flops(u64),
-}
 
 /// Seed of the random waits of [`Bencher::iter_per_call`]: any fixed
 /// sequence is independent of where the clock's ticks fall, which is all
@@ -119,46 +110,6 @@ fn count_only<D: Driver + ?Sized>(driver: &mut D, iters: u64) -> Measurement {
         planned_samples: 0,
         budget_look: None,
         reference_ns: Vec::new(),
-    }
-}
-
-/// Blocks whose wall time a CPU-timed measurement keeps: the last this many.
-const WALL_BLOCKS: usize = 4096;
-
-/// The wall time of the last [`WALL_BLOCKS`] blocks of a CPU-timed
-/// measurement, in a ring allocated before the measurement: keeping one is
-/// a store, with no call (a `Vec::push` that may grow would put one in the
-/// timed closure, which must stay small enough to inline).
-#[derive(Debug)]
-struct WallBlocks {
-    /// `(iterations, wall time)` of block `i` at `i % WALL_BLOCKS`.
-    ring: Box<[(u64, Duration); WALL_BLOCKS]>,
-    /// Blocks kept so far.
-    kept: usize,
-}
-
-impl WallBlocks {
-    fn new() -> Self {
-        let ring = vec![(0, Duration::ZERO); WALL_BLOCKS]
-            .into_boxed_slice()
-            .try_into()
-            .expect("WALL_BLOCKS entries");
-        WallBlocks { ring, kept: 0 }
-    }
-
-    /// Keeps the wall time of a block of `n` iterations; returns its CPU
-    /// time, the block's time as the policy sees it.
-    #[inline(always)]
-    fn keep(&mut self, n: u64, block: CpuBlock) -> Duration {
-        self.ring[self.kept % WALL_BLOCKS] = (n, block.wall);
-        self.kept = self.kept.wrapping_add(1);
-        block.cpu
-    }
-
-    /// The last `k` blocks kept (at most [`WALL_BLOCKS`]), oldest first.
-    fn last(&self, k: usize) -> impl Iterator<Item = (u64, Duration)> + '_ {
-        let k = k.min(self.kept).min(WALL_BLOCKS);
-        (self.kept - k..self.kept).map(|i| self.ring[i % WALL_BLOCKS])
     }
 }
 
@@ -543,40 +494,4 @@ pub fn record_size(bencher: &mut Bencher, size: u64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::measure::Plan;
-
-    /// A per-call measurement with `clock` of a routine that sleeps 50 µs
-    /// per call: its estimate, and the wall time kept beside it.
-    fn sleeping_per_call(clock: Clock, info: clock::ClockInfo) -> (f64, Option<f64>) {
-        let mut plan = Plan::new(0.95, 0.05, Duration::from_millis(30), Duration::ZERO);
-        plan.measure = clock;
-        plan.clock = info;
-        let mut bencher =
-            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(clock);
-        bencher.iter_per_call(|| (), |()| std::thread::sleep(Duration::from_micros(50)));
-        let wall = bencher.wall_ns_per_iter();
-        let (m, _) = bencher.finish();
-        let m = m.expect("measured");
-        assert_eq!(m.kind, SampleKind::PerCall);
-        let estimate = stats::estimate_with(&m.samples_ns, 0.95, m.kind.verdict_statistic());
-        (estimate.point, wall)
-    }
-
-    #[test]
-    fn per_call_sampling_times_with_the_tests_clock() {
-        let (wall_point, kept) = sleeping_per_call(Clock::Wall, clock::info());
-        assert!(wall_point >= 40_000.0, "{wall_point}");
-        assert_eq!(kept, None);
-        // The CPU clock: a sleep costs the thread little CPU time, and each
-        // call's wall time (at least the 50 µs asked for) is kept beside it.
-        let Some(cpu) = clock::cpu_info() else {
-            return;
-        };
-        let (cpu_point, kept) = sleeping_per_call(Clock::Cpu, cpu);
-        let wall = kept.expect("wall time kept beside the CPU time");
-        assert!(wall >= 50_000.0, "{wall}");
-        assert!(cpu_point < wall, "{cpu_point} {wall}");
-    }
-}
+mod tests;

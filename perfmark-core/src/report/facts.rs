@@ -17,8 +17,8 @@ use crate::observe::Coverage;
 mod interference;
 mod words;
 use interference::{interference_facts, remeasured_words};
-use words::{budget_words, kind_words, stop_words};
 pub use words::verdict_words;
+use words::{budget_words, kind_words, stop_words};
 
 /// One fact: what it is about, and its value in words.
 #[derive(Debug, Clone, PartialEq, Eq)]

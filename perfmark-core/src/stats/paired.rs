@@ -81,8 +81,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::compare::words::{plain_percent, signed_percent};
-use super::dist::{quantile_sorted, sorted_copy};
+use super::dist::sorted_copy;
 use super::dist::{t_quantile, t_upper_tail};
 use super::summary::{mean, sd_about};
 use super::Interval;
@@ -308,57 +307,6 @@ fn trimmed_mean(centers: &[f64], mean_: f64, sd: f64) -> (f64, f64, f64) {
     (kept, se, h as f64 - 1.0)
 }
 
-/// Means of consecutive slice pairs (0–1, 2–3, …): the ABBA quads.
-fn quads(log_ratios: &[f64]) -> Vec<f64> {
-    log_ratios.chunks(2).map(mean).collect()
-}
-
-fn pair_center(log_ratios: &[f64], center: PairCenter) -> f64 {
-    match center {
-        PairCenter::Mean => mean(log_ratios),
-        PairCenter::QuadMedian => quantile_sorted(&sorted_copy(&quads(log_ratios)), 0.5),
-    }
-}
-
-/// Pooled sd of quad means about their pair's mean quad; 0 when no pair has
-/// two quads.
-fn within_pair_sd(pairs: &[Vec<f64>]) -> f64 {
-    let mut sum_sq = 0.0;
-    let mut dof = 0usize;
-    for p in pairs {
-        let q = quads(p);
-        if q.len() < 2 {
-            continue;
-        }
-        let m = mean(&q);
-        sum_sq += q.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
-        dof += q.len() - 1;
-    }
-    if dof == 0 {
-        0.0
-    } else {
-        (sum_sq / dof as f64).sqrt()
-    }
-}
-
-/// Half the mean difference between head-second (even `k`) and head-first
-/// (odd `k`) log ratios, averaged over the pairs that have both.
-fn order_effect(pairs: &[Vec<f64>]) -> f64 {
-    let per_pair: Vec<f64> = pairs
-        .iter()
-        .filter(|p| p.len() >= 2)
-        .map(|p| {
-            let even: Vec<f64> = p.iter().step_by(2).copied().collect();
-            let odd: Vec<f64> = p.iter().skip(1).step_by(2).copied().collect();
-            (mean(&even) - mean(&odd)) / 2.0
-        })
-        .collect();
-    if per_pair.is_empty() {
-        0.0
-    } else {
-        mean(&per_pair)
-    }
-}
 
 /// The outcome of a paired comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -479,89 +427,6 @@ fn within_layout_spread(est: &PairedEstimate) -> bool {
         && layout_var >= est.between_pair_sd * est.between_pair_sd / 2.0
 }
 
-/// The summary line of a paired comparison, e.g.
-/// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
-///
-/// "slices" counts slice pairs (log ratios). The bracket holds the one-sided
-/// bounds the verdict used. The outcomes read `regressed beyond the 5%
-/// tolerance`, `improved beyond the 5% tolerance`, `unchanged within the 5%
-/// tolerance`, `inconclusive: the interval spans the 5% tolerance; process
-/// pairs differ by ±6.2% (2 sd), so only slowdowns above +12.4% would fail
-/// 9 runs in 10`, and
-/// `within the layout spread: two layouts of the same code differ by up to
-/// ±8.5% here (95%); neither failed nor passed` (`2·√2·layout_sd`).
-pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
-    format!(
-        "{} [{}, {}] vs base ({}): {}",
-        signed_percent(est.ratio),
-        signed_percent(est.lower_one_sided),
-        signed_percent(est.upper_one_sided),
-        design_words(est.slices, est.process_pairs, verdict),
-        outcome_words(verdict, est),
-    )
-}
-
-/// The summary line when there is no estimate (fewer than two process
-/// pairs finished), e.g. `no estimate vs base (paired: 6 slices in 1
-/// process pair; 95% one-sided; tolerance 5%): inconclusive: fewer than 2
-/// process pairs`.
-pub fn summary_line_without_estimate(
-    slices: usize,
-    process_pairs: usize,
-    confidence: f64,
-    tolerance: f64,
-) -> String {
-    let verdict = PairedVerdict {
-        change: PairedChange::Inconclusive,
-        fails: false,
-        confidence,
-        tolerance,
-        significantly_slower: false,
-    };
-    format!(
-        "no estimate vs base ({}): inconclusive: fewer than 2 process pairs",
-        design_words(slices, process_pairs, &verdict)
-    )
-}
-
-fn design_words(slices: usize, process_pairs: usize, verdict: &PairedVerdict) -> String {
-    let plural = |n: usize, word: &str| {
-        if n == 1 {
-            format!("{n} {word}")
-        } else {
-            format!("{n} {word}s")
-        }
-    };
-    format!(
-        "paired: {} in {}; {} one-sided; tolerance {}",
-        plural(slices, "slice"),
-        plural(process_pairs, "process pair"),
-        plain_percent(verdict.confidence),
-        plain_percent(verdict.tolerance),
-    )
-}
-
-fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
-    let layout_sd = est.layout_sd;
-    let tolerance = plain_percent(verdict.tolerance);
-    match verdict.change {
-        PairedChange::Regressed => crate::stats::compare::words::regressed_beyond(verdict.tolerance),
-        PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
-        PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
-        PairedChange::Inconclusive => format!(
-            "inconclusive: the interval spans the {tolerance} tolerance; process pairs differ \
-             by ±{:.1}% (2 sd), so only slowdowns above {} would fail 9 runs in 10",
-            100.0 * ((2.0 * est.between_pair_sd).exp() - 1.0),
-            signed_percent(1.0 + min_detectable_slowdown(est, verdict.tolerance)),
-        ),
-        PairedChange::WithinLayoutSpread => format!(
-            "within the layout spread: two layouts of the same code differ by up to ±{:.1}% \
-             here (95%); neither failed nor passed",
-            100.0 * ((2.0 * std::f64::consts::SQRT_2 * layout_sd).exp() - 1.0)
-        ),
-    }
-}
-
 /// The true slowdown (a fraction) that a comparison with `est`'s standard
 /// error and degrees of freedom fails 9 times in 10:
 /// `exp(max(t·se, ln(1 + tolerance)) + z₀.₉·se) − 1`, with `t` the
@@ -581,7 +446,11 @@ pub fn min_detectable_slowdown(est: &PairedEstimate, tolerance: f64) -> f64 {
 }
 
 mod looks;
+mod slices;
+mod words;
 pub use looks::LookSchedule;
+use slices::{order_effect, pair_center, within_pair_sd};
+pub use words::{summary_line, summary_line_without_estimate};
 
 #[cfg(test)]
 mod tests;

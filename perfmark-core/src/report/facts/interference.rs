@@ -2,9 +2,9 @@
 //! while it was measured, and the re-measurement of a failure it caused.
 
 use super::Fact;
+use crate::observe::{Interference, PairedInterference, SideInterference};
 use crate::report::fmt::{fmt_ns, fmt_percent};
 use crate::report::{RemeasureOutcome, Remeasured};
-use crate::observe::{Interference, PairedInterference, SideInterference};
 
 /// What the OS knew about other work during the test: the time it took and
 /// the figures behind it, each CPU, and in compare mode each side.
@@ -107,4 +107,3 @@ pub(super) fn remeasured_words(r: &Remeasured) -> String {
         fmt_ns(r.max_time_s * 1e9)
     )
 }
-

@@ -50,4 +50,3 @@ pub(super) fn stop_words(stop: StopReason) -> &'static str {
         StopReason::Smoke => "smoke run in an unoptimized build",
     }
 }
-

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::report::fixtures::{self, measured, report, unmeasured};
 use crate::stats;

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::report::{fixtures, REPORT_SCHEMA};
 

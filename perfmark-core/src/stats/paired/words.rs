@@ -1,0 +1,89 @@
+//! A paired comparison's verdict in words: the summary line the output
+//! contract spells (docs/output.md).
+
+use super::{min_detectable_slowdown, PairedChange, PairedEstimate, PairedVerdict};
+use crate::stats::compare::words::{plain_percent, signed_percent};
+
+/// The summary line of a paired comparison, e.g.
+/// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
+///
+/// "slices" counts slice pairs (log ratios). The bracket holds the one-sided
+/// bounds the verdict used. The outcomes read `regressed beyond the 5%
+/// tolerance`, `improved beyond the 5% tolerance`, `unchanged within the 5%
+/// tolerance`, `inconclusive: the interval spans the 5% tolerance; process
+/// pairs differ by ±6.2% (2 sd), so only slowdowns above +12.4% would fail
+/// 9 runs in 10`, and
+/// `within the layout spread: two layouts of the same code differ by up to
+/// ±8.5% here (95%); neither failed nor passed` (`2·√2·layout_sd`).
+pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
+    format!(
+        "{} [{}, {}] vs base ({}): {}",
+        signed_percent(est.ratio),
+        signed_percent(est.lower_one_sided),
+        signed_percent(est.upper_one_sided),
+        design_words(est.slices, est.process_pairs, verdict),
+        outcome_words(verdict, est),
+    )
+}
+
+/// The summary line when there is no estimate (fewer than two process
+/// pairs finished), e.g. `no estimate vs base (paired: 6 slices in 1
+/// process pair; 95% one-sided; tolerance 5%): inconclusive: fewer than 2
+/// process pairs`.
+pub fn summary_line_without_estimate(
+    slices: usize,
+    process_pairs: usize,
+    confidence: f64,
+    tolerance: f64,
+) -> String {
+    let verdict = PairedVerdict {
+        change: PairedChange::Inconclusive,
+        fails: false,
+        confidence,
+        tolerance,
+        significantly_slower: false,
+    };
+    format!(
+        "no estimate vs base ({}): inconclusive: fewer than 2 process pairs",
+        design_words(slices, process_pairs, &verdict)
+    )
+}
+
+fn design_words(slices: usize, process_pairs: usize, verdict: &PairedVerdict) -> String {
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
+    format!(
+        "paired: {} in {}; {} one-sided; tolerance {}",
+        plural(slices, "slice"),
+        plural(process_pairs, "process pair"),
+        plain_percent(verdict.confidence),
+        plain_percent(verdict.tolerance),
+    )
+}
+
+fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
+    let layout_sd = est.layout_sd;
+    let tolerance = plain_percent(verdict.tolerance);
+    match verdict.change {
+        PairedChange::Regressed => crate::stats::compare::words::regressed_beyond(verdict.tolerance),
+        PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
+        PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
+        PairedChange::Inconclusive => format!(
+            "inconclusive: the interval spans the {tolerance} tolerance; process pairs differ \
+             by ±{:.1}% (2 sd), so only slowdowns above {} would fail 9 runs in 10",
+            100.0 * ((2.0 * est.between_pair_sd).exp() - 1.0),
+            signed_percent(1.0 + min_detectable_slowdown(est, verdict.tolerance)),
+        ),
+        PairedChange::WithinLayoutSpread => format!(
+            "within the layout spread: two layouts of the same code differ by up to ±{:.1}% \
+             here (95%); neither failed nor passed",
+            100.0 * ((2.0 * std::f64::consts::SQRT_2 * layout_sd).exp() - 1.0)
+        ),
+    }
+}
+
