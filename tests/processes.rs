@@ -109,6 +109,8 @@ fn a_state_that_lasts_a_process_is_measured_on_both_sides_and_fails_nothing() {
     };
     assert!((sd - expected_sd).abs() < 1e-9, "{sd}");
     assert_eq!(recorded["processes"]["df"], 4.0);
+    // Processes 40% apart set the interval, not the runner's own samples.
+    assert_eq!(recorded["processes"]["sets_interval"], true);
     // The estimate is their geometric mean, and its interval covers the
     // processes.
     let e = &recorded["estimate"];

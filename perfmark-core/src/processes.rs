@@ -187,6 +187,11 @@ pub struct ProcessSpread {
     /// partly the spread between CPUs.
     #[serde(default)]
     pub pair_cpus: Vec<Option<usize>>,
+    /// Whether this spread, rather than the runner's own samples, set the
+    /// estimate's interval: more sampling time (`max_time`) then cannot
+    /// narrow it, only processes that agree more.
+    #[serde(default)]
+    pub sets_interval: bool,
 }
 
 impl ProcessSpread {
@@ -211,6 +216,7 @@ impl ProcessSpread {
             iters_per_slice: plan.iters,
             elapsed_s: elapsed.as_secs_f64(),
             pair_cpus: pair_cpus.clone(),
+            sets_interval: false,
         })
     }
 

@@ -47,11 +47,20 @@ impl Check for Budget<'_> {
         let mut record = BudgetRecord::decide_at(estimate, look, budget_ns);
         let mut warnings = Vec::new();
         if record.inconclusive() {
-            warnings.push(format!(
-                "the CI did not clear the budget within max_time {}: the verdict rests on the \
-                 point estimate; raise max_time or the budget's margin",
-                fmt_ns(subject.plan.max_time.as_nanos() as f64)
-            ));
+            warnings.push(match subject.processes.filter(|p| p.sets_interval) {
+                Some(p) => format!(
+                    "the CI did not clear the budget: the processes that measured the test \
+                     differ by {:.0}% (sd), and the interval spans them; the verdict rests on \
+                     the point estimate; widen the budget's margin (more max_time does not \
+                     narrow this interval)",
+                    100.0 * p.sd_log.exp_m1()
+                ),
+                None => format!(
+                    "the CI did not clear the budget within max_time {}: the verdict rests on \
+                     the point estimate; raise max_time or the budget's margin",
+                    fmt_ns(subject.plan.max_time.as_nanos() as f64)
+                ),
+            });
         }
         let mut reason = record.reason(estimate);
         let sd = self.spreads.map(|s| s.sd_of(subject.name));

@@ -49,7 +49,7 @@ pub(super) fn judge(
     let mut widened_look = None;
     if let Across::Workers(run) = across {
         report.processes = ProcessSpread::new(raw.point, run);
-        if let Some(spread) = &report.processes {
+        if let Some(spread) = &mut report.processes {
             if let Some(look) = &m.budget_look {
                 if let Some((_, ci)) = processes::widen(raw.point, look.ci, &spread.estimates_ns) {
                     let mut wider = m.clone();
@@ -57,7 +57,9 @@ pub(super) fn judge(
                     widened_look = Some(wider);
                 }
             }
+            let own = raw.ci;
             raw = processes::over_processes(&raw, &spread.estimates_ns);
+            spread.sets_interval = raw.ci != own;
         }
     }
     let m = widened_look.as_ref().unwrap_or(m);

@@ -12,7 +12,8 @@
 //! - the time is below what the measurement resolves (the figure means
 //!   nothing: give the routine more work per iteration);
 //! - a budget decided on the point estimate because its CI straddled it
-//!   (about even odds at the line: raise `max_time` or the margin);
+//!   (about even odds at the line: raise `max_time` or the margin, or only
+//!   the margin when the spread between processes set the interval);
 //! - a budget so close to the estimate that the verdict may flip between
 //!   runs (widen the margin);
 //! - an improvement beyond the tolerance (re-record the baseline);
@@ -217,7 +218,15 @@ pub fn marks(t: &TestReport) -> Vec<String> {
     }
     if let Some(b) = &t.budget {
         if b.inconclusive() {
-            marks.push("its CI straddled the budget: raise max_time or the margin".to_owned());
+            let processes = t.processes.as_ref().filter(|p| p.sets_interval);
+            marks.push(match processes {
+                Some(p) => format!(
+                    "its CI straddled the budget: processes differ by {:.0}% here; widen the \
+                     margin",
+                    100.0 * p.sd_log.exp_m1()
+                ),
+                None => "its CI straddled the budget: raise max_time or the margin".to_owned(),
+            });
         }
     }
     if t.budget.as_ref().is_some_and(|b| b.may_flip) {

@@ -293,6 +293,25 @@ fn a_mark_says_what_needs_the_reader() {
         ),
         "{line}"
     );
+    // When the spread between processes set the interval, more max_time
+    // would not narrow it, and the mark does not ask for it.
+    t.processes = Some(crate::processes::ProcessSpread {
+        estimates_ns: vec![8.0, 8.7, 8.4, 5.1, 5.1],
+        sd_log: 0.273,
+        df: 4.0,
+        slices: 5,
+        iters_per_slice: 1000,
+        elapsed_s: 0.1,
+        pair_cpus: vec![Some(1), Some(5)],
+        sets_interval: true,
+    });
+    let line = line::summary_line(&t).unwrap();
+    assert!(
+        line.ends_with(
+            "! its CI straddled the budget: processes differ by 31% here; widen the margin"
+        ),
+        "{line}"
+    );
     // Warnings alone (outliers here) earn no mark.
     assert!(!t.warnings.is_empty());
 }
