@@ -36,7 +36,7 @@
 //!    upper bound below: none possible) or as narrow as
 //!    [`PairedPlan::precision`]. Otherwise go on, up to
 //!    [`PairedPlan::max_pairs`] or [`PairedPlan::max_time`]. The verdict
-//!    is then [`decide`]'s on the estimate of the look that stopped.
+//!    is then [`decide`](crate::stats::paired::decide)'s on the estimate of the look that stopped.
 //!
 //! When the driver has several links of each build
 //! ([`PairDriver::layouts`]), process pair `p` runs link `p mod k` of each
