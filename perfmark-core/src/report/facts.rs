@@ -14,8 +14,13 @@ use crate::clock::Clock;
 use crate::measure::Measurement;
 use crate::observe::Coverage;
 
+mod baselines;
 mod interference;
 mod words;
+pub use baselines::{
+    machine_moved_sentence, other_machine_baselines, other_machine_sentences, table_reasons,
+    OTHER_MACHINE_SHORT,
+};
 use interference::{interference_facts, remeasured_words};
 pub use words::verdict_words;
 use words::{budget_words, kind_words, stop_words};
@@ -96,55 +101,6 @@ fn coverage_words(c: &Coverage) -> String {
         words.push_str(&format!(" (missing: {})", c.missing.join(", ")));
     }
     words
-}
-
-/// What the regression check said of baselines from another machine, each
-/// sentence once (they name both machines, and repeat for every test whose
-/// baseline came from there): for a table's header, where
-/// [`table_reasons`] leaves them out of the rows.
-pub fn other_machine_baselines(report: &Report) -> Vec<String> {
-    other_machine_sentences(&report.tests)
-        .into_iter()
-        .map(|(sentence, _)| sentence)
-        .collect()
-}
-
-/// Each sentence about baselines from another machine among `tests`, once,
-/// with how many tests it was said of: for the console's footer.
-pub fn other_machine_sentences(tests: &[TestReport]) -> Vec<(String, usize)> {
-    let mut sentences: Vec<(String, usize)> = Vec::new();
-    for b in tests.iter().filter_map(|t| t.baseline.as_ref()) {
-        if let (true, Some(sentence)) = (b.other_machine, &b.not_used) {
-            match sentences.iter_mut().find(|(s, _)| s == sentence) {
-                Some((_, n)) => *n += 1,
-                None => sentences.push((sentence.clone(), 1)),
-            }
-        }
-    }
-    sentences
-}
-
-/// What a table row says of a baseline from another machine, the whole
-/// sentence being in the table's header ([`other_machine_baselines`]).
-pub const OTHER_MACHINE_SHORT: &str = "baseline from another machine (see above): not used to fail";
-
-/// A test's reasons as a table row gives them: the sentence about a
-/// baseline from another machine shortened to [`OTHER_MACHINE_SHORT`].
-pub fn table_reasons(t: &TestReport) -> Vec<String> {
-    let other_machine = t
-        .baseline
-        .as_ref()
-        .is_some_and(|b| b.other_machine && b.not_used.is_some());
-    t.reasons
-        .iter()
-        .map(|r| {
-            if other_machine && r.source == Some(crate::checks::Source::Baseline) {
-                OTHER_MACHINE_SHORT.to_owned()
-            } else {
-                r.text.clone()
-            }
-        })
-        .collect()
 }
 
 /// A test's measurement in detail: how it was sampled, the summary

@@ -130,6 +130,9 @@ fn footer(family: &Family, reports: &[TestReport]) -> Vec<String> {
             )
         })
         .collect();
+    lines.extend(
+        report::facts::machine_moved_sentence(reports).map(|sentence| format!("note: {sentence}")),
+    );
     lines.extend(family.statement(reports));
     lines
 }

@@ -17,10 +17,6 @@
 //! - a budget so close to the estimate that the verdict may flip between
 //!   runs (widen the margin);
 //! - an improvement beyond the tolerance (re-record the baseline);
-//! - a machine that moved beyond the tolerance since the baseline was
-//!   recorded, as perfmark's machine-state reference measured it (the
-//!   comparison allowed for the move and sees only slowdowns beyond it:
-//!   re-record, or compare builds);
 //! - a stored baseline not used for a reason of this test's own (another
 //!   clock or statistic, a time below resolution: re-record it);
 //! - a paired comparison left undecided (raise `max_time`), or one that
@@ -34,7 +30,10 @@
 //! precision target not reached (the CI printed shows its width), other
 //! work during a test that passed (it only slowed it), a re-measured
 //! failure that passed, a best fit above the declared class within the
-//! margin, and what a comparison with a stored baseline could detect.
+//! margin, and what a comparison with a stored baseline could detect. A
+//! machine that moved beyond the tolerance since the baselines were
+//! recorded is a fact of the run, said once in its footer
+//! ([`crate::report::facts::machine_moved_sentence`]).
 
 use std::fmt::Write as _;
 
@@ -241,22 +240,6 @@ pub fn marks(t: &TestReport) -> Vec<String> {
         }
         if b.comparison.is_none() && !b.other_machine {
             marks.push("baseline not used (--verbose says why)".to_owned());
-        }
-        // The machine moved beyond the tolerance since the recording: the
-        // comparison allowed for it and sees only slowdowns beyond the
-        // move, so the reader should know it was half blind.
-        if let Some((c, m)) = b
-            .comparison
-            .as_ref()
-            .and_then(|c| Some((c, c.machine?)))
-            .filter(|(c, m)| m.ratio.ln().abs() > c.tolerance.ln_1p())
-        {
-            marks.push(format!(
-                "the machine moved {} since the baseline: only slowdowns above {} can show \
-                 (re-record, or compare builds)",
-                signed_percent(m.ratio),
-                signed_percent(1.0 + c.min_detectable_slowdown)
-            ));
         }
     }
     if let Some(c) = &t.comparison {

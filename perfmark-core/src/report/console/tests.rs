@@ -317,8 +317,9 @@ fn a_mark_says_what_needs_the_reader() {
 }
 
 #[test]
-fn a_machine_that_moved_beyond_the_tolerance_is_marked() {
+fn a_machine_that_moved_beyond_the_tolerance_is_said_once_not_marked() {
     use crate::checks::BaselineRecord;
+    use crate::report::facts::machine_moved_sentence;
     use crate::stats::compare::{
         compare_with_reference, BaselineEstimate, MachineShift, RegressionRule, RunEstimate,
         Tracking,
@@ -361,16 +362,31 @@ fn a_machine_that_moved_beyond_the_tolerance_is_marked() {
             machine_note: None,
             prior: None,
         });
-        line::marks(&t)
+        t
     };
     // Within the tolerance: allowed for, nothing to say.
-    assert!(with_shift(1.03).is_empty(), "{:?}", with_shift(1.03));
-    let marks = with_shift(1.12);
-    assert_eq!(marks.len(), 1, "{marks:?}");
+    let still = with_shift(1.03);
+    assert!(line::marks(&still).is_empty(), "{:?}", line::marks(&still));
+    assert_eq!(machine_moved_sentence(std::slice::from_ref(&still)), None);
+    // Beyond it: a fact of the run, said once in the footer, never on
+    // each test's line.
+    let moved = with_shift(1.12);
+    assert!(line::marks(&moved).is_empty(), "{:?}", line::marks(&moved));
+    let one = machine_moved_sentence(&[moved.clone(), still]).unwrap();
     assert!(
-        marks[0].starts_with("the machine moved +12.0% since the baseline: only slowdowns above +")
-            && marks[0].ends_with("can show (re-record, or compare builds)"),
-        "{marks:?}"
+        one.starts_with(
+            "the machine moved +12.0% since the baselines were recorded, beyond the tolerance \
+             for 1 test: its comparison allowed for it and sees only slowdowns above +"
+        ) && one.ends_with("(--verbose for each); re-record, or compare builds"),
+        "{one}"
+    );
+    let mut faster = with_shift(0.9);
+    faster.name = "other".to_owned();
+    let two = machine_moved_sentence(&[moved, faster]).unwrap();
+    assert!(
+        two.starts_with("the machine moved +12.0% (-10.0% … +12.0%) since the baselines")
+            && two.contains("for 2 tests: their comparisons allowed for it and see only"),
+        "{two}"
     );
 }
 

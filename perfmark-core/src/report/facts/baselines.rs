@@ -1,0 +1,117 @@
+//! What the stored-baseline comparisons of a run say once, for the whole
+//! run: baselines from another machine, and a machine that moved since the
+//! baselines were recorded.
+
+use crate::report::{Report, TestReport};
+use crate::stats::compare::words::signed_percent;
+
+/// What the regression check said of baselines from another machine, each
+/// sentence once (they name both machines, and repeat for every test whose
+/// baseline came from there): for a table's header, where
+/// [`table_reasons`] leaves them out of the rows.
+pub fn other_machine_baselines(report: &Report) -> Vec<String> {
+    other_machine_sentences(&report.tests)
+        .into_iter()
+        .map(|(sentence, _)| sentence)
+        .collect()
+}
+
+/// Each sentence about baselines from another machine among `tests`, once,
+/// with how many tests it was said of: for the console's footer.
+pub fn other_machine_sentences(tests: &[TestReport]) -> Vec<(String, usize)> {
+    let mut sentences: Vec<(String, usize)> = Vec::new();
+    for b in tests.iter().filter_map(|t| t.baseline.as_ref()) {
+        if let (true, Some(sentence)) = (b.other_machine, &b.not_used) {
+            match sentences.iter_mut().find(|(s, _)| s == sentence) {
+                Some((_, n)) => *n += 1,
+                None => sentences.push((sentence.clone(), 1)),
+            }
+        }
+    }
+    sentences
+}
+
+/// What a table row says of a baseline from another machine, the whole
+/// sentence being in the table's header ([`other_machine_baselines`]).
+pub const OTHER_MACHINE_SHORT: &str = "baseline from another machine (see above): not used to fail";
+
+/// A test's reasons as a table row gives them: the sentence about a
+/// baseline from another machine shortened to [`OTHER_MACHINE_SHORT`].
+pub fn table_reasons(t: &TestReport) -> Vec<String> {
+    let other_machine = t
+        .baseline
+        .as_ref()
+        .is_some_and(|b| b.other_machine && b.not_used.is_some());
+    t.reasons
+        .iter()
+        .map(|r| {
+            if other_machine && r.source == Some(crate::checks::Source::Baseline) {
+                OTHER_MACHINE_SHORT.to_owned()
+            } else {
+                r.text.clone()
+            }
+        })
+        .collect()
+}
+
+/// The machine's move since the baselines were recorded, said once for the
+/// run when perfmark's machine-state reference measured it beyond the
+/// tolerance for any test: those comparisons allowed for the move, so only
+/// slowdowns beyond it can show. E.g. `the machine moved -6.1% (-4.8% …
+/// -11.4%) since the baselines were recorded, beyond the tolerance for 30
+/// tests: their comparisons allowed for it and see only slowdowns above
+/// +43.4% … +1879% (--verbose for each); re-record, or compare builds`.
+/// `None` when no test's machine moved that far.
+pub fn machine_moved_sentence(tests: &[TestReport]) -> Option<String> {
+    let moved: Vec<(f64, f64)> = tests
+        .iter()
+        .filter_map(|t| t.baseline.as_ref()?.comparison.as_ref())
+        .filter_map(|c| Some((c, c.machine?)))
+        .filter(|(c, m)| m.ratio.ln().abs() > c.tolerance.ln_1p())
+        .map(|(c, m)| (m.ratio, 1.0 + c.min_detectable_slowdown))
+        .collect();
+    if moved.is_empty() {
+        return None;
+    }
+    let span = |values: Vec<f64>| {
+        let mut v = values;
+        v.sort_by(f64::total_cmp);
+        let (low, high) = (v[0], v[v.len() - 1]);
+        let middle = v[v.len() / 2];
+        (low, middle, high)
+    };
+    let (low, middle, high) = span(moved.iter().map(|m| m.0).collect());
+    let moves = if moved.len() == 1 {
+        signed_percent(middle)
+    } else {
+        format!(
+            "{} ({} … {})",
+            signed_percent(middle),
+            signed_percent(low),
+            signed_percent(high)
+        )
+    };
+    let (seen_low, _, seen_high) = span(moved.iter().map(|m| m.1).collect());
+    let seen = if moved.len() == 1 {
+        signed_percent(seen_low)
+    } else {
+        format!(
+            "{} … {}",
+            signed_percent(seen_low),
+            signed_percent(seen_high)
+        )
+    };
+    let n = moved.len();
+    Some(format!(
+        "the machine moved {moves} since the baselines were recorded, beyond the tolerance for \
+         {n} test{}: {} allowed for it and see{} only slowdowns above {seen} (--verbose for \
+         each); re-record, or compare builds",
+        if n == 1 { "" } else { "s" },
+        if n == 1 {
+            "its comparison"
+        } else {
+            "their comparisons"
+        },
+        if n == 1 { "s" } else { "" },
+    ))
+}
