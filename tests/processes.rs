@@ -17,8 +17,11 @@ mod support;
 use support::{explain, fixture_dir, fixture_target_dir, stdout};
 
 /// Runs the `states` target with `args`, the process numbers drawn from
-/// `states` and the code's speed scaled by `scale`.
+/// `states` and the code's speed scaled by `scale`, with nothing else of
+/// this file running (the other test's cargo beside a machine-state
+/// reference widened a one-process comparison to [-5%, +113%]).
 fn run(states: &Path, scale: &str, args: &[&str]) -> Output {
+    let _alone = support::alone();
     static BUILT: OnceLock<()> = OnceLock::new();
     BUILT.get_or_init(|| {
         let out = Command::new(env!("CARGO"))
