@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::measure::Side;
+use crate::paired::Side;
 
 /// Why a run of the test binary could not do what it was asked, in words
 /// meant for the user.

@@ -40,7 +40,7 @@ internal_modules!(
     instructions,
     measure,
     observe,
-    pair,
+    paired,
     platform,
     processes,
     registry,
@@ -64,8 +64,8 @@ mod props;
 pub use allocations::CountingAlloc;
 pub use bencher::{AsyncBencher, Bencher, BlockOn, Executor, Work};
 pub use error::Error;
-pub use measure::paired::Side;
-pub use pair::probe;
+pub use paired::measure::Side;
+pub use paired::probe;
 pub use size::Size;
 
 /// What the `perfmark` facade's `main!` and the code `#[perf_test]`

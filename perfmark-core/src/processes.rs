@@ -11,7 +11,7 @@
 //! no machine-wide reference measures. pyperf answers with 20 worker
 //! processes by default (Victor Stinner, pyperf's documentation, "Runs,
 //! values, warmups, outer and inner loops"); perfmark measures a few, with
-//! the paired comparison's workers ([`crate::pair`]): two process pairs,
+//! the paired comparison's workers ([`crate::paired`]): two process pairs,
 //! each pair's two workers held on one CPU and their slices interleaved,
 //! each worker at its own stack and heap offsets.
 //!
@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::measure::paired::{PairDriver, Side};
+use crate::paired::measure::{PairDriver, Side};
 use crate::measure::{Measurement, SampleKind};
 use crate::stats::compare::Spread;
 use crate::stats::dist::{quantile_sorted, sorted_copy, t_quantile, upper_tail_probability};

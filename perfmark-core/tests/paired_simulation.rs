@@ -34,8 +34,8 @@ mod common;
 use std::time::Duration;
 
 use common::Rng;
-use perfmark_core::measure::paired::{run_paired, PairDriver, PairedMeasurement, PairedPlan, Side};
-use perfmark_core::stats::paired::{LookSchedule, PairCenter, PairedChange};
+use perfmark_core::paired::measure::{run_paired, PairDriver, PairedMeasurement, PairedPlan, Side};
+use perfmark_core::paired::stats::{LookSchedule, PairCenter, PairedChange};
 
 /// Comparisons per case.
 const REPS: usize = 2_000;
@@ -688,7 +688,7 @@ fn drawn_layouts_enter_the_spread_and_fixed_ones_bias_the_ratio() {
 /// showed such pairs: a spread between pairs of 6–25% in runs whose others
 /// read 0.2–2%). The plain mean of the pair centers widens its interval to
 /// span the tolerance when that pair comes; the trimmed mean from 10 pairs
-/// on (`stats::paired::TRIM`) keeps deciding. With the plain mean, the
+/// on (`paired::stats::TRIM`) keeps deciding. With the plain mean, the
 /// same machines gave +10% 95.4% and +5% 83.7% (A/A 0.10%).
 #[test]
 fn one_wild_pair_in_ten_does_not_undo_the_verdict() {

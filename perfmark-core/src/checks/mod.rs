@@ -16,7 +16,6 @@ pub mod allocs;
 pub mod budget;
 pub mod complexity;
 pub mod near_line;
-pub mod paired;
 pub mod regression;
 mod resolution;
 pub mod spread;
@@ -29,7 +28,6 @@ use crate::stats::Estimate;
 pub use allocs::Allocs;
 pub use budget::{Budget, BudgetOutcome, BudgetRecord};
 pub use complexity::ComplexityRecord;
-pub use paired::{ComparisonRecord, Paired, RunComparison};
 pub use regression::{BaselineRecord, Regression};
 pub use spread::{Prior, RunSpreads};
 #[cfg(feature = "internals")]
@@ -103,7 +101,7 @@ pub enum Record {
     /// The check against the stored baseline (`baseline`).
     Baseline(BaselineRecord),
     /// The paired comparison with another build (`comparison`).
-    Comparison(ComparisonRecord),
+    Comparison(crate::paired::ComparisonRecord),
     /// The growth over `args` against the declared class (`complexity`).
     Complexity(ComplexityRecord),
 }
@@ -153,7 +151,7 @@ pub enum Source {
     Budget,
     /// The stored-baseline check ([`Regression`]).
     Baseline,
-    /// The paired comparison with a base build ([`Paired`]).
+    /// The paired comparison with a base build ([`crate::paired::Paired`]).
     Paired,
     /// A test of the head that the base build lacks, in a paired
     /// comparison: not compared.

@@ -29,7 +29,7 @@
 //! per side, so a test exactly on its budget is called over budget at most
 //! `α/2` of the time however the looks fall: the budget verdict holds the
 //! test's confidence. The paired comparison splits its `α` the same way
-//! ([`crate::stats::paired::LookSchedule`]).
+//! ([`crate::paired::stats::LookSchedule`]).
 
 use serde::{Deserialize, Serialize};
 

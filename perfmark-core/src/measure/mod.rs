@@ -1,6 +1,7 @@
 //! Measurement: the [`driver`] that runs "n iterations now", and the
-//! policies over it: the adaptive [`sampler`] of a normal run, and the
-//! [`paired`] slice policy that compares two builds over a [`PairDriver`].
+//! policies over it: the adaptive [`sampler`] of a normal run (the paired
+//! slice policy that compares two builds is the paired comparison's own,
+//! [`crate::paired::measure`]).
 //! [`per_call`] is the block of Falco's per-call sampling.
 //!
 //! A *block* is one call of the driver with `n` iterations; a *sample* is
@@ -11,16 +12,12 @@ pub mod budget_looks;
 pub(crate) mod capture;
 pub mod driver;
 pub mod noise_floor;
-pub mod paired;
 pub mod per_call;
 pub mod reference;
 pub mod sampler;
 
 pub use budget_looks::BudgetLook;
 pub use driver::{Driver, LocalDriver, Policy};
-pub use paired::{PairDriver, Side};
-#[cfg(feature = "internals")]
-pub use paired::{run_paired, PairedMeasurement, PairedPlan, PairedStop, SlicePair};
 pub use sampler::{Adaptive, Plan};
 
 use crate::clock::ClockInfo;

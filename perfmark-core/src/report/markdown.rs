@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use super::facts::{other_machine_baselines, table_reasons, verdict_words};
 use super::fmt::fmt_ns;
 use super::Report;
-use crate::checks::{RunComparison, Verdict};
+use crate::checks::Verdict;
+use crate::paired::RunComparison;
 
 /// The run as Markdown: a heading naming the target, the platform in one
 /// line, and one table row per test with its verdict, estimate, CI and
@@ -166,9 +167,9 @@ mod tests {
 
     #[test]
     fn compare_mode_adds_the_paired_table() {
-        use crate::checks::{ComparisonRecord, RunComparison};
-        use crate::measure::paired::PairedStop;
-        use crate::stats::paired::PairedChange;
+        use crate::paired::measure::PairedStop;
+        use crate::paired::stats::PairedChange;
+        use crate::paired::{ComparisonRecord, RunComparison};
         let mut report = fixtures::realistic();
         report.comparison = Some(RunComparison {
             base: "base/perf".to_owned(),

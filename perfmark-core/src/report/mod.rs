@@ -28,14 +28,12 @@ pub(crate) mod fixtures;
 use crate::allocations::Allocations;
 use crate::bencher::Work;
 pub use crate::checks::BaselineRecord;
-use crate::checks::{
-    BudgetRecord, ComparisonRecord, ComplexityRecord, Finding, Prior, Record, RunComparison,
-    Source, Verdict,
-};
+use crate::checks::{BudgetRecord, ComplexityRecord, Finding, Prior, Record, Source, Verdict};
 use crate::clock::Clock;
 pub use crate::cpus::CpuRecord;
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
+use crate::paired::{ComparisonRecord, RunComparison};
 use crate::platform::Platform;
 pub use crate::processes::ProcessSpread;
 use crate::stats::{

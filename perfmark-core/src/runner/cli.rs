@@ -13,7 +13,7 @@ use super::{
 use perfmark_options::text as option_text;
 use perfmark_options::Key;
 
-use crate::pair::process::DEFAULT_WORKER_TIMEOUT;
+use crate::paired::process::DEFAULT_WORKER_TIMEOUT;
 use crate::Error;
 
 mod values;
@@ -35,7 +35,7 @@ impl Env for EnvVars {
 
 /// perfmark's own options, beside libtest's.
 #[derive(Debug)]
-pub(super) struct Options {
+pub(crate) struct Options {
     pub(super) libtest: Arguments,
     pub(super) save_baseline: bool,
     pub(super) no_baseline: bool,
@@ -45,7 +45,7 @@ pub(super) struct Options {
     pub(super) force: bool,
     pub(super) confidence: f64,
     pub(super) precision: f64,
-    pub(super) regression: f64,
+    pub(crate) regression: f64,
     pub(super) max_time: Duration,
     pub(super) warmup: Duration,
     /// Another build of this test target to compare with, slice by slice:
@@ -57,7 +57,7 @@ pub(super) struct Options {
     pub(super) head_layouts: Vec<PathBuf>,
     /// How long a paired comparison's worker may stay silent (starting, or
     /// answering one request) before it is taken to hang and is killed.
-    pub(super) worker_timeout: Duration,
+    pub(crate) worker_timeout: Duration,
     /// Never measure a failure a second time, even when it was measured
     /// under interference.
     pub(super) no_remeasure: bool,

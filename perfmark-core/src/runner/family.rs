@@ -27,7 +27,7 @@ use crate::stats::bonferroni_confidence;
 
 /// The run's family of verdicts and whether it is corrected for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Family {
+pub(crate) struct Family {
     /// Whether the setting is on.
     pub enabled: bool,
     /// Verdicts the run will decide.

@@ -9,7 +9,7 @@ use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
 
 /// Which processes a test's samples and estimate come from.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Across<'a> {
+pub(crate) enum Across<'a> {
     /// This process alone.
     One,
     /// Several, each sample's worker process given (a paired comparison's
@@ -23,7 +23,7 @@ pub(super) enum Across<'a> {
 /// Statistics, diagnostics and the checks' verdicts of a measured test;
 /// `across` says which processes measured it, so that the interval is
 /// bounded by the spread between them.
-pub(super) fn judge(
+pub(crate) fn judge(
     report: &mut TestReport,
     plan: &Plan,
     tolerance: f64,

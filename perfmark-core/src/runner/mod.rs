@@ -9,16 +9,15 @@
 //! complexity check in [`complexity`]); [`summary`] closes the run. Every
 //! line goes through the [`Console`].
 
-mod case;
-mod cli;
+pub(crate) mod case;
+pub(crate) mod cli;
 mod complexity;
-mod family;
-mod judge;
+pub(crate) mod family;
+pub(crate) mod judge;
 mod libtest_args;
 mod machine;
-mod one_test;
-mod outcome;
-mod paired;
+pub(crate) mod one_test;
+pub(crate) mod outcome;
 mod remeasure;
 mod setup;
 mod summary;
@@ -43,7 +42,7 @@ use crate::checks::{Allocs, Budget, Check, Regression, RunSpreads, Source, Verdi
 use crate::cpus::{Cpus, NotPinned};
 use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
-use crate::pair;
+use crate::paired;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
 use crate::report::{reasons_text, Reason};
@@ -92,9 +91,9 @@ pub fn run_main(build: BuildInfo) -> ! {
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
-    if args.get(1).is_some_and(|a| a == pair::WORKER_FLAG) {
+    if args.get(1).is_some_and(|a| a == paired::WORKER_FLAG) {
         let test = args.get(2).and_then(|a| a.to_str());
-        let code = pair::worker::run(test);
+        let code = paired::worker::run(test);
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
@@ -122,14 +121,14 @@ pub fn run_main(build: BuildInfo) -> ! {
 }
 
 /// One run of the binary.
-struct Runner {
+pub(crate) struct Runner {
     build: BuildInfo,
-    options: Options,
+    pub(crate) options: Options,
     /// Reads what the OS knows about other work around each measurement.
-    observer: Arc<Observer>,
+    pub(crate) observer: Arc<Observer>,
     /// The CPUs a test may be measured on; `None` where they cannot be
     /// read (not Linux).
-    cpus: Option<Arc<Cpus>>,
+    pub(crate) cpus: Option<Arc<Cpus>>,
 }
 
 /// How the run judges each test: the checks every measured test goes
@@ -462,7 +461,7 @@ impl Runner {
 
     /// Where this run holds each measurement: the CPUs to pin to, or why
     /// nothing is pinned (`None` from both where the CPUs are unknown).
-    fn pinning(&self) -> (Option<&Arc<Cpus>>, Option<NotPinned>) {
+    pub(crate) fn pinning(&self) -> (Option<&Arc<Cpus>>, Option<NotPinned>) {
         match &self.cpus {
             None => (None, None),
             Some(_) if self.options.no_pin => (None, Some(NotPinned::TurnedOff)),

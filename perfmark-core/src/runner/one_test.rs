@@ -17,7 +17,7 @@ use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Check, Source, Verdict};
 use crate::clock::{self, Clock};
 use crate::cpus::{NotPinned, Placed};
-use crate::pair::ProcessPair;
+use crate::paired::ProcessPair;
 use crate::processes::{self, ProcessPlan, WorkerRun};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
@@ -26,7 +26,7 @@ use crate::report::{reasons_text, Reason, TestReport};
 
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
-    pub(super) fn plan_for(&self, t: &PerfTest) -> Plan {
+    pub(crate) fn plan_for(&self, t: &PerfTest) -> Plan {
         let o = &t.options;
         let mut plan = Plan::new(
             o.confidence.unwrap_or(self.options.confidence),
@@ -51,7 +51,7 @@ impl Runner {
     /// Measures and judges `t`; a failure measured under interference is
     /// measured once more, and that measurement decides
     /// ([`remeasure`]).
-    pub(super) fn run_one(
+    pub(crate) fn run_one(
         &self,
         t: &PerfTest,
         name: String,
@@ -83,7 +83,7 @@ impl Runner {
     /// after the body: outside every timed block). The body runs under the
     /// [`watchdog`]: a test that does not return within its bound fails as
     /// hung.
-    pub(super) fn measure_one(
+    pub(crate) fn measure_one(
         &self,
         t: &PerfTest,
         name: String,
@@ -303,7 +303,7 @@ fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: String, hung:
 
 /// Keeps the judged measurement in its report; returns the failure detail
 /// libtest prints under `failures:` when the test failed.
-pub(super) fn keep_measurement(report: &mut TestReport, m: Measurement) -> Option<String> {
+pub(crate) fn keep_measurement(report: &mut TestReport, m: Measurement) -> Option<String> {
     report.samples = m.samples_ns.len();
     report.iters_per_sample = m.iters_per_sample;
     report.measurement = Some(m);
@@ -311,7 +311,7 @@ pub(super) fn keep_measurement(report: &mut TestReport, m: Measurement) -> Optio
 }
 
 /// The report of a selected test that is not run.
-pub(super) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
+pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
     let reasons = match t.options.ignore {
         Ignore::Because(why) => format!("ignored: {why}"),
         _ => "ignored".to_owned(),

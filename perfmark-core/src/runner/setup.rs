@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use super::case::Case;
 use super::machine::{self, MachineLock};
-use super::paired::Comparing;
+use crate::paired::builds::Comparing;
 use super::Runner;
 use crate::allocations;
 use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint};

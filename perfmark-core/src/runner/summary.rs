@@ -11,7 +11,7 @@ use super::family::Family;
 use super::setup::Setup;
 use super::Runner;
 use crate::baseline::{self, BaselineError, BaselineStore, Entry, Fingerprint};
-use crate::checks::RunComparison;
+use crate::paired::RunComparison;
 use crate::measure::reference;
 use crate::report::console::{Console, Counts};
 use crate::report::{self, MachineLockRecord, Report, TestReport};

@@ -18,7 +18,8 @@
 //! - [`growth`]: how time grows with the size of the input, and whether a
 //!   declared growth class holds (`complexity = "…"`).
 //! - [`compare`]: a run against its baseline (the regression rule).
-//! - [`paired`]: the paired comparison of two builds (slice pairs, process
+//! - the paired comparison's statistics live with that feature,
+//!   [`crate::paired::stats`] (slice pairs, process
 //!   pairs, the sequential looks, Holm across tests).
 //! - [`bonferroni_confidence`]: the level each verdict of a run is decided
 //!   at when the run as a whole is to keep its confidence.
@@ -44,7 +45,6 @@ mod histogram;
 mod interval;
 mod modality;
 mod outliers;
-pub mod paired;
 mod resolution;
 #[cfg(test)]
 pub(crate) mod seeded;

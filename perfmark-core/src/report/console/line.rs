@@ -39,11 +39,11 @@ use std::fmt::Write as _;
 
 use crate::checks::{BudgetOutcome, Source, Verdict};
 use crate::measure::SampleKind;
+use crate::paired::stats::PairedChange;
 use crate::report::fmt::{fmt_ns, fmt_rate};
 use crate::report::TestReport;
 use crate::stats::compare::words::signed_percent;
 use crate::stats::compare::Change;
-use crate::stats::paired::PairedChange;
 use crate::stats::Statistic;
 
 /// What separates the parts of the line.

@@ -18,9 +18,9 @@ use std::fmt::Write as _;
 
 use super::svg::escape;
 use crate::checks::{BudgetOutcome, Verdict};
+use crate::paired::stats::PairedChange;
 use crate::report::TestReport;
 use crate::stats::compare::Change;
-use crate::stats::paired::PairedChange;
 
 /// Width of the picture, SVG units.
 const WIDTH: f64 = 760.0;

@@ -3,7 +3,7 @@
 //! the data more than once.
 //!
 //! Pure functions of numbers: no clock, no I/O. The slice policy that feeds
-//! them is [`crate::measure::paired`]; `docs/design/paired-comparison.md` has the
+//! them is [`crate::paired::measure`]; `docs/design/paired-comparison.md` has the
 //! design and the simulation's figures (`tests/paired_simulation.rs`).
 //!
 //! # The unit of replication
@@ -40,7 +40,7 @@
 //! ASPLOS 2013, randomizes a whole program's layout). Pairs that share a
 //! link are not independent draws, so the unit of replication is then the
 //! *layout unit*: the pairs that ran the same links, pooled
-//! ([`crate::measure::paired`] groups them). [`PairedEstimate::layout_sd`]
+//! ([`crate::paired::measure`] groups them). [`PairedEstimate::layout_sd`]
 //! says how much layout moves one build, and [`decide`] calls a change
 //! that layout alone would explain so ([`PairedChange::WithinLayoutSpread`]).
 //!
@@ -81,10 +81,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dist::sorted_copy;
-use super::dist::{t_quantile, t_upper_tail};
-use super::summary::{mean, sd_about};
-use super::Interval;
+use crate::stats::dist::sorted_copy;
+use crate::stats::dist::{t_quantile, t_upper_tail};
+use crate::stats::summary::{mean, sd_about};
+use crate::stats::Interval;
 
 /// How one process pair's log ratios are reduced to the pair's center.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -190,7 +190,7 @@ pub fn paired_estimate(log_ratios_by_pair: &[Vec<f64>], confidence: f64) -> Opti
 /// The paired estimate from the log ratios `ln(head / base)` of each process
 /// pair, `log_ratios_by_pair[i][k]` being slice pair `k` of process pair
 /// `i` in the order taken, base first when `k` is even and head first when
-/// it is odd (the ABBA order of [`crate::measure::paired::run_paired`]).
+/// it is odd (the ABBA order of [`crate::paired::measure::run_paired`]).
 ///
 /// Each pair is reduced to its `center`; the ratio is `exp` of the mean
 /// center, and its one-sided bounds at `confidence` are

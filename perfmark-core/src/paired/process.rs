@@ -2,7 +2,7 @@
 //! and the base builds, started, asked for slices, and finished or killed.
 //!
 //! [`ProcessPair`] is the [`PairDriver`] that the paired policy
-//! ([`crate::measure::paired`]) runs over: each process pair is one fresh
+//! ([`crate::paired::measure`]) runs over: each process pair is one fresh
 //! head worker and one fresh base worker of the same test, so per-process
 //! effects (address-space layout, page placement) differ from pair to pair
 //! and enter the uncertainty.
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::lines::{LineReader, MAX_LINE_BYTES};
 use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
-use crate::measure::paired::{PairDriver, Side};
+use crate::paired::measure::{PairDriver, Side};
 use crate::cpus::Cpus;
 use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;

@@ -4,7 +4,7 @@
 //! The policy runs over a [`PairDriver`], which the coordinator implements
 //! over two worker processes (one of each build) and the simulation over a
 //! simulated machine (`tests/paired_simulation.rs`). The statistics are in
-//! [`crate::stats::paired`]; `docs/design/paired-comparison.md` explains the design
+//! [`crate::paired::stats`]; `docs/design/paired-comparison.md` explains the design
 //! and gives the simulation's figures.
 //!
 //! One comparison, step by step:
@@ -36,7 +36,7 @@
 //!    upper bound below: none possible) or as narrow as
 //!    [`PairedPlan::precision`]. Otherwise go on, up to
 //!    [`PairedPlan::max_pairs`] or [`PairedPlan::max_time`]. The verdict
-//!    is then [`decide`](crate::stats::paired::decide)'s on the estimate of the look that stopped.
+//!    is then [`decide`](crate::paired::stats::decide)'s on the estimate of the look that stopped.
 //!
 //! When the driver has several links of each build
 //! ([`PairDriver::layouts`]), process pair `p` runs link `p mod k` of each
@@ -51,7 +51,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::observe::ThreadObservation;
-use crate::stats::paired::{
+use crate::paired::stats::{
     summary_line, summary_line_without_estimate, LookSchedule,
     PairCenter, PairedChange, PairedEstimate, PairedVerdict,
 };
@@ -322,7 +322,7 @@ impl PairedMeasurement {
     #[cfg(any(test, feature = "internals"))]
     /// The log ratios grouped by unit of replication (process pairs that
     /// ran the same links pooled), in the order taken: the input of
-    /// [`crate::stats::paired::paired_estimate`].
+    /// [`crate::paired::stats::paired_estimate`].
     pub fn log_ratios_by_pair(&self) -> Vec<Vec<f64>> {
         log_ratios_by_unit(&self.slice_pairs, self.pairs_opened, self.layouts)
     }

@@ -11,9 +11,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Check, Finding, Record, Source, Subject};
-use crate::measure::paired::{PairedMeasurement, PairedStop};
-use crate::stats::paired::PairedChange;
+use crate::checks::{Check, Finding, Record, Source, Subject};
+use crate::paired::measure::{PairedMeasurement, PairedStop};
+use crate::paired::stats::PairedChange;
 
 fn one() -> usize {
     1

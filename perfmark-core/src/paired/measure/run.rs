@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::measure::sampler::{grow, MAX_ITERS_PER_SAMPLE};
-use crate::stats::paired::{decide, paired_estimate_with, LookSchedule, PairedEstimate};
+use crate::paired::stats::{decide, paired_estimate_with, LookSchedule, PairedEstimate};
 
 /// Runs a paired comparison over `driver` as `plan` asks (see the module
 /// documentation for the steps) and returns every slice pair with the

@@ -3,105 +3,35 @@
 //! binaries, and decided from the paired ratios; tests in one build only
 //! are listed as new or removed and never fail.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use std::panic::{self, AssertUnwindSafe};
 
-use super::family::Family;
-use super::judge::{judge, Across};
-use super::one_test::keep_measurement;
-use super::outcome::Outcome;
-use super::Runner;
+use crate::runner::family::Family;
+use crate::runner::judge::{judge, Across};
+use crate::runner::one_test::keep_measurement;
+use crate::runner::outcome::Outcome;
+use crate::runner::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Allocs, Budget, Check, Paired, RunSpreads, Source, Verdict};
+use super::Paired;
+use crate::checks::{Allocs, Budget, Check, RunSpreads, Source, Verdict};
 use crate::cpus::{CpuRecord, NotPinned};
-use crate::measure::paired::{run_paired, PairedPlan, PairedStop, Side, SlicePair};
+use crate::paired::builds::Comparing;
+use crate::paired::measure::{run_paired, PairedPlan, PairedStop, SlicePair};
 use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
-use crate::pair::process::greeting;
-use crate::pair::ProcessPair;
+use crate::paired::ProcessPair;
 use crate::registry::PerfTest;
 use crate::report::{Reason, TestReport};
-use crate::Error;
 
-/// What compare mode knows for the whole run.
-#[derive(Debug)]
-pub(super) struct Comparing {
-    /// The base build's links (one or more; `--compare-with`, each).
-    pub base: Vec<PathBuf>,
-    /// The head build's links: those `--head-layout` names, or this binary.
-    pub head: Vec<PathBuf>,
-    /// The base's perf tests.
-    pub base_tests: BTreeSet<String>,
-    /// Whether the head and the base were built with their layout pinned.
-    pub pinned: (bool, bool),
-    /// Tests of this run that will be compared (selected, run, in both).
-    pub compared: usize,
-}
-
-impl Comparing {
-    /// Greets every link of the base (an error names one that is not a
-    /// perfmark test binary of this protocol, or whose tests differ from
-    /// the first link's) and of the head (`head_layouts`, whose tests must
-    /// be this binary's; this binary itself when none is given).
-    pub fn start(
-        base: &[PathBuf],
-        head_layouts: &[PathBuf],
-        own_tests: &BTreeSet<String>,
-    ) -> Result<Self, Error> {
-        let first = base.first().ok_or_else(|| {
-            Error::usage("--compare-with needs the path of another build of this test target")
-        })?;
-        let base_greeting = greeting(first, Side::Base)?;
-        let base_tests: BTreeSet<String> = base_greeting.tests.into_iter().collect();
-        let mut base_pinned = base_greeting.pinned;
-        for link in &base[1..] {
-            base_pinned &= same_build(link, Side::Base, &base_tests, first)?;
-        }
-        let mut head_pinned = crate::layout::pinned();
-        let head = if head_layouts.is_empty() {
-            vec![std::env::current_exe().map_err(|e| {
-                Error::worker(
-                    Side::Head,
-                    Path::new("<this test binary>"),
-                    format!("cannot be found to start its workers: {e}"),
-                )
-            })?]
-        } else {
-            for link in head_layouts {
-                head_pinned &= same_build(link, Side::Head, own_tests, Path::new("this binary"))?;
-            }
-            head_layouts.to_vec()
-        };
-        Ok(Comparing {
-            base: base.to_vec(),
-            head,
-            base_tests,
-            pinned: (head_pinned, base_pinned),
-            compared: 0,
-        })
-    }
-
-    /// Links of each side, as the run's header and report state them.
-    pub fn links(&self) -> (usize, usize) {
-        (self.head.len(), self.base.len())
-    }
-
-    /// Whether the base has `name`.
-    pub fn has(&self, name: &str) -> bool {
-        self.base_tests.contains(name)
-    }
-}
 
 impl Runner {
     /// Measures `t` against its twin in the base, slice by slice, and
     /// decides: the budget on the head's slices, the regression from the
     /// paired ratios.
-    pub(super) fn compare_one(
+    pub(crate) fn compare_one(
         &self,
         t: &PerfTest,
         name: String,
@@ -218,24 +148,6 @@ impl Runner {
     }
 }
 
-/// Greets `link`, which must be another link of the build whose tests are
-/// `tests` (as `like` is); returns whether it is pinned.
-fn same_build(link: &Path, side: Side, tests: &BTreeSet<String>, like: &Path) -> Result<bool, Error> {
-    let g = greeting(link, side)?;
-    let theirs: BTreeSet<String> = g.tests.into_iter().collect();
-    if &theirs != tests {
-        return Err(Error::worker(
-            side,
-            link,
-            format!(
-                "has other perf tests than {}: the links of one side must be the same build \
-                 linked in other orders",
-                like.display()
-            ),
-        ));
-    }
-    Ok(g.pinned)
-}
 
 /// The head's allocations per iteration: the workers time, and this
 /// process counts, running the body once more with a counting-only policy
