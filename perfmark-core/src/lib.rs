@@ -36,6 +36,7 @@ internal_modules!(
     bencher,
     checks,
     clock,
+    complexity,
     cpus,
     instructions,
     measure,

@@ -1,5 +1,5 @@
 //! Proof by simulation of the complexity check (`complexity = "…"`,
-//! `perfmark_core::stats::growth`).
+//! `perfmark_core::complexity::fit`).
 //!
 //! Each replication draws the estimates one `NAME::complexity` test would
 //! judge: at each size, the true time `t(n)` times a drift between the
@@ -23,7 +23,7 @@
 mod common;
 
 use common::Rng;
-use perfmark_core::stats::growth::{fit_growth, SizedTime};
+use perfmark_core::complexity::fit::{fit_growth, SizedTime};
 use perfmark_core::stats::Interval;
 use perfmark_options::Complexity;
 

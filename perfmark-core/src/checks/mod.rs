@@ -10,11 +10,10 @@
 //!
 //! The complexity check is the exception: it judges a group of tests (one
 //! per argument) rather than one measurement, so the runner calls
-//! [`complexity::decide`] for the group's own test, `NAME::complexity`.
+//! [`crate::complexity::check::decide`] for the group's own test, `NAME::complexity`.
 
 pub mod allocs;
 pub mod budget;
-pub mod complexity;
 pub mod near_line;
 pub mod regression;
 mod resolution;
@@ -27,7 +26,6 @@ use crate::stats::Estimate;
 
 pub use allocs::Allocs;
 pub use budget::{Budget, BudgetOutcome, BudgetRecord};
-pub use complexity::ComplexityRecord;
 pub use regression::{BaselineRecord, Regression};
 pub use spread::{Prior, RunSpreads};
 #[cfg(feature = "internals")]
@@ -103,7 +101,7 @@ pub enum Record {
     /// The paired comparison with another build (`comparison`).
     Comparison(crate::paired::ComparisonRecord),
     /// The growth over `args` against the declared class (`complexity`).
-    Complexity(ComplexityRecord),
+    Complexity(crate::complexity::ComplexityRecord),
 }
 
 /// One check's decision about one test.

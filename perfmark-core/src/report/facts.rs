@@ -9,8 +9,8 @@
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
 use super::{Diagnostics, Report, TestReport};
-use crate::checks::ComplexityRecord;
 use crate::clock::Clock;
+use crate::complexity::ComplexityRecord;
 use crate::measure::Measurement;
 use crate::observe::Coverage;
 

@@ -1,7 +1,7 @@
 //! The tests of a run: each registered perf test, and the complexity check
 //! of each function that declares `complexity`.
 
-use super::complexity::{self, ComplexityCase};
+use crate::complexity::case::{self, ComplexityCase};
 use crate::registry::PerfTest;
 
 /// One test of the run: a registered perf test, or the complexity check of
@@ -18,7 +18,7 @@ impl Case {
     /// measurements).
     pub(super) fn all(tests: &[&'static PerfTest]) -> Vec<Case> {
         let mut cases: Vec<Case> = tests.iter().map(|&t| Case::Test(t)).collect();
-        let mut groups: Vec<(usize, ComplexityCase)> = complexity::cases(tests)
+        let mut groups: Vec<(usize, ComplexityCase)> = case::cases(tests)
             .into_iter()
             .map(|group| {
                 let last = cases

@@ -43,7 +43,7 @@ pub(crate) struct Options {
     pub(super) report_dir: Option<PathBuf>,
     pub(super) verbose: bool,
     pub(super) force: bool,
-    pub(super) confidence: f64,
+    pub(crate) confidence: f64,
     pub(super) precision: f64,
     pub(crate) regression: f64,
     pub(super) max_time: Duration,

@@ -5,13 +5,12 @@
 //! lists them, or sets the run up ([`setup`]), decides how its verdicts
 //! are judged, and prints the header; [`Runner::run_tests`] is the loop
 //! over the tests, [`Runner::run_test`] one of them (measured and judged
-//! in [`one_test`], compared with a base build in [`paired`], or a
-//! complexity check in [`complexity`]); [`summary`] closes the run. Every
+//! in [`one_test`], compared with a base build in [`crate::paired::runner`], or a
+//! complexity check in [`crate::complexity::runner`]); [`summary`] closes the run. Every
 //! line goes through the [`Console`].
 
 pub(crate) mod case;
 pub(crate) mod cli;
-mod complexity;
 pub(crate) mod family;
 pub(crate) mod judge;
 mod libtest_args;

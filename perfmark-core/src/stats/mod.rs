@@ -15,8 +15,9 @@
 //!   below zero, after the harness's cost is subtracted) reads as.
 //! - [`histogram()`], [`bulk`], [`bin_counts`]: the samples binned for a plot,
 //!   their spikes left out; [`text_histogram`]: at a glance, for `--verbose`.
-//! - [`growth`]: how time grows with the size of the input, and whether a
-//!   declared growth class holds (`complexity = "…"`).
+//! - [`line`]: a weighted least-squares line (the complexity fit's, the
+//!   reference's; how time grows with the size of the input is the
+//!   complexity feature's own, [`crate::complexity::fit`]).
 //! - [`compare`]: a run against its baseline (the regression rule).
 //! - the paired comparison's statistics live with that feature,
 //!   [`crate::paired::stats`] (slice pairs, process
@@ -40,9 +41,9 @@ mod dispersion;
 pub mod dist;
 mod estimate;
 mod family;
-pub mod growth;
 mod histogram;
 mod interval;
+pub(crate) mod line;
 mod modality;
 mod outliers;
 mod resolution;

@@ -184,7 +184,7 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
 
 /// A complexity check in a few words: the growth fitted with its CI and
 /// whether the declared class holds.
-fn complexity_words(c: &crate::checks::ComplexityRecord) -> String {
+fn complexity_words(c: &crate::complexity::ComplexityRecord) -> String {
     let mut words = String::new();
     if let (Some(k), Some(ci)) = (c.exponent, c.exponent_ci) {
         let _ = write!(

@@ -57,7 +57,7 @@ use super::{
 };
 use super::inputs::between_run_spread;
 use crate::stats::dist::{normal_quantile, t_quantile};
-use crate::stats::growth::weighted_line;
+use crate::stats::line::weighted_line;
 use super::rule::TestSpread;
 use crate::stats::Interval;
 

@@ -10,63 +10,18 @@
 
 use std::time::Instant;
 
-use perfmark_options::Complexity;
 
-use super::outcome::Outcome;
-use super::Runner;
-use crate::checks::complexity::{self, ComplexityPoint};
+use crate::runner::outcome::Outcome;
+use crate::runner::Runner;
+use super::case::ComplexityCase;
+use crate::complexity::check::{self, ComplexityPoint};
 use crate::checks::{Source, Verdict};
-use crate::registry::PerfTest;
 use crate::report::{reasons_text, Reason, TestReport};
-
-/// The name a complexity check's test ends with.
-pub const SUFFIX: &str = "complexity";
-
-/// The test `NAME::complexity` of one function.
-#[derive(Debug, Clone)]
-pub(super) struct ComplexityCase {
-    /// `NAME::complexity`.
-    pub name: String,
-    /// The declared class.
-    pub declared: Complexity,
-    /// The function's tests, one per argument, in the run's order.
-    pub members: Vec<&'static PerfTest>,
-}
-
-impl ComplexityCase {
-    /// The test that stands for the group where one is needed (source
-    /// location, `ignore`, confidence): the options are the attribute's, the
-    /// same for every argument.
-    pub fn first(&self) -> &'static PerfTest {
-        self.members[0]
-    }
-}
-
-/// The complexity cases of `tests` (sorted by name): one per function that
-/// declares `complexity`.
-pub(super) fn cases(tests: &[&'static PerfTest]) -> Vec<ComplexityCase> {
-    let mut cases: Vec<ComplexityCase> = Vec::new();
-    for &t in tests {
-        let Some(declared) = t.options.complexity else {
-            continue;
-        };
-        let name = format!("{}::{SUFFIX}", t.function_name());
-        match cases.iter_mut().find(|c| c.name == name) {
-            Some(case) => case.members.push(t),
-            None => cases.push(ComplexityCase {
-                name,
-                declared,
-                members: vec![t],
-            }),
-        }
-    }
-    cases
-}
 
 impl Runner {
     /// Runs `case`: each argument's measurement (from `earlier`, this run's
     /// reports so far, or taken now), then the fit and the verdict.
-    pub(super) fn run_complexity(
+    pub(crate) fn run_complexity(
         &self,
         case: &ComplexityCase,
         noise_floor: Option<f64>,
@@ -140,7 +95,7 @@ impl Runner {
             ));
             None
         } else {
-            report.record(complexity::decide(points, case.declared, confidence));
+            report.record(check::decide(points, case.declared, confidence));
             (report.verdict == Verdict::Fail).then(|| reasons_text(&report.reasons))
         };
         report.duration_s = started.elapsed().as_secs_f64();
@@ -150,28 +105,5 @@ impl Runner {
             failure_detail,
             hung: false,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const fn test(fn_name: &'static str, arg: &'static str, class: Option<Complexity>) -> PerfTest {
-        crate::registry::test_with_arg("perf::sorting", fn_name, arg, class)
-    }
-
-    static SORT_10: PerfTest = test("sort", "10", Some(Complexity::LinLog));
-    static SORT_100: PerfTest = test("sort", "100", Some(Complexity::LinLog));
-    static SCAN_10: PerfTest = test("scan", "10", None);
-
-    #[test]
-    fn one_case_per_function_that_declares_complexity() {
-        let cases = cases(&[&SCAN_10, &SORT_10, &SORT_100]);
-        assert_eq!(cases.len(), 1);
-        assert_eq!(cases[0].name, "sorting::sort::complexity");
-        assert_eq!(cases[0].declared, Complexity::LinLog);
-        let members: Vec<String> = cases[0].members.iter().map(|t| t.name()).collect();
-        assert_eq!(members, ["sorting::sort::10", "sorting::sort::100"]);
     }
 }

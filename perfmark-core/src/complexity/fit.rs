@@ -43,8 +43,9 @@
 
 use perfmark_options::Complexity;
 
-use super::dist::{normal_quantile, t_quantile, upper_tail_probability};
-use super::interval::Interval;
+use crate::stats::dist::{normal_quantile, t_quantile, upper_tail_probability};
+use crate::stats::line::weighted_line;
+use crate::stats::Interval;
 
 /// The margin, as a power of n: the check fails only when the time grows,
 /// with significance, at least `n^MARGIN` faster than declared.
@@ -260,50 +261,6 @@ fn log_se(p: &SizedTime) -> f64 {
         se
     } else {
         1.0
-    }
-}
-
-/// A weighted least-squares line `y = a + slope · x`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Line {
-    pub(crate) slope: f64,
-    /// Σ w (x − x̄_w)².
-    pub(crate) sxx: f64,
-    /// Σ w r², r the residuals.
-    pub(crate) weighted_rss: f64,
-}
-
-impl Line {
-    /// The slope's standard error: the weights' own scale, widened by the
-    /// residuals' when they scatter more (never narrowed).
-    fn slope_se(&self, df: f64) -> f64 {
-        let scale = (self.weighted_rss / df).max(1.0);
-        (scale / self.sxx).sqrt()
-    }
-}
-
-pub(crate) fn weighted_line(x: &[f64], y: &[f64], w: &[f64]) -> Line {
-    let sw: f64 = w.iter().sum();
-    let xm = x.iter().zip(w).map(|(x, w)| w * x).sum::<f64>() / sw;
-    let ym = y.iter().zip(w).map(|(y, w)| w * y).sum::<f64>() / sw;
-    let sxx: f64 = x.iter().zip(w).map(|(x, w)| w * (x - xm).powi(2)).sum();
-    let sxy: f64 = x
-        .iter()
-        .zip(y)
-        .zip(w)
-        .map(|((x, y), w)| w * (x - xm) * (y - ym))
-        .sum();
-    let slope = sxy / sxx;
-    let weighted_rss = x
-        .iter()
-        .zip(y)
-        .zip(w)
-        .map(|((x, y), w)| w * (y - ym - slope * (x - xm)).powi(2))
-        .sum();
-    Line {
-        slope,
-        sxx,
-        weighted_rss,
     }
 }
 

@@ -1,14 +1,14 @@
 //! The complexity check: the test `NAME::complexity` fails when
 //! the time's growth over the sizes of `args` is worse than declared, with
 //! a margin that keeps noise, constant costs and log factors from failing
-//! it. The fit is pure statistics ([`crate::stats::growth`]); this file
+//! it. The fit is pure statistics ([`crate::complexity::fit`]); this file
 //! decides from it, words it, and keeps its record for `report.json`.
 
 use perfmark_options::Complexity;
 
-use super::{Finding, Record, Source};
+use crate::checks::{Finding, Record, Source};
 use crate::report::fmt::{fmt_ns, fmt_percent};
-use crate::stats::growth::{self, CandidateFit, GrowthFit, SizedTime};
+use crate::complexity::fit::{self, CandidateFit, GrowthFit, SizedTime};
 use crate::stats::Interval;
 
 /// One argument's test as the check used it.
@@ -61,7 +61,7 @@ pub struct ComplexityRecord {
     pub excess: Option<f64>,
     /// The one-sided lower confidence bound of `excess`.
     pub excess_low: Option<f64>,
-    /// The margin the bound must exceed to fail ([`growth::MARGIN`]).
+    /// The margin the bound must exceed to fail ([`fit::MARGIN`]).
     pub margin: f64,
     /// The smallest excess these sizes could have caught.
     pub detectable_excess: Option<f64>,
@@ -99,7 +99,7 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
         declared_exponent: None,
         excess: None,
         excess_low: None,
-        margin: growth::MARGIN,
+        margin: fit::MARGIN,
         detectable_excess: None,
         confidence,
         fails: true,
@@ -107,7 +107,7 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
         points,
         candidates: Vec::new(),
     };
-    let fit = match growth::fit_growth(&sized, declared, confidence) {
+    let fit = match fit::fit_growth(&sized, declared, confidence) {
         Ok(fit) => fit,
         Err(e) => {
             let reason = format!("complexity not checked: {e}");
@@ -164,7 +164,7 @@ fn two_decimals(x: f64) -> f64 {
 /// The verdict in one sentence.
 fn reason(fit: &GrowthFit) -> String {
     let level = fmt_percent(fit.exponent_ci.confidence, 0);
-    let margin = format!("n^{}", growth::MARGIN);
+    let margin = format!("n^{}", fit::MARGIN);
     if fit.fails {
         format!(
             "declared {} does not hold: the time grows {} faster than it ({level} lower bound \
