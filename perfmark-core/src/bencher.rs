@@ -466,7 +466,7 @@ impl Bencher {
 
     /// For a CPU-timed measurement of a routine the Bencher timed itself:
     /// the median wall time per iteration over the sampling blocks (the
-    /// last blocks timed, one per sample; the last [`WALL_BLOCKS`] of them
+    /// last blocks timed, one per sample; the last 4096 (`WALL_BLOCKS`) of them
     /// at most), in ns.
     pub(crate) fn wall_ns_per_iter(&self) -> Option<f64> {
         let m = self.outcome.as_ref()?;

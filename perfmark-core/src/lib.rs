@@ -4,13 +4,25 @@
 //! [`runner`] (command line, filters, one test at a time, exit status) →
 //! [`measure`] (the [`Bencher`] hands its routine to a driver; the adaptive
 //! sampler is one policy over it, timed with the [`clock`]) → [`stats`] →
-//! [`checks`] (budget, regression) → [`report`] (console, `report.json`,
-//! Markdown, HTML). The [`baseline`] store feeds the regression check and is
-//! fed by the runner; both write their files through one atomic helper.
+//! [`checks`] → [`report`] (console, `report.json`, Markdown, HTML).
 //! [`observe`] reads what the OS knows about other work around each
 //! test's measurement (steal, run-queue waits, switches, migrations).
-//! [`allocations`] holds the counting global allocator `main!()` installs
-//! and what a test's untimed counting pass found.
+//!
+//! Each feature has one folder, which holds its own layers (what it
+//! measures, its pure statistics, its decision and, where it has one, its
+//! step of the run):
+//! - [`budget`]: `budget = "…"`, the sampler's looks and the verdict;
+//! - [`baseline`]: the stored baselines (the store, its entries and
+//!   fingerprints) and the rule that compares a run with them, with the
+//!   between-run spread it rests on;
+//! - [`paired`]: `--compare-with`, two builds compared slice by slice in
+//!   worker processes;
+//! - [`complexity`]: `complexity = "…"`, the growth fit and its test;
+//! - [`allocations`]: the counting global allocator `main!()` installs
+//!   and the `allocs` limit;
+//! - [`instructions`]: counts under Callgrind and the `instructions`
+//!   limit;
+//! - [`processes`]: the spread between processes every run measures.
 
 // The docs are written for perfmark's contributors as much as for
 // cargo-perfmark: they link the runtime's private steps and modules, which
@@ -34,6 +46,7 @@ macro_rules! internal_modules {
 internal_modules!(
     allocations,
     bencher,
+    budget,
     checks,
     clock,
     complexity,

@@ -24,7 +24,7 @@
 //! - the standard deviation of their logarithms, with `k − 1` degrees of
 //!   freedom, is this run's between-process spread ([`ProcessSpread`]),
 //!   which the regression rule pools with the recording's and its prior
-//!   ([`crate::stats::compare::RegressionRule::test_spread_with`]), and
+//!   ([`crate::baseline::compare::RegressionRule::test_spread_with`]), and
 //!   which `--save-baseline` stores with the test's entry.
 //!
 //! The policy is written over [`PairDriver`], so that it is tested on
@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::paired::measure::{PairDriver, Side};
 use crate::measure::{Measurement, SampleKind};
-use crate::stats::compare::Spread;
+use crate::baseline::compare::Spread;
 use crate::stats::dist::{quantile_sorted, sorted_copy, t_quantile, upper_tail_probability};
 use crate::stats::summary::{mean, sd_about};
 use crate::stats::{Estimate, Interval};

@@ -42,7 +42,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::Rng;
-use perfmark_core::checks::{Budget, BudgetOutcome, BudgetRecord, Check, Record, Subject};
+use perfmark_core::budget::{Budget, BudgetOutcome, BudgetRecord};
+use perfmark_core::checks::{Check, Record, Subject};
 use perfmark_core::measure::{
     Adaptive, LocalDriver, Measurement, Plan, Policy, SampleKind, StopReason,
 };

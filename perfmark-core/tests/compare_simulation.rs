@@ -1,5 +1,5 @@
 //! Proof by simulation of the comparison functions and the regression rule
-//! (`perfmark_core::stats::compare`).
+//! (`perfmark_core::baseline::compare`).
 //!
 //! Every case is seeded and deterministic, with `REPS` (2,000) replications.
 //! The world simulated is the one the rule is built for: each process's
@@ -20,7 +20,7 @@
 mod common;
 mod welch;
 
-use perfmark_core::stats::compare::{
+use perfmark_core::baseline::compare::{
     compare, moderated_prior, BaselineEstimate, Change, Comparison, RegressionRule, RunEstimate,
     Spread, DEFAULT_BETWEEN_RUN_SD, DETECTION_POWER,
 };

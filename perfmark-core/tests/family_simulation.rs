@@ -10,10 +10,10 @@
 mod common;
 
 use common::Rng;
-use perfmark_core::checks::{BudgetOutcome, BudgetRecord};
-use perfmark_core::stats::compare::{
+use perfmark_core::baseline::compare::{
     compare, moderated_prior, BaselineEstimate, Change, RegressionRule, RunEstimate, Spread,
 };
+use perfmark_core::budget::{BudgetOutcome, BudgetRecord};
 use perfmark_core::stats::{bonferroni_confidence, estimate, Interval};
 use perfmark_options::DEFAULT_REGRESSION;
 

@@ -1,5 +1,5 @@
 //! Proof by simulation of the regression rule with the machine-state
-//! reference (`stats::compare::compare_with_reference`), in a world built
+//! reference (`baseline::compare::compare_with_reference`), in a world built
 //! from what was measured on shared virtual machines, not from the rule's
 //! own model:
 //!
@@ -32,7 +32,7 @@
 mod common;
 
 use common::Rng;
-use perfmark_core::stats::compare::{
+use perfmark_core::baseline::compare::{
     compare, compare_with_reference, fit_runs, BaselineEstimate, Comparison, MachineShift,
     RegressionRule, RunEstimate, Tracking, DEFAULT_RESIDUAL_PRIOR,
 };

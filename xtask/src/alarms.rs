@@ -39,11 +39,11 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use perfmark_core::baseline::check::machine_shift_since;
+use perfmark_core::baseline::compare::{self, Comparison, RegressionRule, RunEstimate};
+use perfmark_core::baseline::run_spreads::{baseline_estimate, residual_baseline_estimate};
 use perfmark_core::baseline::{BaselineStore, Entry, StoredReference};
-use perfmark_core::checks::regression::machine_shift_since;
-use perfmark_core::checks::spread::{baseline_estimate, residual_baseline_estimate};
 use perfmark_core::report::TestReport;
-use perfmark_core::stats::compare::{self, Comparison, RegressionRule, RunEstimate};
 use perfmark_core::stats::{bonferroni_confidence, t_quantile, Interval};
 use perfmark_options::DEFAULT_REGRESSION;
 

@@ -79,9 +79,12 @@ mod atomic;
 mod entry;
 mod error;
 mod fingerprint;
+mod resolution;
 mod spread;
 mod store;
 mod unique_keys;
+
+internal_modules!(check, compare, record, run_spreads);
 
 /// The clock an entry was measured with (an entry is compared only with
 /// entries of the same clock).

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Entry, Fingerprint};
-use crate::stats::compare::{moderated_prior, Spread};
+use crate::baseline::compare::{moderated_prior, Spread};
 
 /// The name [`RecordedSpread::estimator`] gives Smyth's moment estimate
 /// ([`moderated_prior`]).

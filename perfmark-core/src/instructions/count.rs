@@ -2,7 +2,7 @@
 //! limit, the stored baseline, the base build. Pure: figures in, records
 //! and words out.
 
-use crate::stats::compare::words::{plain_percent, signed_percent};
+use crate::baseline::compare::words::{plain_percent, signed_percent};
 
 /// `1.0123` → `+1.23%`: counts are exact, so two decimals.
 fn count_percent(ratio: f64) -> String {
@@ -283,7 +283,7 @@ impl CountComparison {
         let verdict = match self.change {
             CountChange::Regressed => format!(
                 "instruction count {}",
-                crate::stats::compare::words::regressed_beyond(self.tolerance)
+                crate::baseline::compare::words::regressed_beyond(self.tolerance)
             ),
             CountChange::Improved => format!(
                 "fewer instructions beyond the {tolerance} tolerance{}",

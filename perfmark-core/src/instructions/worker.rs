@@ -1,5 +1,5 @@
 //! Counting mode: the test binary, started under Callgrind by the runner
-//! ([`super::count`]), runs one test's body with the counting policy and
+//! ([`super::count`](mod@super::count)), runs one test's body with the counting policy and
 //! exits. Nothing is printed on success; a failure is one line on standard
 //! error and status 101.
 

@@ -8,7 +8,6 @@
 //! one block's time divided by `n`, less the harness's own per-iteration
 //! cost. What a policy measured for one test is a [`Measurement`].
 
-pub mod budget_looks;
 pub(crate) mod capture;
 pub mod driver;
 pub mod noise_floor;
@@ -16,7 +15,7 @@ pub mod per_call;
 pub mod reference;
 pub mod sampler;
 
-pub use budget_looks::BudgetLook;
+use crate::budget::BudgetLook;
 pub use driver::{Driver, LocalDriver, Policy};
 pub use sampler::{Adaptive, Plan};
 
@@ -113,7 +112,7 @@ pub struct Measurement {
     /// Sample count planned from the pilot to reach the precision.
     pub planned_samples: usize,
     /// With a budget, the look at it the sampler stopped on: the CI the
-    /// budget is decided with (see [`budget_looks`]). `None` without a
+    /// budget is decided with (see [`crate::budget::looks`]). `None` without a
     /// budget, and for measurements that took no looks (paired slices).
     #[serde(default)]
     pub budget_look: Option<BudgetLook>,

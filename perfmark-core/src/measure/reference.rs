@@ -19,7 +19,7 @@
 //! core's clock and its share of the physical core, which is what moved
 //! every test of a process together on the reference machine; a test bound
 //! by memory follows it only in part, which is why the regression rule
-//! never assumes a test follows it fully (`stats::compare::reference`).
+//! never assumes a test follows it fully (`baseline::compare::reference`).
 //!
 //! One reference sample of [`STEPS`] steps (about 10 µs) is taken after
 //! every sample of the test: at least a millisecond each

@@ -19,7 +19,7 @@
 //!    (the lecture), which with the CI's own correction for serial correlation
 //!    accounts for correlated samples — or until `max_time`;
 //! 6. with a budget, the budget is looked at from then on only at the looks
-//!    of [`super::budget_looks`] (at most five before `max_time`, each at a
+//!    of [`crate::budget::looks`] (at most five before `max_time`, each at a
 //!    stricter level), so that looking again and again does not raise the
 //!    chance of a wrong verdict above the test's confidence;
 //! 7. after every sample, one sample of perfmark's machine-state
@@ -28,7 +28,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::budget_looks::{BudgetLooks, LOOK_GROWTH};
+use crate::budget::looks::{BudgetLooks, LOOK_GROWTH};
 use super::{resolution_per_iter_ns, Driver, Measurement, Policy, SampleKind, StopReason};
 use crate::clock::{self, Clock, ClockInfo};
 use crate::stats::{self, Estimate};
@@ -46,7 +46,7 @@ pub struct Plan {
     /// Cap on the warm-up phase.
     pub warmup: Duration,
     /// The budget, per iteration, in ns: sampling goes on while the CI
-    /// straddles it, up to the looks of [`super::budget_looks`].
+    /// straddles it, up to the looks of [`crate::budget::looks`].
     pub budget_ns: Option<f64>,
     /// Unoptimized build: run a few iterations and measure nothing.
     pub smoke: bool,

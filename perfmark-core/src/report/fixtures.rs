@@ -1,8 +1,11 @@
 //! Reports built as the runner builds them, from seeded samples and the
 //! real statistics, for the tests of every report form.
 
+use crate::baseline::compare::{self, BaselineEstimate, RegressionRule, RunEstimate};
+use crate::baseline::record::BaselineRecord;
 use crate::bencher::Work;
-use crate::checks::{BaselineRecord, BudgetRecord, Source, Verdict};
+use crate::budget::BudgetRecord;
+use crate::checks::{Source, Verdict};
 use crate::clock::ClockInfo;
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::{Coverage, Fixed, Interference, Reading, Switches};
@@ -12,7 +15,6 @@ use crate::report::{
     fmt_ns, rate_per_s, Diagnostics, EstimateRecord, MachineLockRecord, Reason, Report, Startup,
     TestReport,
 };
-use crate::stats::compare::{self, BaselineEstimate, RegressionRule, RunEstimate};
 use crate::stats::{self, estimate, summarize, tukey, Statistic};
 
 pub(crate) fn platform() -> Platform {

@@ -26,9 +26,11 @@ mod write;
 pub(crate) mod fixtures;
 
 use crate::allocations::Allocations;
+pub use crate::baseline::record::BaselineRecord;
+use crate::baseline::run_spreads::Prior;
 use crate::bencher::Work;
-pub use crate::checks::BaselineRecord;
-use crate::checks::{BudgetRecord, Finding, Prior, Record, Source, Verdict};
+use crate::budget::BudgetRecord;
+use crate::checks::{Finding, Record, Source, Verdict};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 pub use crate::cpus::CpuRecord;

@@ -1,5 +1,6 @@
 use super::*;
-use crate::checks::{BudgetOutcome, Record};
+use crate::budget::BudgetOutcome;
+use crate::checks::Record;
 
 #[test]
 fn a_failed_finding_fails_the_test_and_keeps_its_record() {

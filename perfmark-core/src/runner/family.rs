@@ -201,7 +201,8 @@ mod tests {
 
     #[test]
     fn the_statement_bounds_every_planned_verdict() {
-        use crate::checks::{BudgetOutcome, BudgetRecord, Verdict};
+        use crate::checks::Verdict;
+        use crate::budget::{BudgetOutcome, BudgetRecord};
         use crate::report::fixtures;
         let family = Family::new(
             true,

@@ -2,7 +2,8 @@
 //! the diagnostics and the warnings in words.
 
 use crate::checks::{Check, Finding, Subject};
-use crate::measure::{BudgetLook, Measurement, Plan, SampleKind, StopReason};
+use crate::measure::{Measurement, Plan, SampleKind, StopReason};
+use crate::budget::BudgetLook;
 use crate::processes::{self, ProcessSpread, WorkerRun};
 use crate::report::{self, fmt_ns, Diagnostics, EstimateRecord, TestReport};
 use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
@@ -250,7 +251,8 @@ mod tests {
     use std::time::Duration;
 
     use crate::bencher::{Bencher, Measurer};
-    use crate::checks::{Budget, Verdict};
+    use crate::checks::Verdict;
+    use crate::budget::Budget;
     use crate::measure::{Adaptive, Policy as _};
 
     /// Synthetic timings of a known truth, through the whole pipeline:

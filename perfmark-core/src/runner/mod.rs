@@ -37,7 +37,15 @@ use self::outcome::Outcome;
 use self::setup::Setup;
 use self::summary::Ran;
 
-use crate::checks::{Allocs, Budget, Check, Regression, RunSpreads, Source, Verdict};
+use crate::checks::{Check, Source, Verdict};
+
+use crate::allocations::check::Allocs;
+
+use crate::baseline::run_spreads::RunSpreads;
+
+use crate::baseline::check::Regression;
+
+use crate::budget::Budget;
 use crate::cpus::{Cpus, NotPinned};
 use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;

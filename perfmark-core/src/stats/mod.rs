@@ -15,10 +15,11 @@
 //!   below zero, after the harness's cost is subtracted) reads as.
 //! - [`histogram()`], [`bulk`], [`bin_counts`]: the samples binned for a plot,
 //!   their spikes left out; [`text_histogram`]: at a glance, for `--verbose`.
-//! - [`line`]: a weighted least-squares line (the complexity fit's, the
+//! - [`line`](mod@line): a weighted least-squares line (the complexity fit's, the
 //!   reference's; how time grows with the size of the input is the
 //!   complexity feature's own, [`crate::complexity::fit`]).
-//! - [`compare`]: a run against its baseline (the regression rule).
+//! - the stored-baseline rule (a run against its baseline) lives with the
+//!   baseline store, [`crate::baseline::compare`].
 //! - the paired comparison's statistics live with that feature,
 //!   [`crate::paired::stats`] (slice pairs, process
 //!   pairs, the sequential looks, Holm across tests).
@@ -36,7 +37,6 @@
 //! coverage of its intervals.
 
 mod autocorr;
-pub mod compare;
 mod dispersion;
 pub mod dist;
 mod estimate;

@@ -25,7 +25,7 @@
 //! on a CI that says nothing: the interval straddles it and the verdict is
 //! inconclusive. And a ratio to a time below resolution means nothing, so the
 //! regression check does not compute one, and says so
-//! (`checks::regression`).
+//! (`baseline::check`).
 
 use super::estimate::Estimate;
 use super::interval::Interval;

@@ -13,11 +13,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use perfmark_core::baseline::check::Regression;
+use perfmark_core::baseline::compare::Change;
+use perfmark_core::baseline::run_spreads::{Prior, RunSpreads};
 use perfmark_core::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
-use perfmark_core::checks::{Check, Prior, Record, Regression, RunSpreads, Subject};
+use perfmark_core::checks::{Check, Record, Subject};
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};
 use perfmark_core::stats;
-use perfmark_core::stats::compare::Change;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 

@@ -7,11 +7,11 @@
 //! a difference and its interval stays positive.
 //!
 //! perfmark's verdicts use none of these (the regression rule is
-//! `perfmark_core::stats::compare::compare`); the simulation in
+//! `perfmark_core::baseline::compare::compare`); the simulation in
 //! `compare_simulation.rs` uses them to show what a comparison that ignores
 //! the spread between processes gets wrong. So they live with that test.
 
-use perfmark_core::stats::compare::RunEstimate;
+use perfmark_core::baseline::compare::RunEstimate;
 use perfmark_core::stats::dist::upper_tail_probability;
 use perfmark_core::stats::{normal_quantile, t_quantile, Interval};
 

@@ -84,7 +84,7 @@ impl StoredReference {
 /// resolution (0 as the runner reads it, `stats::at_resolution`; negative
 /// in files saved before that rule) has no place on a log scale, and the
 /// regression check never compares an entry holding one: it says so
-/// instead (`checks/resolution.rs`).
+/// instead (`baseline/resolution.rs`).
 const LOG_FLOOR_NS: f64 = 1e-3;
 
 impl BetweenRuns {
@@ -116,9 +116,9 @@ impl BetweenRuns {
 
     /// The runs' spread and tracking once the machine-state references
     /// measured beside them are taken into account
-    /// ([`crate::stats::compare::fit_runs`]). `None` unless every run has a
+    /// ([`crate::baseline::compare::fit_runs`]). `None` unless every run has a
     /// reference and there are at least 2.
-    pub fn residual_fit(&self) -> Option<crate::stats::compare::RecordedFit> {
-        crate::stats::compare::fit_runs(&self.run_estimates_ns, &self.reference_ns)
+    pub fn residual_fit(&self) -> Option<crate::baseline::compare::RecordedFit> {
+        crate::baseline::compare::fit_runs(&self.run_estimates_ns, &self.reference_ns)
     }
 }

@@ -2,7 +2,7 @@
 //! contract spells (docs/output.md).
 
 use super::{min_detectable_slowdown, PairedChange, PairedEstimate, PairedVerdict};
-use crate::stats::compare::words::{plain_percent, signed_percent};
+use crate::baseline::compare::words::{plain_percent, signed_percent};
 
 /// The summary line of a paired comparison, e.g.
 /// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
@@ -70,7 +70,7 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     let layout_sd = est.layout_sd;
     let tolerance = plain_percent(verdict.tolerance);
     match verdict.change {
-        PairedChange::Regressed => crate::stats::compare::words::regressed_beyond(verdict.tolerance),
+        PairedChange::Regressed => crate::baseline::compare::words::regressed_beyond(verdict.tolerance),
         PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
         PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
         PairedChange::Inconclusive => format!(

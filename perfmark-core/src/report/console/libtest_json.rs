@@ -15,7 +15,8 @@ use std::io;
 use serde::Serialize;
 
 use super::{line, Counts};
-use crate::checks::{BudgetRecord, Verdict};
+use crate::budget::BudgetRecord;
+use crate::checks::Verdict;
 use crate::report::{EstimateRecord, TestReport};
 
 /// `{ "type": "suite", "event": "started", "test_count": N }`.

@@ -37,13 +37,15 @@
 
 use std::fmt::Write as _;
 
-use crate::checks::{BudgetOutcome, Source, Verdict};
+use crate::checks::{Source, Verdict};
+
+use crate::baseline::compare::words::signed_percent;
+use crate::baseline::compare::Change;
+use crate::budget::BudgetOutcome;
 use crate::measure::SampleKind;
 use crate::paired::stats::PairedChange;
 use crate::report::fmt::{fmt_ns, fmt_rate};
 use crate::report::TestReport;
-use crate::stats::compare::words::signed_percent;
-use crate::stats::compare::Change;
 use crate::stats::Statistic;
 
 /// What separates the parts of the line.
@@ -96,7 +98,7 @@ pub fn summary_line(t: &TestReport) -> Option<String> {
             fmt_ns(e.ns_per_iter),
             fmt_ns(e.ci_low),
             fmt_ns(e.ci_high),
-            crate::stats::compare::words::plain_percent(e.confidence),
+            crate::baseline::compare::words::plain_percent(e.confidence),
         );
         if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
             let _ = write!(estimate, "{SEP}{}", fmt_rate(work, rate));

@@ -275,7 +275,7 @@ fn a_passing_test_has_one_line_and_a_failing_one_at_most_four() {
 
 #[test]
 fn a_mark_says_what_needs_the_reader() {
-    use crate::checks::{BudgetOutcome, BudgetRecord};
+    use crate::budget::{BudgetOutcome, BudgetRecord};
     let mut t = fixtures::realistic().tests[0].clone();
     assert!(line::marks(&t).is_empty());
     t.budget = Some(BudgetRecord {
@@ -318,12 +318,12 @@ fn a_mark_says_what_needs_the_reader() {
 
 #[test]
 fn a_machine_that_moved_beyond_the_tolerance_is_said_once_not_marked() {
-    use crate::checks::BaselineRecord;
-    use crate::report::facts::machine_moved_sentence;
-    use crate::stats::compare::{
+    use crate::baseline::compare::{
         compare_with_reference, BaselineEstimate, MachineShift, RegressionRule, RunEstimate,
         Tracking,
     };
+    use crate::baseline::record::BaselineRecord;
+    use crate::report::facts::machine_moved_sentence;
     use crate::stats::Interval;
     let run = |p: f64| {
         RunEstimate::new(

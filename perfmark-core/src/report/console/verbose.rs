@@ -6,13 +6,13 @@
 use std::fmt::Write as _;
 
 use super::PER_CALL_NOTE;
-use crate::checks::allocs::fmt_allocations;
+use crate::allocations::check::fmt_allocations;
+use crate::baseline::compare::words::plain_percent;
 use crate::measure::SampleKind;
 use crate::report::facts::{clock_line, test_facts};
 use crate::report::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use crate::report::TestReport;
 use crate::stats;
-use crate::stats::compare::words::plain_percent;
 
 /// Bins of the `--verbose` text histogram.
 pub(super) const TEXT_HISTOGRAM_BINS: usize = 12;

@@ -2,8 +2,8 @@
 //! run: baselines from another machine, and a machine that moved since the
 //! baselines were recorded.
 
+use crate::baseline::compare::words::signed_percent;
 use crate::report::{Report, TestReport};
-use crate::stats::compare::words::signed_percent;
 
 /// What the regression check said of baselines from another machine, each
 /// sentence once (they name both machines, and repeat for every test whose

@@ -1,6 +1,8 @@
 //! The words of a test's verdict, budget, sampling and stop, for the facts.
 
-use crate::checks::{BudgetOutcome, BudgetRecord, Verdict};
+use crate::checks::Verdict;
+
+use crate::budget::{BudgetOutcome, BudgetRecord};
 use crate::measure::{SampleKind, StopReason};
 use crate::report::fmt::{fmt_ns, fmt_percent};
 

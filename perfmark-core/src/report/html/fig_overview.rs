@@ -17,10 +17,11 @@
 use std::fmt::Write as _;
 
 use super::svg::escape;
-use crate::checks::{BudgetOutcome, Verdict};
+use crate::baseline::compare::Change;
+use crate::budget::BudgetOutcome;
+use crate::checks::Verdict;
 use crate::paired::stats::PairedChange;
 use crate::report::TestReport;
-use crate::stats::compare::Change;
 
 /// Width of the picture, SVG units.
 const WIDTH: f64 = 760.0;

@@ -1,35 +1,30 @@
-//! Checks: the decisions a measured test is passed or failed by, one file
-//! per check.
+//! Checks: what every decision a measured test is passed or failed by has
+//! in common. Each check lives with its feature (`check.rs` in
+//! [`crate::budget`], [`crate::baseline`], [`crate::paired`],
+//! [`crate::allocations`]; the instruction limit in
+//! [`crate::instructions`]).
 //!
 //! Each check sees the same [`Subject`] (the test's name, its resolved
 //! plan and tolerance, its measurement and its verdict estimate) and returns
 //! a [`Finding`]: passed or not, one reason in words, warnings, and the
-//! record `report.json` keeps of it. The runner runs the list of checks it
-//! built for the run and folds the findings into the test's outcome; adding a
-//! check means one file here, one entry in that list, and its option.
+//! record `report.json` keeps of it ([`Record`], which names each feature's
+//! record type). The runner runs the list of checks it built for the run
+//! and folds the findings into the test's outcome; adding a check means one
+//! `check.rs` in its feature's folder, one entry in that list, and its
+//! option.
 //!
 //! The complexity check is the exception: it judges a group of tests (one
 //! per argument) rather than one measurement, so the runner calls
 //! [`crate::complexity::check::decide`] for the group's own test, `NAME::complexity`.
 
-pub mod allocs;
-pub mod budget;
-pub mod near_line;
-pub mod regression;
-mod resolution;
-pub mod spread;
-
 use crate::allocations::Allocations;
+use crate::baseline::record::BaselineRecord;
+use crate::budget::BudgetRecord;
+use crate::complexity::ComplexityRecord;
+use crate::paired::ComparisonRecord;
 use crate::processes::ProcessSpread;
 use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;
-
-pub use allocs::Allocs;
-pub use budget::{Budget, BudgetOutcome, BudgetRecord};
-pub use regression::{BaselineRecord, Regression};
-pub use spread::{Prior, RunSpreads};
-#[cfg(feature = "internals")]
-pub use spread::PriorSource;
 
 /// The outcome of a test, as `report.json` spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -99,9 +94,9 @@ pub enum Record {
     /// The check against the stored baseline (`baseline`).
     Baseline(BaselineRecord),
     /// The paired comparison with another build (`comparison`).
-    Comparison(crate::paired::ComparisonRecord),
+    Comparison(ComparisonRecord),
     /// The growth over `args` against the declared class (`complexity`).
-    Complexity(crate::complexity::ComplexityRecord),
+    Complexity(ComplexityRecord),
 }
 
 /// One check's decision about one test.
@@ -145,16 +140,16 @@ impl Finding {
 /// picks reasons out by it, never by their words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
-    /// The budget check ([`Budget`]).
+    /// The budget check ([`crate::budget::Budget`]).
     Budget,
-    /// The stored-baseline check ([`Regression`]).
+    /// The stored-baseline check ([`crate::baseline::check::Regression`]).
     Baseline,
     /// The paired comparison with a base build ([`crate::paired::Paired`]).
     Paired,
     /// A test of the head that the base build lacks, in a paired
     /// comparison: not compared.
     NotInBase,
-    /// The allocation limit ([`Allocs`]).
+    /// The allocation limit ([`crate::allocations::check::Allocs`]).
     Allocations,
     /// The declared growth class of a `NAME::complexity` test.
     Complexity,

@@ -35,7 +35,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::{BaselineFile, Entry, Fingerprint};
-use crate::stats::compare::{
+use crate::baseline::compare::{
     BaselineEstimate, CompareError, RegressionRule, RunEstimate, Spread, DEFAULT_BETWEEN_RUN_SD,
     DEFAULT_PRIOR, DEFAULT_RESIDUAL_PRIOR, MIN_RESIDUAL_SD, Tracking,
 };
@@ -77,7 +77,7 @@ pub struct Prior {
     /// The residual prior `σ_r` with its weight: the spread left once each
     /// run is divided by the machine-state reference measured beside it,
     /// which the rule uses instead of `σ₀` when the baseline and the run
-    /// both have the reference (`stats::compare::compare_with_reference`).
+    /// both have the reference (`baseline::compare::compare_with_reference`).
     /// The setting's sd, the recording's residual, or the default; reports
     /// written before it read the default.
     #[serde(default = "default_residual")]
@@ -321,7 +321,7 @@ pub fn residual_baseline_estimate(
 mod tests {
     use super::*;
     use crate::baseline::RecordedSpread;
-    use crate::stats::compare::DEFAULT_PRIOR_DF;
+    use crate::baseline::compare::DEFAULT_PRIOR_DF;
 
     #[test]
     fn the_setting_wins_then_the_recording_then_the_default() {

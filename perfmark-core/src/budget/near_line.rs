@@ -3,7 +3,7 @@
 //!
 //! The budget's CI covers this process's estimate (about ±0.5% on a quiet
 //! test), but the estimate itself moves between processes by the machine's
-//! between-run spread `σ_b` (2% and more; [`super::spread`]). A budget
+//! between-run spread `σ_b` (2% and more; [`crate::baseline::run_spreads`]). A budget
 //! closer to the estimate than that can pass in one run and fail in the
 //! next with nothing changed, however narrow the CI: the verdict line then
 //! says so, e.g. `…; may flip between runs: the budget is 2.1% above the
@@ -59,7 +59,9 @@ mod tests {
 
     use crate::baseline::Fingerprint;
     use crate::bencher::{Bencher, Measurer};
-    use crate::checks::{Budget, Check, Prior, RunSpreads, Subject};
+    use crate::checks::{Check, Subject};
+    use crate::baseline::run_spreads::{Prior, RunSpreads};
+    use crate::budget::Budget;
     use crate::measure::{Adaptive, Plan};
 
     #[test]

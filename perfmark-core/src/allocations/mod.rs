@@ -14,7 +14,9 @@
 //! allocation, and never an atomic write, so counting never perturbs the
 //! timing it would otherwise share cache lines with. Divan counts the same
 //! way (a wrapper over the global allocator), but only reports the counts;
-//! here they can fail a test (`allocs = N`).
+//! here they can fail a test (`allocs = N`): the [`check`] does.
+
+pub mod check;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;

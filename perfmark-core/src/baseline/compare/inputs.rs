@@ -172,7 +172,7 @@ pub struct BaselineEstimate {
     /// of the per-process ones ([`RunEstimate::log_se`]) as
     /// [`BaselineEstimate::from_runs`] computes it. A store that keeps one
     /// run's interval fills in that run's (the stored baseline: its median
-    /// run's, see `checks::regression`).
+    /// run's, see `baseline::check`).
     pub within_log_se: f64,
     /// The measured between-run spread ([`between_run_spread`]); `None` when
     /// `runs == 1`.

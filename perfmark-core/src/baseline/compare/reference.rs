@@ -324,8 +324,8 @@ pub fn compare_with_reference(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::compare::inputs::test_run as run;
-    use crate::stats::compare::compare;
+    use crate::baseline::compare::inputs::test_run as run;
+    use crate::baseline::compare::compare;
 
     fn rule() -> RegressionRule {
         RegressionRule::new(0.95, 0.05)

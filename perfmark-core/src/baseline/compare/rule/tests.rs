@@ -1,5 +1,5 @@
     use super::*;
-    use crate::stats::compare::inputs::test_run as run;
+    use crate::baseline::compare::inputs::test_run as run;
 
     #[test]
     fn the_spreads_between_processes_of_both_sides_are_pooled_never_below_the_prior() {

@@ -7,14 +7,14 @@
 //! ([`super::near_line`]).
 //!
 //! The CI is the one of the sampler's look at the budget that stopped it
-//! ([`crate::measure::budget_looks`]): at a level stricter than the test's
+//! ([`crate::budget::looks`]): at a level stricter than the test's
 //! confidence when the sampler looked more than once, so that the looks
 //! together keep the test's error rate (docs/design/budget-rule.md).
 
 use super::near_line::flip_note;
-use super::spread::RunSpreads;
-use super::{Check, Finding, Record, Source, Subject};
-use crate::measure::BudgetLook;
+use crate::baseline::run_spreads::RunSpreads;
+use crate::checks::{Check, Finding, Record, Source, Subject};
+use super::looks::BudgetLook;
 use crate::report::fmt::fmt_ns;
 use crate::stats::{Estimate, Interval};
 

@@ -117,9 +117,9 @@ pub(crate) fn plain_percent(fraction: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::compare::{compare, BaselineEstimate, RegressionRule, Spread};
+    use crate::baseline::compare::{compare, BaselineEstimate, RegressionRule, Spread};
 
-    use crate::stats::compare::inputs::test_run as run;
+    use crate::baseline::compare::inputs::test_run as run;
 
     #[test]
     fn the_reason_reads_well() {
@@ -174,15 +174,15 @@ mod tests {
             .with_prior(Spread { sd: 0.02, df: 4.0 })
             .unwrap();
         let base = BaselineEstimate::from_runs(&[run(100.0, 99.9, 100.1)]).unwrap();
-        let shift = crate::stats::compare::MachineShift {
+        let shift = crate::baseline::compare::MachineShift {
             ratio: 1.08,
             log_se: 0.001,
         };
-        let c = crate::stats::compare::compare_with_reference(
+        let c = crate::baseline::compare::compare_with_reference(
             &base,
             &run(108.0, 107.9, 108.1),
             &shift,
-            crate::stats::compare::Tracking::UNKNOWN,
+            crate::baseline::compare::Tracking::UNKNOWN,
             &rule,
         )
         .unwrap();

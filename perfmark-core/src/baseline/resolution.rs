@@ -10,8 +10,8 @@
 //! stored entry from before the rule may hold a negative time: it reads as
 //! below resolution too.
 
-use super::Subject;
 use crate::baseline::Entry;
+use crate::checks::Subject;
 use crate::report::fmt::fmt_ns;
 use crate::stats::is_below_resolution;
 
@@ -62,8 +62,10 @@ pub(super) fn not_comparable(subject: &Subject<'_>, entry: &Entry) -> Option<Str
 mod tests {
     use std::time::Duration;
 
+    use crate::baseline::check::Regression;
+    use crate::baseline::run_spreads::{Prior, RunSpreads};
     use crate::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
-    use crate::checks::{Check, Prior, Regression, RunSpreads, Subject};
+    use crate::checks::{Check, Subject};
     use crate::measure::{Measurement, Plan, SampleKind, StopReason};
     use crate::stats::{Estimate, Interval, Statistic};
 

@@ -2,7 +2,7 @@
 //! slower than the baseline with significance at the test's confidence,
 //! the uncertainty including the between-process spread, and by more than
 //! the tolerance. The rule itself is pure statistics
-//! ([`crate::stats::compare`]); this file finds the test's entry, decides
+//! ([`crate::baseline::compare`]); this file finds the test's entry, decides
 //! whether it may be used at all (a comparable machine and toolchain,
 //! [`Fingerprint::compare`]; the same statistic), picks the rule, and words
 //! the outcome. When the entry and the run both measured perfmark's
@@ -11,45 +11,15 @@
 //! ([`compare::compare_with_reference`]) on the residual spread and the
 //! tracking the entry's runs measured; otherwise it assumes the machine's
 //! between-run spread ([`compare::compare`]). Both spreads come from the
-//! run's [`Prior`] (a setting, the machine's recording, or the defaults).
+//! run's [`Prior`](super::run_spreads::Prior) (a setting, the machine's recording, or the defaults).
 
-use super::spread::{baseline_estimate, residual_baseline_estimate, Prior, RunSpreads};
-use super::{resolution, Check, Finding, Record, Source, Subject};
+use super::record::BaselineRecord;
+use super::resolution;
+use super::run_spreads::{baseline_estimate, residual_baseline_estimate, RunSpreads};
+use crate::checks::{Check, Finding, Record, Source, Subject};
 use crate::baseline::{BaselineFile, Entry, Fingerprint, StoredReference};
 use crate::measure::reference;
-use crate::stats::compare::{self, CompareError, Comparison, MachineShift, RunEstimate};
-
-/// What `report.json` keeps of a test's comparison with its stored
-/// baseline (its `baseline` object).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct BaselineRecord {
-    /// The baseline file.
-    pub path: String,
-    /// Processes the baseline was recorded over.
-    pub runs: usize,
-    /// The regression rule's result, when the baseline was used.
-    pub comparison: Option<Comparison>,
-    /// Why the baseline was not used to fail (another machine, another
-    /// statistic, an unusable estimate).
-    pub not_used: Option<String>,
-    /// Whether the baseline was not used for having been recorded on
-    /// another machine, or by a rustc or perfmark of another minor release
-    /// (times incomparable, [`Fingerprint::compare`]): `not_used` then names
-    /// both machines, a sentence the same for every test whose baseline came
-    /// from there (the Markdown and HTML tables say it once).
-    #[serde(default)]
-    pub other_machine: bool,
-    /// What differed in the baseline's fingerprint without making it
-    /// incomparable (another kernel, a rustc or perfmark patch release),
-    /// when the baseline's fingerprint otherwise matched: the sentence
-    /// [`MachineMatch::note`](crate::baseline::MachineMatch::note) gives, which
-    /// the run's header also says once. Absent when nothing such differed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub machine_note: Option<String>,
-    /// The run's prior between-run spread the rule started from.
-    #[serde(default)]
-    pub prior: Option<Prior>,
-}
+use crate::baseline::compare::{self, CompareError, MachineShift, RunEstimate};
 
 /// The regression check of a run: the loaded baseline file, this
 /// machine's fingerprint, and the run's between-run spreads.

@@ -8,7 +8,7 @@
 //! fails a test with a limit too, and says why: a limit that silently
 //! checks nothing would be worse than none.
 
-use super::{Check, Finding, Source, Subject};
+use crate::checks::{Check, Finding, Source, Subject};
 use crate::allocations::Allocations;
 
 /// The allocation check of a run: decides the tests with an `allocs` limit.
