@@ -31,7 +31,6 @@ pub struct Platform {
     pub clock: ClockInfo,
     /// The calibrated thread CPU clock, when a test of the run is timed
     /// with it (`measure = "cpu"`).
-    #[serde(default)]
     pub cpu_clock: Option<ClockInfo>,
 }
 

@@ -33,6 +33,5 @@ pub struct BaselineRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_note: Option<String>,
     /// The run's prior between-run spread the rule started from.
-    #[serde(default)]
     pub prior: Option<Prior>,
 }

@@ -114,7 +114,6 @@ pub struct Measurement {
     /// With a budget, the look at it the sampler stopped on: the CI the
     /// budget is decided with (see [`crate::budget::looks`]). `None` without a
     /// budget, and for measurements that took no looks (paired slices).
-    #[serde(default)]
     pub budget_look: Option<BudgetLook>,
     /// The machine-state [`reference`](mod@reference) timed after each sample, ns per
     /// step, in the order taken: empty when the sampler read no clock of

@@ -182,7 +182,6 @@ pub struct Interference {
     /// ([`LOST_SHARE_THRESHOLD`], [`MIN_LOST`]).
     pub disturbed: bool,
     /// In compare mode, the figures per side and per slice pair.
-    #[serde(default)]
     pub paired: Option<PairedInterference>,
 }
 

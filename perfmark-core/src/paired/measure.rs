@@ -236,10 +236,8 @@ pub struct SlicePair {
     /// Head time per iteration, ns.
     pub head_ns: f64,
     /// The base worker's measuring thread over its slice, when reported.
-    #[serde(default)]
     pub base_observed: Option<ThreadObservation>,
     /// The head worker's measuring thread over its slice, when reported.
-    #[serde(default)]
     pub head_observed: Option<ThreadObservation>,
 }
 

@@ -67,26 +67,20 @@ pub struct Report {
     /// Wall time of the whole run, in seconds.
     pub finished_in_s: f64,
     /// In compare mode (`--compare-with`): the base and what was compared.
-    #[serde(default)]
     pub comparison: Option<RunComparison>,
     /// Which sources of interference figures this machine has, and the
     /// thresholds a test is warned at ([`crate::observe`]).
-    #[serde(default)]
     pub interference: Option<Coverage>,
     /// The machine-wide measurement lock this run held while measuring;
     /// absent when nothing was measured or the lock was not taken.
-    #[serde(default)]
     pub machine_lock: Option<MachineLockRecord>,
     /// What the process spent before its first test, when it measured.
-    #[serde(default)]
     pub startup: Option<Startup>,
     /// Run-level control of false failures: whether every verdict was
     /// decided at the Bonferroni-corrected level, and how many there were.
-    #[serde(default)]
     pub family_wise: Option<FamilyWise>,
     /// The prior between-run spread the run's verdicts started from (a
     /// setting, the machine's recording, or the default).
-    #[serde(default)]
     pub between_run_prior: Option<Prior>,
 }
 
@@ -182,24 +176,19 @@ pub struct TestReport {
     /// The comparison with the stored baseline, when there is one.
     pub baseline: Option<BaselineRecord>,
     /// The paired comparison with the base build (`--compare-with`).
-    #[serde(default)]
     pub comparison: Option<ComparisonRecord>,
     /// What the OS knew about other work during the measurement
     /// ([`crate::observe`]); absent when interference is not observed.
-    #[serde(default)]
     pub interference: Option<Interference>,
     /// A failure measured under interference and re-measured once: the
     /// first measurement, and what the second (whose figures are the ones
     /// above) decided.
-    #[serde(default)]
     pub remeasured: Option<Remeasured>,
     /// The argument's size (`perfmark::Size`), for a test of a function
     /// that declares `complexity`.
-    #[serde(default)]
     pub size: Option<u64>,
     /// For a `NAME::complexity` test: the fit of the arguments' times
     /// against their sizes, and the verdict on the declared class.
-    #[serde(default)]
     pub complexity: Option<ComplexityRecord>,
     /// The clock the estimate and samples are in: `wall`, or `cpu` for
     /// `measure = "cpu"` (absent in reports from before the option: wall).
@@ -207,11 +196,9 @@ pub struct TestReport {
     pub measure: Clock,
     /// For a CPU-timed test: the median wall time per iteration over the
     /// same blocks, ns, so that time spent sleeping or waiting shows.
-    #[serde(default)]
     pub wall_ns_per_iter: Option<f64>,
     /// Heap allocations and bytes per iteration, from the untimed counting
     /// pass; absent when allocations were not counted.
-    #[serde(default)]
     pub allocations: Option<Allocations>,
     /// Where the test was measured: the CPU its measuring thread was held
     /// on, or each process pair's ([`crate::cpus`]); absent where the
