@@ -28,10 +28,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::budget::looks::{BudgetLooks, LOOK_GROWTH};
 use super::{resolution_per_iter_ns, Driver, Measurement, Policy, SampleKind, StopReason};
+use crate::budget::BudgetLook;
 use crate::clock::{self, Clock, ClockInfo};
-use crate::stats::{self, Estimate};
+use crate::stats;
 
 /// How a test is to be measured: the attribute's options resolved against
 /// the defaults and the environment.
@@ -183,13 +183,14 @@ impl Policy for Adaptive {
     }
 }
 
-/// Measures the routine behind `driver` as `plan` asks. Inlined into the
-/// test's body, with the driver, so that the timed loop sees the routine's
-/// captured variables as the test's own locals (see [`Policy`]).
+/// Measures the routine behind `driver` as `plan` asks: the first call,
+/// the harness's cost, the warm-up, then samples until the stopping rule
+/// ends it. Inlined into the test's body, with the driver and every step
+/// that runs it, so that the timed loop sees the routine's captured
+/// variables as the test's own locals (see [`Policy`]).
 #[inline(always)]
 fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     let kind = driver.kind();
-    let mut timed = |n: u64| driver.run(n);
     let started = Stopwatch::start(plan.elapsed);
     // The clock's read pair is part of every block we time ourselves.
     // Per-call blocks sum readings of single calls: their read pairs are
@@ -198,170 +199,167 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
         SampleKind::Custom | SampleKind::PerCall => 0.0,
         SampleKind::Loop | SampleKind::Batched => plan.clock.overhead_ns,
     };
-    let statistic = kind.verdict_statistic();
-    let first_call_ns = (ns(timed(1)) - read_pair_ns).max(0.0);
-
+    let first_call_ns = (ns(driver.run(1)) - read_pair_ns).max(0.0);
     if plan.smoke {
-        let mut samples_ns = vec![first_call_ns];
-        for _ in 1..SMOKE_ITERATIONS {
-            samples_ns.push((ns(timed(1)) - read_pair_ns).max(0.0));
-        }
-        let sampling_ns = started.ns_or(samples_ns.iter().sum());
-        return Measurement {
-            kind,
-            samples_ns,
-            iters_per_sample: 1,
-            first_call_ns,
-            loop_overhead_ns: 0.0,
-            warmup_ns: 0.0,
-            warmup_blocks: 0,
-            warmup_settled: false,
-            sampling_ns,
-            stop: StopReason::Smoke,
-            planned_samples: 0,
-            budget_look: None,
-            reference_ns: Vec::new(),
-        };
+        return smoke(driver, first_call_ns, read_pair_ns, started);
     }
-
     let min_block_ns = ns(plan.clock.min_block());
     let loop_overhead_ns = loop_overhead_ns(driver, min_block_ns, read_pair_ns);
-    let mut timed = |n: u64| driver.run(n);
+    let warm = warm_up(plan, driver, first_call_ns, min_block_ns);
+    let sampled = sample(plan, driver, warm.n, read_pair_ns, loop_overhead_ns);
+    Measurement {
+        kind,
+        samples_ns: sampled.samples_ns,
+        iters_per_sample: warm.n,
+        first_call_ns,
+        loop_overhead_ns,
+        warmup_ns: warm.ns,
+        warmup_blocks: warm.blocks,
+        warmup_settled: warm.settled,
+        sampling_ns: sampled.sampling_ns,
+        stop: sampled.stop,
+        planned_samples: sampled.planned_samples,
+        budget_look: sampled.budget_look,
+        reference_ns: sampled.reference_ns,
+    }
+}
 
-    // Warm-up: grow n until a block is long enough, then run blocks until
-    // their time settles (or the cap). Both phases warm caches, branch
-    // predictors and the CPU's frequency.
-    let warmup_clock = Stopwatch::start(plan.elapsed);
-    let mut reported_warmup_ns = first_call_ns;
+/// An unoptimized build: [`SMOKE_ITERATIONS`] single calls (the first
+/// already made), one sample each, and nothing decided from them.
+#[inline(always)]
+fn smoke<D: Driver + ?Sized>(
+    driver: &mut D,
+    first_call_ns: f64,
+    read_pair_ns: f64,
+    started: Stopwatch,
+) -> Measurement {
+    let mut samples_ns = vec![first_call_ns];
+    for _ in 1..SMOKE_ITERATIONS {
+        samples_ns.push((ns(driver.run(1)) - read_pair_ns).max(0.0));
+    }
+    let sampling_ns = started.ns_or(samples_ns.iter().sum());
+    Measurement {
+        kind: driver.kind(),
+        samples_ns,
+        iters_per_sample: 1,
+        first_call_ns,
+        loop_overhead_ns: 0.0,
+        warmup_ns: 0.0,
+        warmup_blocks: 0,
+        warmup_settled: false,
+        sampling_ns,
+        stop: StopReason::Smoke,
+        planned_samples: 0,
+        budget_look: None,
+        reference_ns: Vec::new(),
+    }
+}
+
+/// What the warm-up found: the iterations per sample, and its own account.
+struct Warm {
+    /// Iterations per block from here on.
+    n: u64,
+    /// Time the warm-up took, ns (the first call included).
+    ns: f64,
+    /// Blocks it ran.
+    blocks: u64,
+    /// Whether the block times settled before the cap.
+    settled: bool,
+}
+
+/// Warm-up: grows n until a block lasts `min_block_ns`, then runs blocks
+/// until their time settles (or the cap). Both phases warm caches, branch
+/// predictors and the CPU's frequency.
+#[inline(always)]
+fn warm_up<D: Driver + ?Sized>(
+    plan: &Plan,
+    driver: &mut D,
+    first_call_ns: f64,
+    min_block_ns: f64,
+) -> Warm {
+    let clock = Stopwatch::start(plan.elapsed);
+    let mut reported_ns = first_call_ns;
     let mut n: u64 = 1;
     // The first call is often cold (page faults, lazy initialization):
     // size the blocks from a second call.
-    let mut block_ns = ns(timed(1));
-    let mut warmup_blocks = 1u64;
+    let mut block_ns = ns(driver.run(1));
+    let mut blocks = 1u64;
     while block_ns < min_block_ns
         && n < MAX_ITERS_PER_SAMPLE
-        && warmup_clock.ns_or(reported_warmup_ns) < ns(plan.warmup.max(plan.max_time))
+        && clock.ns_or(reported_ns) < ns(plan.warmup.max(plan.max_time))
     {
         n = grow(n, block_ns, min_block_ns);
-        block_ns = ns(timed(n));
-        reported_warmup_ns += block_ns;
-        warmup_blocks += 1;
+        block_ns = ns(driver.run(n));
+        reported_ns += block_ns;
+        blocks += 1;
     }
     let mut recent: Vec<f64> = Vec::new();
-    let mut warmup_settled = false;
-    while warmup_clock.ns_or(reported_warmup_ns) < ns(plan.warmup)
-        && reported_warmup_ns < ns(plan.warmup)
-    {
-        recent.push(ns(timed(n)));
-        reported_warmup_ns += recent[recent.len() - 1];
-        warmup_blocks += 1;
+    let mut settled_early = false;
+    while clock.ns_or(reported_ns) < ns(plan.warmup) && reported_ns < ns(plan.warmup) {
+        recent.push(ns(driver.run(n)));
+        reported_ns += recent[recent.len() - 1];
+        blocks += 1;
         if settled(&recent) {
-            warmup_settled = true;
+            settled_early = true;
             break;
         }
     }
-    let warmup_ns = warmup_clock.ns_or(reported_warmup_ns);
+    Warm {
+        n,
+        ns: clock.ns_or(reported_ns),
+        blocks,
+        settled: settled_early,
+    }
+}
 
-    // Sampling.
+/// What the sampling phase took.
+struct Sampled {
+    samples_ns: Vec<f64>,
+    reference_ns: Vec<f64>,
+    sampling_ns: f64,
+    stop: StopReason,
+    planned_samples: usize,
+    budget_look: Option<BudgetLook>,
+}
+
+/// Sampling: one block of `n` iterations per sample, each followed by a
+/// sample of the machine-state reference (on the wall clock; not when the
+/// sampler reads no clock), until the [`StopRule`] ends it.
+#[inline(always)]
+fn sample<D: Driver + ?Sized>(
+    plan: &Plan,
+    driver: &mut D,
+    n: u64,
+    read_pair_ns: f64,
+    loop_overhead_ns: f64,
+) -> Sampled {
+    let kind = driver.kind();
     let per_iter = |block_ns: f64| (block_ns - read_pair_ns) / n as f64 - loop_overhead_ns;
-    let resolution_ns = resolution_per_iter_ns(kind, &plan.clock, n);
-    let sampling_clock = Stopwatch::start(plan.elapsed);
-    let max_time_ns = ns(plan.max_time);
+    let mut rule = StopRule::new(plan, kind, resolution_per_iter_ns(kind, &plan.clock, n));
+    let clock = Stopwatch::start(plan.elapsed);
+    let with_reference = plan.elapsed == Elapsed::WallClock;
     let mut reported_ns = 0.0;
     let mut samples_ns: Vec<f64> = Vec::new();
-    let mut next_check = PILOT_SAMPLES;
-    let mut planned_samples = MIN_SAMPLES;
-    // Sample count at which the CI first looked good enough, awaiting
-    // confirmation (see CONFIRM_FRACTION).
-    let mut candidate: Option<usize> = None;
-    // With a budget: its looks, whether they have begun (the precision was
-    // reached), and the sample count of the next interim look.
-    let mut looks = plan
-        .budget_ns
-        .map(|_| BudgetLooks::new(plan.confidence, statistic));
-    let mut looking = false;
-    let mut next_look: Option<usize> = None;
-    let mut budget_look = None;
-    // The machine-state reference after every sample, on the wall clock;
-    // not when the sampler reads no clock (synthetic timings).
-    let with_reference = plan.elapsed == Elapsed::WallClock;
     let mut reference_ns: Vec<f64> = Vec::new();
     let stop = loop {
-        let block = ns(timed(n));
+        let block = ns(driver.run(n));
         reported_ns += block;
         samples_ns.push(per_iter(block));
         if with_reference {
             reference_ns.push(super::reference::sample_ns_per_step());
         }
-        let taken = samples_ns.len();
-        let elapsed_ns = sampling_clock.ns_or(reported_ns).max(reported_ns);
-        let out_of_time = elapsed_ns >= max_time_ns || taken >= MAX_SAMPLES;
-        if !looking && taken >= next_check {
-            let estimate = stats::estimate_with(&samples_ns, plan.confidence, statistic);
-            if precise_enough(&estimate, plan.precision) && taken >= MIN_SAMPLES {
-                // Stopping the first time an interval looks narrow favours
-                // intervals that are narrow by chance (optional stopping):
-                // independent synthetic samples covered their truth 91% of
-                // the time at 95%. Stop only when the interval still holds
-                // after a quarter more samples.
-                match candidate {
-                    Some(first) if taken >= confirm_at(first) => {
-                        if looks.is_none() {
-                            break StopReason::Precision;
-                        }
-                        // Precise enough: the budget's first look is now.
-                        looking = true;
-                        next_look = Some(taken);
-                    }
-                    Some(first) => next_check = confirm_at(first),
-                    None => {
-                        candidate = Some(taken);
-                        next_check = confirm_at(taken);
-                    }
-                }
-            } else {
-                candidate = None;
-                planned_samples = plan_samples(&estimate, plan.precision, taken);
-                next_check = next_check_at(taken, planned_samples);
-            }
-        }
-        if let (Some(budget_ns), Some(looks)) = (plan.budget_ns, looks.as_mut()) {
-            // An interim look that falls on the last sample gives way to
-            // the last look, which spends the share it would have.
-            if next_look.is_some_and(|at| taken >= at) && !out_of_time {
-                let look = looks.look(&samples_ns, resolution_ns, false);
-                if look.clears(budget_ns) {
-                    budget_look = Some(look);
-                    break StopReason::Precision;
-                }
-                next_look = looks.interim_left().then_some(taken * LOOK_GROWTH);
-            }
-            if out_of_time {
-                budget_look = Some(looks.look(&samples_ns, resolution_ns, true));
-            }
-        }
-        if elapsed_ns >= max_time_ns {
-            break StopReason::MaxTime;
-        }
-        if taken >= MAX_SAMPLES {
-            break StopReason::SampleCap;
+        let elapsed_ns = clock.ns_or(reported_ns).max(reported_ns);
+        if let Some(stop) = rule.after_sample(&samples_ns, elapsed_ns) {
+            break stop;
         }
     };
-
-    Measurement {
-        kind,
+    Sampled {
         samples_ns,
-        iters_per_sample: n,
-        first_call_ns,
-        loop_overhead_ns,
-        warmup_ns,
-        warmup_blocks,
-        warmup_settled,
-        sampling_ns: sampling_clock.ns_or(reported_ns),
-        stop,
-        planned_samples,
-        budget_look,
         reference_ns,
+        sampling_ns: clock.ns_or(reported_ns),
+        stop,
+        planned_samples: rule.planned_samples,
+        budget_look: rule.budget_look,
     }
 }
 
@@ -441,34 +439,9 @@ fn settled(blocks: &[f64]) -> bool {
     (last - before).abs() <= SETTLE_TOLERANCE * before.abs().max(f64::MIN_POSITIVE)
 }
 
-/// The sample count that confirms a stop first considered at `first`.
-fn confirm_at(first: usize) -> usize {
-    first + ((first as f64 * CONFIRM_FRACTION).ceil() as usize).max(1)
-}
+mod stopping;
 
-fn precise_enough(estimate: &Estimate, precision: f64) -> bool {
-    estimate.ci.relative_half_width(estimate.point) <= precision
-}
-
-/// Samples needed for the target precision, from the current interval: the
-/// half-width shrinks as 1/√n, so n' = n · (w / e)² (the lecture "Performance
-/// measurement"'s n = (z·s / (e·x̄))², with the interval's own z, spread and
-/// correction for serial correlation already inside w).
-fn plan_samples(estimate: &Estimate, precision: f64, n: usize) -> usize {
-    let w = estimate.ci.relative_half_width(estimate.point);
-    if !w.is_finite() {
-        return n * 2;
-    }
-    let ratio = (w / precision).powi(2);
-    ((n as f64 * ratio).ceil() as usize).clamp(MIN_SAMPLES, MAX_SAMPLES)
-}
-
-/// When to look at the CI again: at the planned count, but never more than
-/// half as many samples again as we have (the plan is refined as we go),
-/// and never less than one more.
-fn next_check_at(n: usize, planned: usize) -> usize {
-    planned.clamp(n + 1, n + (n / 2).max(1))
-}
+use stopping::StopRule;
 
 #[cfg(test)]
 mod tests;
