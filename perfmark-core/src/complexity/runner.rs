@@ -10,13 +10,13 @@
 
 use std::time::Instant;
 
-
+use super::case::ComplexityCase;
+use crate::checks::{Source, Verdict};
+use crate::complexity::check::{self, ComplexityPoint};
+use crate::report::{reasons_text, Reason, TestReport};
+use crate::runner::one_test::NOT_MEASURED_UNOPTIMIZED;
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
-use super::case::ComplexityCase;
-use crate::complexity::check::{self, ComplexityPoint};
-use crate::checks::{Source, Verdict};
-use crate::report::{reasons_text, Reason, TestReport};
 
 impl Runner {
     /// Runs `case`: each argument's measurement (from `earlier`, this run's
@@ -85,14 +85,15 @@ impl Runner {
         let failure_detail = if !problems.is_empty() {
             report.verdict = Verdict::Fail;
             let reason = format!("complexity not checked: {}", problems.join("; "));
-            report.reasons.push(Reason::failing(Source::Complexity, &reason));
+            report
+                .reasons
+                .push(Reason::failing(Source::Complexity, &reason));
             Some(reason)
         } else if unoptimized {
             report.verdict = Verdict::NotMeasured;
-            report.reasons.push(Reason::said(
-                Source::Runner,
-                "not measured: unoptimized build, run `cargo test --release`",
-            ));
+            report
+                .reasons
+                .push(Reason::said(Source::Runner, NOT_MEASURED_UNOPTIMIZED));
             None
         } else {
             report.record(check::decide(points, case.declared, confidence));

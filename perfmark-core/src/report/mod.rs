@@ -427,10 +427,10 @@ impl TestReport {
         if !finding.passed {
             self.verdict = Verdict::Fail;
         }
-        self.reasons.push(Reason {
-            source: Some(finding.source),
-            fails: !finding.passed,
-            text: finding.reason,
+        self.reasons.push(if finding.passed {
+            Reason::said(finding.source, finding.reason)
+        } else {
+            Reason::failing(finding.source, finding.reason)
         });
         self.warnings.extend(finding.warnings);
         match finding.record {

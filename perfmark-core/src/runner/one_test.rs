@@ -17,12 +17,17 @@ use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Check, Source, Verdict};
 use crate::clock::{self, Clock};
 use crate::cpus::{NotPinned, Placed};
-use crate::paired::ProcessPair;
-use crate::processes::{self, ProcessPlan, WorkerRun};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
+use crate::paired::ProcessPair;
+use crate::processes::{self, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
 use crate::report::{reasons_text, Reason, TestReport};
+
+/// What a test of an unoptimized build says: it ran a few times and was
+/// not measured.
+pub(crate) const NOT_MEASURED_UNOPTIMIZED: &str =
+    "not measured: unoptimized build, run `cargo test --release`";
 
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
@@ -93,70 +98,15 @@ impl Runner {
         checks: &[&dyn Check],
     ) -> Outcome {
         if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
-            let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
-            report.measure = Clock::Cpu;
             let reason = "measure = \"cpu\" needs the thread's CPU clock \
                           (CLOCK_THREAD_CPUTIME_ID), which this platform does not have here; \
-                          remove the option to measure wall time"
-                .to_owned();
-            report.reasons.push(Reason::failing(Source::Runner, &reason));
-            return Outcome {
-                report,
-                failure_detail: Some(reason),
-                hung: false,
-            };
+                          remove the option to measure wall time";
+            return failed_outcome(t, name, plan, reason.to_owned(), false);
         }
-        let mut bencher =
-            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(plan.measure);
-        if allocations::installed() {
-            bencher = bencher.counting_allocations();
-        }
-        take_panic_message();
-        let bound = self.bound_for(plan);
-        let observer = Arc::clone(&self.observer);
-        let (pin, not_pinned) = self.pinning();
-        let pin = pin.filter(|_| not_pinned.is_none()).cloned();
-        let (result, ran) = match watchdog::run_bounded(&name, bound, t.body, bencher, observer, pin)
-        {
-            Bounded::Returned(result, ran) => (result, ran),
-            Bounded::Hung => {
-                let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
-                return failed_outcome(t, name, plan, reason, true);
-            }
-            Bounded::NoThread(reason) => return failed_outcome(t, name, plan, reason, false),
+        let (result, mut report, measurement) = match self.run_body(t, name, plan) {
+            Ok(ran) => ran,
+            Err(outcome) => return *outcome,
         };
-        let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
-        report.measure = plan.measure;
-        let mut measurement = None;
-        if let Some(ran) = ran {
-            let Ran {
-                bencher,
-                before,
-                after,
-                placed,
-            } = *ran;
-            report.cpu = self.cpu_record(placed, not_pinned);
-            report.interference = self.observer.between(&before, &after);
-            report.wall_ns_per_iter = bencher.wall_ns_per_iter();
-            report.size = bencher.size();
-            report.allocations = bencher
-                .counted()
-                .map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
-            let (m, work) = bencher.finish();
-            report.work = work;
-            measurement = m;
-        }
-        if plan.measure == Clock::Cpu
-            && measurement
-                .as_ref()
-                .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
-        {
-            report.warnings.push(
-                "measure = \"cpu\" does not apply to iter_custom: the routine's own times are \
-                 used as given"
-                    .to_owned(),
-            );
-        }
         let mut failure_detail = None;
         match (result, measurement) {
             (Err(payload), _) => {
@@ -173,37 +123,21 @@ impl Runner {
                 report.verdict = Verdict::Fail;
                 let reason = "the test never handed a routine to the Bencher: call b.iter, \
                               b.iter_batched, b.iter_batched_ref, b.iter_per_call or \
-                              b.iter_custom once"
-                    .to_owned();
-                report.reasons.push(Reason::failing(Source::Runner, &reason));
-                failure_detail = Some(reason);
+                              b.iter_custom once";
+                report.reasons.push(Reason::failing(Source::Runner, reason));
+                failure_detail = Some(reason.to_owned());
             }
             (Ok(()), Some(m)) if m.stop == StopReason::Smoke => {
                 report.verdict = Verdict::NotMeasured;
-                report.reasons.push(Reason::said(
-                    Source::Runner,
-                    "not measured: unoptimized build, run `cargo test --release`",
-                ));
+                report
+                    .reasons
+                    .push(Reason::said(Source::Runner, NOT_MEASURED_UNOPTIMIZED));
                 report.samples = m.samples_ns.len();
                 report.iters_per_sample = m.iters_per_sample;
                 report.measurement = Some(m);
             }
             (Ok(()), Some(m)) => {
-                let workers = self.measure_processes(t, &report.name, plan, &m);
-                let across = match &workers {
-                    Some(Ok(run)) => Across::Workers(run),
-                    Some(Err(e)) => {
-                        report.warnings.push(format!(
-                            "measured in this process only: its worker processes failed ({e})"
-                        ));
-                        Across::One
-                    }
-                    None => Across::One,
-                };
-                judge(&mut report, plan, tolerance, &m, noise_floor, checks, across);
-                report
-                    .warnings
-                    .extend(report.interference.as_ref().and_then(|i| i.warning()));
+                self.judge_measured(t, &mut report, plan, tolerance, noise_floor, checks, &m);
                 failure_detail = keep_measurement(&mut report, m);
             }
         }
@@ -212,6 +146,105 @@ impl Runner {
             failure_detail,
             hung: false,
         }
+    }
+
+    /// Runs `t`'s body with an adaptive [`Bencher`] on a thread of its own,
+    /// bounded by the watchdog, and starts its report with what the run
+    /// saw: the body's result, the report (placement, interference, wall
+    /// time, size, allocations, work) and the measurement, if one was
+    /// taken; the outcome instead when the body hung or no thread could be
+    /// started.
+    #[allow(clippy::type_complexity)]
+    fn run_body(
+        &self,
+        t: &PerfTest,
+        name: String,
+        plan: &Plan,
+    ) -> Result<(std::thread::Result<()>, TestReport, Option<Measurement>), Box<Outcome>> {
+        let mut bencher =
+            Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(plan.measure);
+        if allocations::installed() {
+            bencher = bencher.counting_allocations();
+        }
+        take_panic_message();
+        let bound = self.bound_for(plan);
+        let observer = Arc::clone(&self.observer);
+        let (pin, not_pinned) = self.pinning();
+        let pin = pin.filter(|_| not_pinned.is_none()).cloned();
+        let (result, ran) =
+            match watchdog::run_bounded(&name, bound, t.body, bencher, observer, pin) {
+                Bounded::Returned(result, ran) => (result, ran),
+                Bounded::Hung => {
+                    let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
+                    return Err(Box::new(failed_outcome(t, name, plan, reason, true)));
+                }
+                Bounded::NoThread(reason) => {
+                    return Err(Box::new(failed_outcome(t, name, plan, reason, false)))
+                }
+            };
+        let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
+        report.measure = plan.measure;
+        let Some(ran) = ran else {
+            return Ok((result, report, None));
+        };
+        let Ran {
+            bencher,
+            before,
+            after,
+            placed,
+        } = *ran;
+        report.cpu = self.cpu_record(placed, not_pinned);
+        report.interference = self.observer.between(&before, &after);
+        report.wall_ns_per_iter = bencher.wall_ns_per_iter();
+        report.size = bencher.size();
+        report.allocations = bencher
+            .counted()
+            .map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
+        let (measurement, work) = bencher.finish();
+        report.work = work;
+        if plan.measure == Clock::Cpu
+            && measurement
+                .as_ref()
+                .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
+        {
+            report.warnings.push(
+                "measure = \"cpu\" does not apply to iter_custom: the routine's own times are \
+                 used as given"
+                    .to_owned(),
+            );
+        }
+        Ok((result, report, measurement))
+    }
+
+    /// Judges a measurement `m` of `t` into `report`: its worker processes
+    /// measure it again (or a warning says why they could not), the checks
+    /// decide, and interference the OS saw is warned of.
+    #[allow(clippy::too_many_arguments)]
+    fn judge_measured(
+        &self,
+        t: &PerfTest,
+        report: &mut TestReport,
+        plan: &Plan,
+        tolerance: f64,
+        noise_floor: Option<f64>,
+        checks: &[&dyn Check],
+        m: &Measurement,
+    ) {
+        let workers = self.measure_processes(t, &report.name, plan, m);
+        let across = match &workers {
+            Some(Ok(run)) => Across::Workers(run),
+            Some(Err(e)) => {
+                report.warnings.push(format!(
+                    "measured in this process only: its worker processes failed ({e})"
+                ));
+                Across::One
+            }
+            None => Across::One,
+        };
+        judge(report, plan, tolerance, m, noise_floor, checks, across);
+        report
+            .warnings
+            .extend(report.interference.as_ref().and_then(|i| i.warning()));
     }
 
     /// Measures `t`, named `name`, again in worker processes of this
@@ -293,7 +326,9 @@ impl Runner {
 fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: String, hung: bool) -> Outcome {
     let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
     report.measure = plan.measure;
-    report.reasons.push(Reason::failing(Source::Runner, &reason));
+    report
+        .reasons
+        .push(Reason::failing(Source::Runner, &reason));
     Outcome {
         report,
         failure_detail: Some(reason),

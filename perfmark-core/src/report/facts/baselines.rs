@@ -73,34 +73,13 @@ pub fn machine_moved_sentence(tests: &[TestReport]) -> Option<String> {
     if moved.is_empty() {
         return None;
     }
-    let span = |values: Vec<f64>| {
-        let mut v = values;
-        v.sort_by(f64::total_cmp);
-        let (low, high) = (v[0], v[v.len() - 1]);
-        let middle = v[v.len() / 2];
-        (low, middle, high)
-    };
-    let (low, middle, high) = span(moved.iter().map(|m| m.0).collect());
+    let (middle, moves) = middle_and_range(moved.iter().map(|m| m.0).collect());
     let moves = if moved.len() == 1 {
-        signed_percent(middle)
+        middle
     } else {
-        format!(
-            "{} ({} … {})",
-            signed_percent(middle),
-            signed_percent(low),
-            signed_percent(high)
-        )
+        format!("{middle} ({moves})")
     };
-    let (seen_low, _, seen_high) = span(moved.iter().map(|m| m.1).collect());
-    let seen = if moved.len() == 1 {
-        signed_percent(seen_low)
-    } else {
-        format!(
-            "{} … {}",
-            signed_percent(seen_low),
-            signed_percent(seen_high)
-        )
-    };
+    let (_, seen) = middle_and_range(moved.iter().map(|m| m.1).collect());
     let n = moved.len();
     Some(format!(
         "the machine moved {moves} since the baselines were recorded, beyond the tolerance for \
@@ -114,4 +93,17 @@ pub fn machine_moved_sentence(tests: &[TestReport]) -> Option<String> {
         },
         if n == 1 { "s" } else { "" },
     ))
+}
+
+/// Ratios (at least one) as signed percents: their middle value (the upper
+/// median) and their range, `low … high`, the one value when there is one.
+fn middle_and_range(mut ratios: Vec<f64>) -> (String, String) {
+    ratios.sort_by(f64::total_cmp);
+    let middle = signed_percent(ratios[ratios.len() / 2]);
+    let range = match ratios.as_slice() {
+        [_] => middle.clone(),
+        [low, .., high] => format!("{} … {}", signed_percent(*low), signed_percent(*high)),
+        [] => String::new(),
+    };
+    (middle, range)
 }
