@@ -12,8 +12,10 @@ use std::sync::OnceLock;
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};
 
-/// Runs `cargo test --release --test TARGET -- ARGS` in the fixture crate.
+/// Runs `cargo test --release --test TARGET -- ARGS` in the fixture crate,
+/// with nothing else of this file running.
 fn cargo_target(target: &str, args: &[&str]) -> Output {
+    let _alone = support::alone();
     build_once();
     let mut cmd = Command::new(env!("CARGO"));
     cmd.current_dir(fixture_dir())

@@ -38,8 +38,9 @@ fn binary() -> &'static PathBuf {
 }
 
 /// The binary run with `args`, reports in a scratch directory, no
-/// `PERFMARK_*` of the caller's.
+/// `PERFMARK_*` of the caller's, with nothing else of this file running.
 fn run(name: &str, args: &[&str]) -> Output {
+    let _alone = support::alone();
     let reports = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("formats-{name}"));
     let mut cmd = Command::new(binary());
     cmd.current_dir(fixture_dir())

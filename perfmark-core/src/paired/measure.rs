@@ -356,6 +356,7 @@ fn ns(d: Duration) -> f64 {
     d.as_nanos() as f64
 }
 
+mod calibrate;
 mod run;
 pub use run::run_paired;
 
