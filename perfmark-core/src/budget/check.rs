@@ -11,11 +11,10 @@
 //! confidence when the sampler looked more than once, so that the looks
 //! together keep the test's error rate (docs/design/budget-rule.md).
 
-use super::near_line::flip_note;
+use crate::report::words::budget as words;
 use crate::baseline::run_spreads::RunSpreads;
 use crate::checks::{Check, Finding, Record, Source, Subject};
 use super::looks::BudgetLook;
-use crate::report::fmt::fmt_ns;
 use crate::stats::{Estimate, Interval};
 
 /// The budget check of a run: applies to every measured test, and decides
@@ -47,24 +46,14 @@ impl Check for Budget<'_> {
         let mut record = BudgetRecord::decide_at(estimate, look, budget_ns);
         let mut warnings = Vec::new();
         if record.inconclusive() {
-            warnings.push(match subject.processes.filter(|p| p.sets_interval) {
-                Some(p) => format!(
-                    "the CI did not clear the budget: the processes that measured the test \
-                     differ by {:.0}% (sd), and the interval spans them; the verdict rests on \
-                     the point estimate; widen the budget's margin (more max_time does not \
-                     narrow this interval)",
-                    100.0 * p.sd_log.exp_m1()
-                ),
-                None => format!(
-                    "the CI did not clear the budget within max_time {}: the verdict rests on \
-                     the point estimate; raise max_time or the budget's margin",
-                    fmt_ns(subject.plan.max_time.as_nanos() as f64)
-                ),
-            });
+            warnings.push(words::inconclusive_warning(
+                subject.processes.filter(|p| p.sets_interval).map(|p| p.sd_log),
+                subject.plan.max_time.as_nanos() as f64,
+            ));
         }
         let mut reason = record.reason(estimate);
         let sd = self.spreads.map(|s| s.sd_of(subject.name));
-        if let Some(note) = sd.and_then(|sd| flip_note(budget_ns, estimate.point, sd)) {
+        if let Some(note) = sd.and_then(|sd| words::flip_note(budget_ns, estimate.point, sd)) {
             reason.push_str("; ");
             reason.push_str(&note);
             record.may_flip = true;
@@ -171,57 +160,6 @@ impl BudgetRecord {
             BudgetOutcome::InconclusiveUnder | BudgetOutcome::InconclusiveOver
         )
     }
-
-    /// The reason in words, for the summary and `report.json`.
-    pub fn reason(&self, estimate: &Estimate) -> String {
-        let budget = fmt_ns(self.budget_ns);
-        let interval = self.interval(estimate);
-        let ci = format!("[{}, {}]", fmt_ns(interval.low), fmt_ns(interval.high));
-        let pct = (self.ratio * 100.0).round();
-        let statistic = estimate.statistic.as_str();
-        let mut reason = self.outcome_words(&budget, &ci, pct, statistic);
-        // A look at a stricter level than the test's own says so: the CI
-        // printed here is then wider than the estimate's.
-        if let Some(look) = &self.look {
-            if (look.ci.confidence - estimate.ci.confidence).abs() > 1e-9 {
-                reason.push_str(&format!(
-                    "; look {} of up to {} at the budget, on a {}% CI so that all looks together \
-                     keep {}%",
-                    look.look,
-                    look.max_looks,
-                    percent(look.ci.confidence),
-                    percent(estimate.ci.confidence)
-                ));
-            }
-        }
-        reason
-    }
-
-    fn outcome_words(&self, budget: &str, ci: &str, pct: f64, statistic: &str) -> String {
-        match self.outcome {
-            BudgetOutcome::Under => {
-                format!("within budget {budget}: CI {ci} lies at or below it ({pct}% of budget)")
-            }
-            BudgetOutcome::Over => {
-                format!("over budget {budget}: CI {ci} lies above it ({pct}% of budget)")
-            }
-            BudgetOutcome::InconclusiveUnder => format!(
-                "inconclusive against budget {budget}: CI {ci} straddles it; \
-                 passed on the {statistic} ({pct}% of budget)"
-            ),
-            BudgetOutcome::InconclusiveOver => format!(
-                "inconclusive against budget {budget}: CI {ci} straddles it; \
-                 failed on the {statistic} ({pct}% of budget)"
-            ),
-        }
-    }
-}
-
-/// A level as a percentage with at most three decimals and no trailing
-/// zeros: `0.95` → `95`, `0.99375` → `99.375`.
-fn percent(level: f64) -> String {
-    let text = format!("{:.3}", level * 100.0);
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 #[cfg(test)]
@@ -302,8 +240,6 @@ mod tests {
         };
         let reason = BudgetRecord::decide_at(&e, Some(&plain), 12.0).reason(&e);
         assert!(reason.ends_with("(83% of budget)"), "{reason}");
-        assert_eq!(percent(0.95), "95");
-        assert_eq!(percent(0.96875), "96.875");
     }
 
     #[test]

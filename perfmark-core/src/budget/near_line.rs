@@ -1,5 +1,7 @@
-//! Budgets near the line: the note the budget check adds to its verdict
-//! line when the verdict may flip from one process to the next.
+//! Budgets near the line: whether a budget lies so near the estimate that
+//! its verdict may flip from one process to the next, which the budget
+//! check then notes on its verdict line (the note's words:
+//! [`crate::report::words::budget::flip_note`]).
 //!
 //! The budget's CI covers this process's estimate (about ±0.5% on a quiet
 //! test), but the estimate itself moves between processes by the machine's
@@ -17,44 +19,22 @@
 /// verdict to count as stable between runs.
 pub const FLIP_SDS: f64 = 2.0;
 
-/// The note for a budget of `budget_ns` against an estimate of
-/// `estimate_ns` when runs differ by a between-run sd of `sd` (a fraction):
-/// `may flip between runs: the budget is 2.1% above the estimate, and runs
-/// here differ by about 4%`, or `None` when the budget lies at least
-/// [`FLIP_SDS`] sds away (on the log scale) or a number is not usable.
-pub fn flip_note(budget_ns: f64, estimate_ns: f64, sd: f64) -> Option<String> {
+/// Whether a budget of `budget_ns` lies near an estimate of `estimate_ns`
+/// when runs differ by a between-run sd of `sd` (a fraction): the spread
+/// it lies within, [`FLIP_SDS`] sds on the log scale, or `None` when it
+/// lies at least that far away or a number is not usable.
+pub fn near_spread(budget_ns: f64, estimate_ns: f64, sd: f64) -> Option<f64> {
     if !(budget_ns > 0.0 && estimate_ns > 0.0 && sd > 0.0 && sd.is_finite()) {
         return None;
     }
     let margin = (budget_ns / estimate_ns).ln();
     let spread = FLIP_SDS * sd;
     // Inputs were checked finite and positive above, so margin is a number.
-    if margin.abs() >= spread {
-        return None;
-    }
-    let gap = (budget_ns / estimate_ns - 1.0) * 100.0;
-    let side = if gap >= 0.0 { "above" } else { "below" };
-    Some(format!(
-        "may flip between runs: the budget is {:.1}% {side} the estimate, and runs here differ by about \
-         {}%",
-        gap.abs(),
-        round_percent(spread.exp_m1() * 100.0)
-    ))
-}
-
-/// A spread in percent as a reader says it: whole percent from 2% up, one
-/// decimal below.
-fn round_percent(pct: f64) -> String {
-    if pct >= 2.0 {
-        format!("{:.0}", pct)
-    } else {
-        format!("{:.1}", pct)
-    }
+    (margin.abs() < spread).then_some(spread)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use std::time::Duration;
 
     use crate::baseline::Fingerprint;
@@ -110,32 +90,5 @@ mod tests {
             finding.reason,
             Budget::default().check(&subject).unwrap().reason
         );
-    }
-
-    #[test]
-    fn a_budget_within_the_spread_may_flip() {
-        assert_eq!(
-            flip_note(102.1, 100.0, 0.02).as_deref(),
-            Some(
-                "may flip between runs: the budget is 2.1% above the estimate, and runs here \
-                 differ by about 4%"
-            )
-        );
-        assert_eq!(
-            flip_note(97.0, 100.0, 0.02).as_deref(),
-            Some(
-                "may flip between runs: the budget is 3.0% below the estimate, and runs here \
-                 differ by about 4%"
-            )
-        );
-        assert!(flip_note(99.5, 100.0, 0.005)
-            .unwrap()
-            .ends_with("about 1.0%"));
-        // Beyond two sds: stable enough to say nothing.
-        assert_eq!(flip_note(105.0, 100.0, 0.02), None);
-        assert_eq!(flip_note(95.0, 100.0, 0.02), None);
-        // Nothing to say about numbers that are not times.
-        assert_eq!(flip_note(100.0, 0.0, 0.02), None);
-        assert_eq!(flip_note(100.0, 100.0, f64::NAN), None);
     }
 }

@@ -1,18 +1,6 @@
 //! What a counting process measured, and the decisions taken on it: the
 //! limit, the stored baseline, the base build. Pure: figures in, records
-//! and words out.
-
-use crate::baseline::compare::words::{plain_percent, signed_percent};
-
-/// `1.0123` → `+1.23%`: counts are exact, so two decimals.
-fn count_percent(ratio: f64) -> String {
-    let pct = (ratio - 1.0) * 100.0;
-    if pct.is_finite() {
-        format!("{pct:+.2}%")
-    } else {
-        format!("{pct:+}%")
-    }
-}
+//! out (their words: [`crate::report::words::instructions`]).
 
 /// Instructions per iteration of one test, counted under Callgrind
 /// (`report.json`'s `instructions`).
@@ -140,36 +128,11 @@ impl InstructionCount {
         }
     }
 
-    /// `N instr/iter`, with the spread of a count that is not deterministic.
-    pub fn words(&self) -> String {
-        if self.deterministic {
-            format!("{} instr/iter", self.per_iter)
-        } else {
-            format!(
-                "{} instr/iter (not deterministic: {:.0} to {:.0})",
-                self.per_iter, self.min_per_iter, self.max_per_iter
-            )
-        }
-    }
-
-    /// The limit check: `None` without a limit, else whether it passed and
-    /// why.
-    pub fn limit_finding(&self) -> Option<(bool, String)> {
-        let limit = self.limit?;
-        // A count that varies is judged on its smallest round: only
-        // instructions every round executed are surely over the limit.
-        let passed = self.min_per_iter <= limit as f64;
-        let reason = if passed {
-            format!("within instruction limit {limit}: {}", self.words())
-        } else {
-            format!(
-                "over instruction limit {limit}: {}, counted under Callgrind over {} rounds \
-                 (setup and the harness excluded)",
-                self.words(),
-                self.rounds
-            )
-        };
-        Some((passed, reason))
+    /// Whether the count is within its limit, `None` without one. A count
+    /// that varies is judged on its smallest round: only instructions
+    /// every round executed are surely over the limit.
+    pub fn within_limit(&self) -> Option<bool> {
+        Some(self.min_per_iter <= self.limit? as f64)
     }
 }
 
@@ -181,15 +144,6 @@ pub enum CountSource {
     Baseline,
     /// The base build of a paired comparison.
     Base,
-}
-
-impl CountSource {
-    fn words(self) -> &'static str {
-        match self {
-            CountSource::Baseline => "vs baseline",
-            CountSource::Base => "vs base",
-        }
-    }
 }
 
 /// What the count did against an earlier one.
@@ -264,80 +218,12 @@ impl CountComparison {
         self.change == CountChange::Regressed
     }
 
-    /// The sentence: `instruction count +1.20% vs baseline (12000 → 12144
-    /// instr/iter, tolerance 1%): regressed beyond the 1% tolerance`.
-    pub fn reason(&self, source: CountSource, now: &InstructionCount) -> String {
-        let tolerance = plain_percent(self.tolerance);
-        let varies = if self.variation > 0.0 {
-            format!(", counts varying {:.2}% between rounds", self.variation * 100.0)
-        } else {
-            String::new()
-        };
-        let head = format!(
-            "instruction count {} {} ({:.0} → {} instr/iter, tolerance {tolerance}{varies})",
-            count_percent(self.ratio),
-            source.words(),
-            self.earlier_per_iter,
-            now.per_iter,
-        );
-        let verdict = match self.change {
-            CountChange::Regressed => format!(
-                "instruction count {}",
-                crate::baseline::compare::words::regressed_beyond(self.tolerance)
-            ),
-            CountChange::Improved => format!(
-                "fewer instructions beyond the {tolerance} tolerance{}",
-                match source {
-                    CountSource::Baseline => ": consider re-recording the baseline",
-                    CountSource::Base => "",
-                }
-            ),
-            CountChange::Unchanged => "no change beyond the tolerance".to_owned(),
-        };
-        format!("{head}: {verdict}")
-    }
-}
-
-/// Whether the time change of a paired comparison is the instructions':
-/// one line, e.g. "time +9.8%, instructions +0.0%: the same instructions
-/// ran slower (memory, layout or the machine), not more work".
-/// `time` is the head-over-base time ratio with its interval; `counts` the
-/// instruction comparison.
-pub fn explained(time: (f64, f64, f64), counts: &CountComparison) -> String {
-    let (ratio, low, high) = time;
-    let head = format!(
-        "time {}, instructions {}",
-        signed_percent(ratio),
-        signed_percent(counts.ratio)
-    );
-    let same_work = counts.change == CountChange::Unchanged
-        && (counts.ratio - 1.0).abs() <= counts.tolerance.max(0.005);
-    let time_moved = low > 1.0 || high < 1.0;
-    let covers = low <= counts.ratio && counts.ratio <= high;
-    let why = match (same_work, time_moved, covers) {
-        (true, true, _) if low > 1.0 => {
-            "the same instructions ran slower (memory, layout or the machine), not more work"
-        }
-        (true, true, _) => {
-            "the same instructions ran faster (memory, layout or the machine), not less work"
-        }
-        (true, false, _) => "the same work, and no time change the run could see",
-        (false, _, true) => "the change in instructions explains the time",
-        (false, _, false) if ratio > counts.ratio => {
-            "the time grew more than the instructions: more than the extra work (memory, \
-             branches or the machine)"
-        }
-        (false, _, false) => {
-            "the time grew less than the instructions (or fell more): the added instructions \
-             are cheap, or run in parallel"
-        }
-    };
-    format!("{head}: {why}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::words::instructions::explained;
 
     fn events(instructions: u64) -> Events {
         Events {

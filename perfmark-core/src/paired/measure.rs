@@ -51,10 +51,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::observe::ThreadObservation;
-use crate::paired::stats::{
-    summary_line, summary_line_without_estimate, LookSchedule,
-    PairCenter, PairedChange, PairedEstimate, PairedVerdict,
-};
+use crate::paired::stats::{LookSchedule, PairCenter, PairedChange, PairedEstimate, PairedVerdict};
 
 /// One of the two builds compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,20 +320,6 @@ impl PairedMeasurement {
     /// [`crate::paired::stats::paired_estimate`].
     pub fn log_ratios_by_pair(&self) -> Vec<Vec<f64>> {
         log_ratios_by_unit(&self.slice_pairs, self.pairs_opened, self.layouts)
-    }
-
-    /// The summary line (`… vs base (paired: …)`), with `verdict` (this
-    /// measurement's).
-    pub fn summary_line(&self, verdict: &PairedVerdict) -> String {
-        match &self.estimate {
-            Some(est) => summary_line(est, verdict),
-            None => summary_line_without_estimate(
-                self.slice_pairs.len(),
-                self.pairs_opened,
-                self.confidence,
-                self.tolerance,
-            ),
-        }
     }
 }
 

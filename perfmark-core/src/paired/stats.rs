@@ -447,10 +447,8 @@ pub fn min_detectable_slowdown(est: &PairedEstimate, tolerance: f64) -> f64 {
 
 mod looks;
 mod slices;
-mod words;
 pub use looks::LookSchedule;
 use slices::{order_effect, pair_center, within_pair_sd};
-pub use words::{summary_line, summary_line_without_estimate};
 
 #[cfg(test)]
 mod tests;

@@ -72,6 +72,23 @@ pub fn fmt_percent(fraction: f64, decimals: usize) -> String {
     format!("{:.decimals$}%", fraction * 100.0)
 }
 
+/// `1.124` → `+12.4%`; infinite → `+inf%`.
+pub fn signed_percent(ratio: f64) -> String {
+    let pct = (ratio - 1.0) * 100.0;
+    if pct.is_finite() {
+        format!("{pct:+.1}%")
+    } else {
+        format!("{pct:+}%")
+    }
+}
+
+/// `0.05` → `5%`, `0.025` → `2.5%`: no trailing zeros.
+pub fn plain_percent(fraction: f64) -> String {
+    let text = format!("{:.2}", fraction * 100.0);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text}%")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

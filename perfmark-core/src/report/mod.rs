@@ -20,6 +20,7 @@ pub mod fmt;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub(crate) mod words;
 mod write;
 
 #[cfg(test)]

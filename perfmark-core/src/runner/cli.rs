@@ -16,7 +16,9 @@ use perfmark_options::Key;
 use crate::paired::process::DEFAULT_WORKER_TIMEOUT;
 use crate::Error;
 
+mod flags;
 mod values;
+use flags::Flags;
 use values::*;
 
 /// Where environment variables come from (a trait so tests can give their own).
@@ -114,147 +116,87 @@ impl Options {
     /// other; libtest's own flags, libtest's message
     /// ([`Arguments::parse`]).
     pub(super) fn parse(args: Vec<OsString>, env: &dyn Env) -> Result<Options, Error> {
-        let mut rest = Vec::with_capacity(args.len());
-        let mut flags = Flags::default();
-        let mut args = args.into_iter();
-        if let Some(program) = args.next() {
-            rest.push(program);
-        }
-        while let Some(arg) = args.next() {
-            let (name, inline) = match split_inline(&arg) {
-                Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
-                None => match arg.to_str() {
-                    Some(text) => (text.to_owned(), None),
-                    None => {
-                        rest.push(arg);
-                        continue;
-                    }
-                },
-            };
-            let name = name.as_str();
-            if SWITCHES.contains(&name) && inline.is_some() {
-                return Err(Error::usage(format!(
-                    "{name} takes no value: give {name} alone, or leave it out"
-                )));
-            }
-            let mut value = |flag: &str| -> Result<OsString, Error> {
-                inline
-                    .clone()
-                    .or_else(|| args.next())
-                    .filter(|v| !v.is_empty())
-                    .ok_or_else(|| Error::usage(format!("{flag} needs {}", flag_value(flag))))
-            };
-            match name {
-                "--save-baseline" => flags.save_baseline = true,
-                "--no-baseline" => flags.no_baseline = true,
-                "--verbose" => flags.verbose = true,
-                "--baseline-dir" => flags.baseline_dir = Some(value(name)?.into()),
-                "--report-dir" => flags.report_dir = Some(value(name)?.into()),
-                "--compare-with" => flags.compare_with.push(value(name)?.into()),
-                "--head-layout" => flags.head_layouts.push(value(name)?.into()),
-                "--per-test-confidence" => flags.per_test_confidence = true,
-                "--no-remeasure" => flags.no_remeasure = true,
-                "--no-lock" => flags.no_lock = true,
-                "--no-pin" => flags.no_pin = true,
-                "--no-processes" => flags.no_processes = true,
-                "--instructions" => flags.instructions = true,
-                "--family-wise" => flags.family_wise = true,
-                "--between-run-sd" => {
-                    let text = text_value(name, value(name)?)?;
-                    flags.between_run_sd = Some(between_run_sd(&text).map_err(|e| e.within(name))?);
-                }
-                "--timeout" => {
-                    let text = text_value(name, value(name)?)?;
-                    flags.timeout = Some(timeout(&text).map_err(|e| e.within(name))?);
-                }
-                _ => rest.push(arg),
-            }
-        }
+        let (flags, rest) = Flags::scan(args)?;
         let libtest = Arguments::parse(rest)?;
+        let options = Options::resolve(flags, libtest, env)?;
+        options.check_exclusions()?;
+        Ok(options)
+    }
+
+    /// The options from the flags given, each flag not given from its
+    /// variable or else its default; the variables are read in a fixed
+    /// order, so that the first bad one is the one refused.
+    fn resolve(flags: Flags, libtest: Arguments, env: &dyn Env) -> Result<Options, Error> {
         let family_wise = family_wise(&flags, env)?;
-        let flag = |set: bool, var: &str| -> Result<bool, Error> {
+        let switch = |set: bool, var: &str| -> Result<bool, Error> {
             Ok(set || env_bool(env, var)?.unwrap_or(false))
         };
-        let options = Options {
-            save_baseline: flag(flags.save_baseline, "PERFMARK_SAVE_BASELINE")?,
-            no_baseline: flag(flags.no_baseline, "PERFMARK_NO_BASELINE")?,
-            verbose: flag(flags.verbose, "PERFMARK_VERBOSE")?,
-            force: env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false),
-            baseline_dir: flags
-                .baseline_dir
-                .or_else(|| env_path(env, "PERFMARK_BASELINE_DIR")),
-            report_dir: flags
-                .report_dir
-                .or_else(|| env_path(env, "PERFMARK_REPORT_DIR")),
-            confidence: match env_text(env, "PERFMARK_CONFIDENCE", accepts(Key::Confidence))? {
-                Some(v) => option_text::confidence(&v)
-                    .map_err(|e| Error::usage(format!("PERFMARK_CONFIDENCE: {e}")))?,
-                None => DEFAULT_CONFIDENCE,
-            },
-            precision: match env_text(env, "PERFMARK_PRECISION", accepts(Key::Precision))? {
-                Some(v) => option_text::precision(&v)
-                    .map_err(|e| Error::usage(format!("PERFMARK_PRECISION: {e}")))?,
-                None => DEFAULT_PRECISION,
-            },
-            regression: match env_text(env, "PERFMARK_REGRESSION", accepts(Key::Regression))? {
-                Some(v) => option_text::regression(&v)
-                    .map_err(|e| Error::usage(format!("PERFMARK_REGRESSION: {e}")))?,
-                None => DEFAULT_REGRESSION,
-            },
-            max_time: env_duration(
-                env,
-                Key::MaxTime,
-                option_text::max_time_ns,
-                DEFAULT_MAX_TIME,
-            )?,
-            warmup: env_duration(env, Key::Warmup, option_text::warmup_ns, DEFAULT_WARMUP)?,
+        let path = |given: Option<PathBuf>, var: &str| given.or_else(|| env_path(env, var));
+        let save_baseline = switch(flags.save_baseline, "PERFMARK_SAVE_BASELINE")?;
+        let no_baseline = switch(flags.no_baseline, "PERFMARK_NO_BASELINE")?;
+        let verbose = switch(flags.verbose, "PERFMARK_VERBOSE")?;
+        let force = env_bool(env, "PERFMARK_FORCE")?.unwrap_or(false);
+        let (confidence, precision, regression, max_time, warmup) = env_measuring(env)?;
+        Ok(Options {
+            save_baseline,
+            no_baseline,
+            verbose,
+            force,
+            baseline_dir: path(flags.baseline_dir, "PERFMARK_BASELINE_DIR"),
+            report_dir: path(flags.report_dir, "PERFMARK_REPORT_DIR"),
+            confidence,
+            precision,
+            regression,
+            max_time,
+            warmup,
             compare_with: paths_or_env(flags.compare_with, env, "PERFMARK_COMPARE_WITH"),
             head_layouts: paths_or_env(flags.head_layouts, env, "PERFMARK_HEAD_LAYOUTS"),
             family_wise,
-            between_run_sd: match flags.between_run_sd {
-                Some(sd) => Some(sd),
-                None => env_text(env, "PERFMARK_BETWEEN_RUN_SD", BETWEEN_RUN_SD_ACCEPTS)?
-                    .map(|v| between_run_sd(&v).map_err(|e| e.within("PERFMARK_BETWEEN_RUN_SD")))
-                    .transpose()?,
-            },
-            worker_timeout: match env_text(env, "PERFMARK_WORKER_TIMEOUT", accepts(Key::MaxTime))? {
-                Some(v) => option_text::max_time_ns(&v)
-                    .map(Duration::from_nanos)
-                    .map_err(|e| Error::usage(format!("PERFMARK_WORKER_TIMEOUT: {e}")))?,
-                None => DEFAULT_WORKER_TIMEOUT,
-            },
-            no_remeasure: flag(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
-            timeout: match flags.timeout {
-                Some(bound) => Some(bound),
-                None => env_text(env, "PERFMARK_TIMEOUT", TIMEOUT_ACCEPTS)?
-                    .map(|v| timeout(&v).map_err(|e| e.within("PERFMARK_TIMEOUT")))
-                    .transpose()?,
-            },
-            no_lock: flag(flags.no_lock, "PERFMARK_NO_LOCK")?,
-            no_pin: flag(flags.no_pin, "PERFMARK_NO_PIN")?,
-            no_processes: flag(flags.no_processes, "PERFMARK_NO_PROCESSES")?,
-            instructions: flag(flags.instructions, "PERFMARK_INSTRUCTIONS")?,
+            between_run_sd: flag_or_env(
+                flags.between_run_sd,
+                env,
+                ("PERFMARK_BETWEEN_RUN_SD", BETWEEN_RUN_SD_ACCEPTS),
+                between_run_sd,
+            )?,
+            worker_timeout: env_worker_timeout(env)?,
+            no_remeasure: switch(flags.no_remeasure, "PERFMARK_NO_REMEASURE")?,
+            timeout: flag_or_env(
+                flags.timeout,
+                env,
+                ("PERFMARK_TIMEOUT", TIMEOUT_ACCEPTS),
+                timeout,
+            )?,
+            no_lock: switch(flags.no_lock, "PERFMARK_NO_LOCK")?,
+            no_pin: switch(flags.no_pin, "PERFMARK_NO_PIN")?,
+            no_processes: switch(flags.no_processes, "PERFMARK_NO_PROCESSES")?,
+            instructions: switch(flags.instructions, "PERFMARK_INSTRUCTIONS")?,
             lock_dir: env_path(env, "PERFMARK_LOCK_DIR"),
             libtest,
-        };
-        if options.compare_with.is_empty() && !options.head_layouts.is_empty() {
+        })
+    }
+
+    /// An error for options that exclude each other: head layouts without
+    /// a build to compare with, a comparison that would save baselines, or
+    /// saving baselines while ignoring them.
+    fn check_exclusions(&self) -> Result<(), Error> {
+        if self.compare_with.is_empty() && !self.head_layouts.is_empty() {
             return Err(Error::usage(
                 "--head-layout names other links of this build for a paired comparison: give \
                  the base with --compare-with PATH too",
             ));
         }
-        if !options.compare_with.is_empty() && options.save_baseline {
+        if !self.compare_with.is_empty() && self.save_baseline {
             return Err(Error::usage(
                 "--compare-with and --save-baseline cannot be used together: a paired \
                  comparison measures two builds, not a baseline",
             ));
         }
-        if options.save_baseline && options.no_baseline {
+        if self.save_baseline && self.no_baseline {
             return Err(Error::usage(
                 "--save-baseline and --no-baseline cannot be used together",
             ));
         }
-        Ok(options)
+        Ok(())
     }
 
     /// Whether the run's verdicts are decided family-wise: as asked, or by
@@ -296,6 +238,80 @@ fn family_wise(flags: &Flags, env: &dyn Env) -> Result<Option<bool>, Error> {
     }
 }
 
+/// The settings of measuring that only variables give, read in this
+/// order: confidence, precision, regression, max time and warmup, each its
+/// default when its variable is not set.
+fn env_measuring(env: &dyn Env) -> Result<(f64, f64, f64, Duration, Duration), Error> {
+    let confidence = env_option(
+        env,
+        ("PERFMARK_CONFIDENCE", accepts(Key::Confidence)),
+        option_text::confidence,
+        DEFAULT_CONFIDENCE,
+    )?;
+    let precision = env_option(
+        env,
+        ("PERFMARK_PRECISION", accepts(Key::Precision)),
+        option_text::precision,
+        DEFAULT_PRECISION,
+    )?;
+    let regression = env_option(
+        env,
+        ("PERFMARK_REGRESSION", accepts(Key::Regression)),
+        option_text::regression,
+        DEFAULT_REGRESSION,
+    )?;
+    let max_time = env_duration(
+        env,
+        Key::MaxTime,
+        option_text::max_time_ns,
+        DEFAULT_MAX_TIME,
+    )?;
+    let warmup = env_duration(env, Key::Warmup, option_text::warmup_ns, DEFAULT_WARMUP)?;
+    Ok((confidence, precision, regression, max_time, warmup))
+}
+
+/// `PERFMARK_WORKER_TIMEOUT`, a duration as `PERFMARK_MAX_TIME` takes one;
+/// [`DEFAULT_WORKER_TIMEOUT`] when it is not set.
+fn env_worker_timeout(env: &dyn Env) -> Result<Duration, Error> {
+    env_option(
+        env,
+        ("PERFMARK_WORKER_TIMEOUT", accepts(Key::MaxTime)),
+        |v| option_text::max_time_ns(v).map(Duration::from_nanos),
+        DEFAULT_WORKER_TIMEOUT,
+    )
+}
+
+/// The variable `var` (which accepts what `accepts` says) parsed with
+/// `parse`, its errors naming `var`; `default` when it is not set.
+fn env_option<T>(
+    env: &dyn Env,
+    (var, accepts): (&str, &str),
+    parse: impl Fn(&str) -> Result<T, perfmark_options::OptionError>,
+    default: T,
+) -> Result<T, Error> {
+    match env_text(env, var, accepts)? {
+        Some(v) => parse(&v).map_err(|e| Error::usage(format!("{var}: {e}"))),
+        None => Ok(default),
+    }
+}
+
+/// The value its flag gave, or else that of the variable `var` (which
+/// accepts what `accepts` says), parsed with `parse`, its errors naming
+/// `var`; `None` when neither is given.
+fn flag_or_env<T>(
+    given: Option<T>,
+    env: &dyn Env,
+    (var, accepts): (&str, &str),
+    parse: fn(&str) -> Result<T, Error>,
+) -> Result<Option<T>, Error> {
+    match given {
+        Some(value) => Ok(Some(value)),
+        None => env_text(env, var, accepts)?
+            .map(|v| parse(&v).map_err(|e| e.within(var)))
+            .transpose(),
+    }
+}
+
 /// A between-run sd written as a percentage of the percent grammar
 /// (`"2%"`, `"0.5 %"`), above 0% and below 100%, as a fraction.
 fn between_run_sd(text: &str) -> Result<f64, Error> {
@@ -328,6 +344,17 @@ Usage: {program} [OPTIONS] [FILTERS...]
 
 A perfmark perf test binary: libtest's command line, one test at a time.
 
+{LIBTEST_OPTIONS}
+{PERFMARK_OPTIONS}
+The FILTER strings are tested against the name of every test; a test runs
+when its name contains any of them (or equals one, with --exact).
+Exit status: 0 when every test passed, 101 otherwise.
+"
+    )
+}
+
+/// libtest's options as `--help` lists them, as perfmark takes them.
+const LIBTEST_OPTIONS: &str = "\
 Options (libtest's):
         --include-ignored   Run ignored and not ignored tests
         --ignored           Run only ignored tests
@@ -346,7 +373,11 @@ Options (libtest's):
         --bench, --color auto|always|never, --logfile PATH, -Z unstable-options
                             Accepted; perf tests run one at a time and their
                             output is never captured
+";
 
+/// perfmark's options as `--help` lists them, each with its variable,
+/// then the variables that have no flag.
+const PERFMARK_OPTIONS: &str = "\
 Options (perfmark's; each also read from its variable):
         --verbose           Every line of each test and its full account,
                             not only its one line (PERFMARK_VERBOSE=1)
@@ -391,33 +422,7 @@ Options (perfmark's; each also read from its variable):
 Variables only: PERFMARK_FORCE=1 (measure an unoptimized build),
 PERFMARK_CONFIDENCE, PERFMARK_PRECISION, PERFMARK_REGRESSION,
 PERFMARK_MAX_TIME, PERFMARK_WARMUP, PERFMARK_WORKER_TIMEOUT.
-
-The FILTER strings are tested against the name of every test; a test runs
-when its name contains any of them (or equals one, with --exact).
-Exit status: 0 when every test passed, 101 otherwise.
-"
-    )
-}
-
-#[derive(Default)]
-struct Flags {
-    save_baseline: bool,
-    no_baseline: bool,
-    verbose: bool,
-    baseline_dir: Option<PathBuf>,
-    report_dir: Option<PathBuf>,
-    compare_with: Vec<PathBuf>,
-    head_layouts: Vec<PathBuf>,
-    per_test_confidence: bool,
-    no_remeasure: bool,
-    no_lock: bool,
-    no_pin: bool,
-    no_processes: bool,
-    instructions: bool,
-    family_wise: bool,
-    between_run_sd: Option<f64>,
-    timeout: Option<Duration>,
-}
+";
 
 #[cfg(all(test, unix))]
 mod properties;

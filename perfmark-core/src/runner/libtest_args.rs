@@ -108,6 +108,10 @@ const OPTIONS: &[(&str, Option<char>, Takes)] = &[
     ("Z", Some('Z'), Takes::One),
 ];
 
+/// Each option given, in the order given, with its argument (`--skip` may
+/// repeat).
+type Given = Vec<(&'static str, Option<String>)>;
+
 impl Arguments {
     /// Parses `args` (the program name first, as `std::env::args_os`
     /// gives it).
@@ -117,70 +121,17 @@ impl Arguments {
     /// argument, an option given twice, a value out of its set, or an
     /// argument that is not UTF-8.
     pub(super) fn parse(args: Vec<OsString>) -> Result<Arguments, Error> {
-        let mut parsed = Arguments::default();
-        // Each option's values in the order given (`--skip` may repeat).
-        let mut given: Vec<(&'static str, Option<String>)> = Vec::new();
-        let mut args = args.into_iter().skip(1).map(|arg| {
-            arg.into_string()
-                .map_err(|arg| Error::usage(format!("argument {arg:?} is not valid unicode")))
-        });
-        let mut only_filters = false;
-        while let Some(arg) = args.next() {
-            let arg = arg?;
-            if only_filters || arg == "-" || !arg.starts_with('-') {
-                parsed.filters.push(arg);
-            } else if arg == "--" {
-                only_filters = true;
-            } else if let Some(long) = arg.strip_prefix("--") {
-                let (name, inline) = match long.split_once('=') {
-                    Some((name, value)) => (name, Some(value.to_owned())),
-                    None => (long, None),
-                };
-                let (name, _, takes) =
-                    OPTIONS
-                        .iter()
-                        .find(|(n, _, _)| n.len() > 1 && *n == name)
-                        .ok_or_else(|| Error::usage(format!("Unrecognized option: '{name}'")))?;
-                let value = match (takes, inline) {
-                    (Takes::Nothing, Some(_)) => {
-                        return Err(Error::usage(format!(
-                            "Option '{name}' does not take an argument"
-                        )))
-                    }
-                    (Takes::Nothing, None) => None,
-                    (_, Some(value)) => Some(value),
-                    (_, None) => Some(args.next().ok_or_else(|| {
-                        Error::usage(format!("Argument to option '{name}' missing"))
-                    })??),
-                };
-                give(&mut given, name, *takes, value)?;
-            } else {
-                // A group of short options: flags, then perhaps one that
-                // takes the rest of the group (or the next argument).
-                let group = &arg[1..];
-                for (at, c) in group.char_indices() {
-                    let (name, _, takes) =
-                        OPTIONS
-                            .iter()
-                            .find(|(_, short, _)| *short == Some(c))
-                            .ok_or_else(|| Error::usage(format!("Unrecognized option: '{c}'")))?;
-                    if *takes == Takes::Nothing {
-                        give(&mut given, name, Takes::Nothing, None)?;
-                        continue;
-                    }
-                    let rest = &group[at + c.len_utf8()..];
-                    let value = if rest.is_empty() {
-                        args.next().ok_or_else(|| {
-                            Error::usage(format!("Argument to option '{name}' missing"))
-                        })??
-                    } else {
-                        rest.to_owned()
-                    };
-                    give(&mut given, name, *takes, Some(value))?;
-                    break;
-                }
-            }
-        }
+        let (filters, given) = scan(args)?;
+        Arguments::from_given(filters, given)
+    }
+
+    /// The arguments from the `filters` and the options `given`, each
+    /// option's argument checked against its set, in the order given.
+    fn from_given(filters: Vec<String>, given: Given) -> Result<Arguments, Error> {
+        let mut parsed = Arguments {
+            filters,
+            ..Arguments::default()
+        };
         let mut quiet = false;
         let mut format = None;
         for (name, value) in given {
@@ -193,40 +144,10 @@ impl Arguments {
                 "skip" => parsed.skip.push(value),
                 "quiet" => quiet = true,
                 "exact" => parsed.exact = true,
-                "test-threads" => match value.parse::<usize>() {
-                    Ok(0) => return Err(Error::usage("argument for --test-threads must not be 0")),
-                    Ok(_) => {}
-                    Err(e) => {
-                        return Err(Error::usage(format!(
-                            "argument for --test-threads must be a number > 0 (error: {e})"
-                        )))
-                    }
-                },
-                "color" if !matches!(value.as_str(), "auto" | "always" | "never") => {
-                    return Err(Error::usage(format!(
-                        "argument for --color must be auto, always, or never (was {value})"
-                    )));
-                }
-                "format" => {
-                    format = Some(match value.as_str() {
-                        "pretty" => Format::Pretty,
-                        "terse" => Format::Terse,
-                        "json" => Format::Json,
-                        _ => {
-                            return Err(Error::usage(format!(
-                                "argument for --format must be pretty, terse or json (was {value})"
-                            )))
-                        }
-                    })
-                }
-                "Z" if value != "unstable-options" => {
-                    return Err(Error::usage(format!(
-                        "argument for -Z must be unstable-options (was {value})"
-                    )));
-                }
-                // color, Z (checked above), test, bench, nocapture,
-                // no-capture, show-output, logfile.
-                _ => {}
+                "format" => format = Some(format_named(&value)?),
+                // test-threads, color and Z are checked and dropped; test,
+                // bench, nocapture, no-capture, show-output, logfile dropped.
+                _ => check_dropped(name, &value)?,
             }
         }
         if parsed.ignored && parsed.include_ignored {
@@ -240,10 +161,101 @@ impl Arguments {
     }
 }
 
+/// Sorts `args` (the program name first) into filters and the options
+/// given, each option checked for its name, its argument and repetition.
+fn scan(args: Vec<OsString>) -> Result<(Vec<String>, Given), Error> {
+    let mut filters = Vec::new();
+    let mut given = Given::new();
+    let mut args = args.into_iter().skip(1).map(|arg| {
+        arg.into_string()
+            .map_err(|arg| Error::usage(format!("argument {arg:?} is not valid unicode")))
+    });
+    let mut only_filters = false;
+    while let Some(arg) = args.next() {
+        let arg = arg?;
+        if only_filters || arg == "-" || !arg.starts_with('-') {
+            filters.push(arg);
+        } else if arg == "--" {
+            only_filters = true;
+        } else if let Some(long) = arg.strip_prefix("--") {
+            long_option(long, &mut args, &mut given)?;
+        } else {
+            short_group(&arg[1..], &mut args, &mut given)?;
+        }
+    }
+    Ok((filters, given))
+}
+
+/// Records the long option `long` (`name` or `name=value`, without its
+/// dashes), taking its argument inline or else from `args`.
+fn long_option(
+    long: &str,
+    args: &mut impl Iterator<Item = Result<String, Error>>,
+    given: &mut Given,
+) -> Result<(), Error> {
+    let (name, inline) = match long.split_once('=') {
+        Some((name, value)) => (name, Some(value.to_owned())),
+        None => (long, None),
+    };
+    let (name, _, takes) = OPTIONS
+        .iter()
+        .find(|(n, _, _)| n.len() > 1 && *n == name)
+        .ok_or_else(|| Error::usage(format!("Unrecognized option: '{name}'")))?;
+    let value = match (takes, inline) {
+        (Takes::Nothing, Some(_)) => {
+            return Err(Error::usage(format!(
+                "Option '{name}' does not take an argument"
+            )))
+        }
+        (Takes::Nothing, None) => None,
+        (_, Some(value)) => Some(value),
+        (_, None) => Some(next_argument(name, args)?),
+    };
+    give(given, name, *takes, value)
+}
+
+/// Records a group of short options (`group`, without its dash): flags,
+/// then perhaps one that takes the rest of the group, or else the next of
+/// `args`.
+fn short_group(
+    group: &str,
+    args: &mut impl Iterator<Item = Result<String, Error>>,
+    given: &mut Given,
+) -> Result<(), Error> {
+    for (at, c) in group.char_indices() {
+        let (name, _, takes) = OPTIONS
+            .iter()
+            .find(|(_, short, _)| *short == Some(c))
+            .ok_or_else(|| Error::usage(format!("Unrecognized option: '{c}'")))?;
+        if *takes == Takes::Nothing {
+            give(given, name, Takes::Nothing, None)?;
+            continue;
+        }
+        let rest = &group[at + c.len_utf8()..];
+        let value = if rest.is_empty() {
+            next_argument(name, args)?
+        } else {
+            rest.to_owned()
+        };
+        return give(given, name, *takes, Some(value));
+    }
+    Ok(())
+}
+
+/// The argument of option `name`, the next of `args`: an error when there
+/// is none, or when it is not UTF-8.
+fn next_argument(
+    name: &str,
+    args: &mut impl Iterator<Item = Result<String, Error>>,
+) -> Result<String, Error> {
+    args.next()
+        .ok_or_else(|| Error::usage(format!("Argument to option '{name}' missing")))?
+}
+
 /// Records one use of option `name`: an error when it may be given once
 /// and already was.
 fn give(
-    given: &mut Vec<(&'static str, Option<String>)>,
+    given: &mut Given,
     name: &'static str,
     takes: Takes,
     value: Option<String>,
@@ -255,6 +267,40 @@ fn give(
     }
     given.push((name, value));
     Ok(())
+}
+
+/// The `--format` named `value`; libtest's message for any other.
+fn format_named(value: &str) -> Result<Format, Error> {
+    match value {
+        "pretty" => Ok(Format::Pretty),
+        "terse" => Ok(Format::Terse),
+        "json" => Ok(Format::Json),
+        _ => Err(Error::usage(format!(
+            "argument for --format must be pretty, terse or json (was {value})"
+        ))),
+    }
+}
+
+/// Checks the argument `value` of option `name`, which perfmark accepts
+/// and drops, against libtest's set (`--test-threads`, `--color`, `-Z`);
+/// any other option passes.
+fn check_dropped(name: &str, value: &str) -> Result<(), Error> {
+    match name {
+        "test-threads" => match value.parse::<usize>() {
+            Ok(0) => Err(Error::usage("argument for --test-threads must not be 0")),
+            Ok(_) => Ok(()),
+            Err(e) => Err(Error::usage(format!(
+                "argument for --test-threads must be a number > 0 (error: {e})"
+            ))),
+        },
+        "color" if !matches!(value, "auto" | "always" | "never") => Err(Error::usage(format!(
+            "argument for --color must be auto, always, or never (was {value})"
+        ))),
+        "Z" if value != "unstable-options" => Err(Error::usage(format!(
+            "argument for -Z must be unstable-options (was {value})"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

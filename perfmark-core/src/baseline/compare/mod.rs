@@ -30,12 +30,11 @@
 
 use std::fmt;
 
-mod inputs;
+pub(crate) mod inputs;
 mod outcome;
 mod prior;
 mod reference;
 mod rule;
-pub(crate) mod words;
 
 pub use inputs::{BaselineEstimate, RunEstimate, Spread};
 #[cfg(feature = "internals")]

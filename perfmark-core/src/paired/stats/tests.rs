@@ -1,4 +1,5 @@
 use super::*;
+use crate::report::words::paired::{summary_line, summary_line_without_estimate};
 use crate::stats::seeded::SeededNormal;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {

@@ -39,11 +39,11 @@ use std::fmt::Write as _;
 
 use crate::checks::{Source, Verdict};
 
-use crate::baseline::compare::words::signed_percent;
 use crate::baseline::compare::Change;
 use crate::budget::BudgetOutcome;
 use crate::measure::SampleKind;
 use crate::paired::stats::PairedChange;
+use crate::report::fmt::signed_percent;
 use crate::report::fmt::{fmt_ns, fmt_rate};
 use crate::report::TestReport;
 use crate::stats::Statistic;
@@ -69,7 +69,7 @@ pub fn default_lines(t: &TestReport) -> Vec<String> {
         &t.comparison,
         t.instructions.as_ref().and_then(|c| c.base.as_ref()),
     ) {
-        lines.push(crate::instructions::count::explained(
+        lines.push(crate::report::words::instructions::explained(
             (time.ratio, time.ratio_low, time.ratio_high),
             counts,
         ));
@@ -98,7 +98,7 @@ pub fn summary_line(t: &TestReport) -> Option<String> {
             fmt_ns(e.ns_per_iter),
             fmt_ns(e.ci_low),
             fmt_ns(e.ci_high),
-            crate::baseline::compare::words::plain_percent(e.confidence),
+            crate::report::fmt::plain_percent(e.confidence),
         );
         if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
             let _ = write!(estimate, "{SEP}{}", fmt_rate(work, rate));

@@ -2,7 +2,7 @@
 //! run: baselines from another machine, and a machine that moved since the
 //! baselines were recorded.
 
-use crate::baseline::compare::words::signed_percent;
+use crate::report::fmt::signed_percent;
 use crate::report::{Report, TestReport};
 
 /// What the regression check said of baselines from another machine, each

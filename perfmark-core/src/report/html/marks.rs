@@ -4,7 +4,7 @@
 //! the modes; and how far from the data a mark may lie before it is drawn at
 //! the edge.
 
-use crate::baseline::compare::words::plain_percent;
+use crate::report::fmt::plain_percent;
 use std::fmt::Write as _;
 
 use super::svg::{padded, Frame, Orientation};

@@ -26,7 +26,7 @@ mod fig_samples;
 mod marks;
 mod svg;
 
-use crate::baseline::compare::words::plain_percent;
+use crate::report::fmt::plain_percent;
 use std::fmt::Write as _;
 
 use super::facts::{

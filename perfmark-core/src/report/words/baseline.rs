@@ -1,12 +1,16 @@
-//! The regression rule's outcome in words. The sentences are part of the
-//! output contract (docs/output.md): change them only with it.
+//! The stored-baseline rule's outcome in words. The sentences are part of
+//! the output contract (docs/output.md): change them only with it.
 
-use super::{Change, Comparison, TestSpreadSource};
+use crate::baseline::compare::{Change, Comparison, TestSpreadSource, DETECTION_POWER};
+use crate::report::fmt::{plain_percent, signed_percent};
 
 /// The words every regression verdict fails a test with, whichever
 /// instrument and comparison: `regressed beyond the 5% tolerance`.
 pub fn regressed_beyond(tolerance: f64) -> String {
-    format!("regressed beyond the {} tolerance", plain_percent(tolerance))
+    format!(
+        "regressed beyond the {} tolerance",
+        plain_percent(tolerance)
+    )
 }
 
 impl Change {
@@ -89,29 +93,12 @@ impl Comparison {
                 "this comparison can detect slowdowns above {} (one that large fails {} runs in \
                  10{moved})",
                 signed_percent(1.0 + mds),
-                (super::DETECTION_POWER * 10.0).round()
+                (DETECTION_POWER * 10.0).round()
             )
         } else {
             "this comparison cannot detect any slowdown (its interval is unbounded)".to_owned()
         }
     }
-}
-
-/// `1.124` → `+12.4%`; infinite → `+inf%`.
-pub(crate) fn signed_percent(ratio: f64) -> String {
-    let pct = (ratio - 1.0) * 100.0;
-    if pct.is_finite() {
-        format!("{pct:+.1}%")
-    } else {
-        format!("{pct:+}%")
-    }
-}
-
-/// `0.05` → `5%`, `0.025` → `2.5%`: no trailing zeros.
-pub(crate) fn plain_percent(fraction: f64) -> String {
-    let text = format!("{:.2}", fraction * 100.0);
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    format!("{text}%")
 }
 
 #[cfg(test)]
@@ -192,7 +179,8 @@ mod tests {
             "{s}"
         );
         assert!(
-            c.detection().ends_with("the machine's move of +8.0% since the baseline is part of it)"),
+            c.detection()
+                .ends_with("the machine's move of +8.0% since the baseline is part of it)"),
             "{}",
             c.detection()
         );

@@ -1,8 +1,9 @@
 //! A paired comparison's verdict in words: the summary line the output
 //! contract spells (docs/output.md).
 
-use super::{min_detectable_slowdown, PairedChange, PairedEstimate, PairedVerdict};
-use crate::baseline::compare::words::{plain_percent, signed_percent};
+use crate::paired::measure::PairedMeasurement;
+use crate::paired::stats::{min_detectable_slowdown, PairedChange, PairedEstimate, PairedVerdict};
+use crate::report::fmt::{plain_percent, signed_percent};
 
 /// The summary line of a paired comparison, e.g.
 /// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
@@ -70,7 +71,9 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     let layout_sd = est.layout_sd;
     let tolerance = plain_percent(verdict.tolerance);
     match verdict.change {
-        PairedChange::Regressed => crate::baseline::compare::words::regressed_beyond(verdict.tolerance),
+        PairedChange::Regressed => {
+            crate::report::words::baseline::regressed_beyond(verdict.tolerance)
+        }
         PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
         PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
         PairedChange::Inconclusive => format!(
@@ -87,3 +90,18 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     }
 }
 
+impl PairedMeasurement {
+    /// The summary line (`… vs base (paired: …)`), with `verdict` (this
+    /// measurement's).
+    pub fn summary_line(&self, verdict: &PairedVerdict) -> String {
+        match &self.estimate {
+            Some(est) => summary_line(est, verdict),
+            None => summary_line_without_estimate(
+                self.slice_pairs.len(),
+                self.pairs_opened,
+                self.confidence,
+                self.tolerance,
+            ),
+        }
+    }
+}
