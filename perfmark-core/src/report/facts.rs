@@ -323,17 +323,22 @@ fn measurement_facts(m: &Measurement) -> Vec<Fact> {
 }
 
 fn diagnostics_facts(d: &Diagnostics) -> Vec<Fact> {
-    let e = &d.verdict_estimate;
-    let mut facts = vec![Fact::new(
-        "CI correction",
-        format!(
-            "effective sample size {:.1} of {} · CI assuming independent samples [{}, {}]",
-            e.effective_n,
-            e.n,
-            fmt_bound(e.naive_ci.low),
-            fmt_bound(e.naive_ci.high)
-        ),
-    )];
+    let mut facts: Vec<Fact> = d
+        .verdict_estimate()
+        .map(|e| {
+            Fact::new(
+                "CI correction",
+                format!(
+                    "effective sample size {:.1} of {} · CI assuming independent samples [{}, {}]",
+                    e.effective_n,
+                    e.n,
+                    fmt_bound(e.naive_ci.low),
+                    fmt_bound(e.naive_ci.high)
+                ),
+            )
+        })
+        .into_iter()
+        .collect();
     let s = &d.serial;
     if let Some(lag1) = s.lags.first() {
         facts.push(Fact::new(

@@ -107,8 +107,8 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
             reference_ns: Vec::new(),
         }),
         diagnostics: Some(Diagnostics {
-            verdict_estimate: e.clone(),
-            candidates: Vec::new(),
+            verdict_statistic: e.statistic,
+            candidates: vec![e.clone()],
             sd_ci: stats::sd_interval(&samples, 0.95),
             serial: stats::serial_correlation(&samples),
             modality: stats::modes(&samples),
@@ -272,7 +272,7 @@ pub(crate) fn realistic() -> Report {
 
 /// `t` compared with a one-run baseline 3% faster than it.
 fn baseline_check(t: &TestReport) -> BaselineRecord {
-    let e = &t.diagnostics.as_ref().unwrap().verdict_estimate;
+    let e = t.diagnostics.as_ref().unwrap().verdict_estimate().unwrap();
     let current = RunEstimate::new(e.point, e.ci).unwrap();
     let mut ci = e.ci;
     (ci.low, ci.high) = (ci.low / 1.03, ci.high / 1.03);

@@ -322,10 +322,12 @@ pub enum RemeasureOutcome {
 /// The statistical account of a measured test (`--verbose` prints it).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostics {
-    /// The verdict statistic in full: its serial-correlation-aware CI, the
-    /// CI that independent samples would give, and the effective sample size.
-    pub verdict_estimate: Estimate,
-    /// Every candidate statistic with its CI (the stability study reads these).
+    /// The verdict's statistic: its candidate is the verdict estimate in
+    /// full ([`Diagnostics::verdict_estimate`]).
+    pub verdict_statistic: Statistic,
+    /// Every candidate statistic with its CI (the stability study reads
+    /// these), each with its serial-correlation-aware CI, the CI that
+    /// independent samples would give, and the effective sample size.
     pub candidates: Vec<Estimate>,
     /// CI of the standard deviation (Boyer).
     pub sd_ci: Interval,
@@ -338,6 +340,16 @@ pub struct Diagnostics {
     pub gating_error: f64,
     /// Whether the spread is the machine's (against the run's noise floor).
     pub noise: Option<NoiseDiagnosis>,
+}
+
+impl Diagnostics {
+    /// The verdict statistic in full, among the candidates (`None` only
+    /// in a report that lists none).
+    pub fn verdict_estimate(&self) -> Option<&Estimate> {
+        self.candidates
+            .iter()
+            .find(|e| e.statistic == self.verdict_statistic)
+    }
 }
 
 /// The `estimate` object of `report.json`.

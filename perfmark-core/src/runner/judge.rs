@@ -122,7 +122,7 @@ fn diagnose(
     // (a sample below zero still came from a block of positive length).
     let block_ns = ((summary.median + m.loop_overhead_ns) * m.iters_per_sample as f64).max(0.0);
     Diagnostics {
-        verdict_estimate: estimate.clone(),
+        verdict_statistic: estimate.statistic,
         // The verdict's own statistic is already estimated: reuse it.
         candidates: Statistic::ALL
             .iter()

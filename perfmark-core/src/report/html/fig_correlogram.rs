@@ -22,13 +22,13 @@ pub(super) fn correlogram_figure(d: &Diagnostics) -> String {
         x: Axis::new(0.5, k as f64 + 0.5, 10, AxisKind::Count),
         y: Axis::new(lo, hi, 4, AxisKind::Plain),
     };
-    let verdict = if s.flagged {
-        format!(
+    let verdict = match d.verdict_estimate() {
+        Some(e) if s.flagged => format!(
             "serial correlation detected: the CI rests on {:.1} effective samples of {}",
-            d.verdict_estimate.effective_n, d.verdict_estimate.n
-        )
-    } else {
-        "no serial correlation detected".to_owned()
+            e.effective_n, e.n
+        ),
+        None if s.flagged => "serial correlation detected".to_owned(),
+        _ => "no serial correlation detected".to_owned(),
     };
     let caption = format!(
         "Autocorrelation of the samples' ranks by lag ({} of {k} lags outside the ±1.96/√n band, \
