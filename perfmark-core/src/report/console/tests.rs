@@ -81,6 +81,9 @@ fn verbose_lines_state_the_facts_then_the_figures_in_text() {
         assert_eq!(*line, format!("{}: {}", fact.label, fact.value));
     }
     let rest = &lines[facts.len()..];
+    assert_eq!(rest[0], "candidate statistics:");
+    assert!(rest[1].starts_with("  median"), "{}", rest[1]);
+    let rest = &rest[2..];
     assert_eq!(
         rest[0],
         "Tukey fences: 37.76 ns · 39.17 ns · 42.93 ns · 44.34 ns"
