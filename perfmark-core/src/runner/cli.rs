@@ -92,13 +92,14 @@ pub(crate) struct Options {
 }
 
 /// The flags that take no value.
-const SWITCHES: [&str; 9] = [
+const SWITCHES: [&str; 10] = [
     "--save-baseline",
     "--no-baseline",
     "--verbose",
     "--per-test-confidence",
     "--family-wise",
     "--no-remeasure",
+    "--no-lock",
     "--no-pin",
     "--no-processes",
     "--instructions",

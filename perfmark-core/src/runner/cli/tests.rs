@@ -96,6 +96,9 @@ fn environment_variables_stand_in_for_flags_and_defaults() {
     let o = parse(&[], &[]).unwrap();
     assert!(!o.no_lock && o.lock_dir.is_none());
     assert!(parse(&["--no-lock"], &[]).unwrap().no_lock);
+    // A switch takes no value, this one like the others.
+    let e = parse(&["--no-lock=yes"], &[]).unwrap_err().to_string();
+    assert!(e.contains("--no-lock"), "{e}");
     let o = parse(
         &[],
         &[
