@@ -4,22 +4,25 @@
 //! the tolerance. The rule itself is pure statistics
 //! ([`crate::baseline::compare`]); this file finds the test's entry, decides
 //! whether it may be used at all (a comparable machine and toolchain,
-//! [`Fingerprint::compare`]; the same statistic), picks the rule, and words
-//! the outcome. When the entry and the run both measured perfmark's
+//! [`Fingerprint::compare`]; the same statistic), and picks the rule that
+//! decides the outcome. When the entry and the run both measured perfmark's
 //! machine-state reference ([`crate::measure::reference`]), the rule
 //! allows for how far the machine moved in between
 //! ([`compare::compare_with_reference`]) on the residual spread and the
 //! tracking the entry's runs measured; otherwise it assumes the machine's
 //! between-run spread ([`compare::compare`]). Both spreads come from the
 //! run's [`Prior`](super::run_spreads::Prior) (a setting, the machine's recording, or the defaults).
+//! The sentences are [`crate::report::words::baseline`]'s; that of a
+//! baseline from another machine is [`MachineMatch`](crate::baseline::MachineMatch)'s.
 
 use super::record::BaselineRecord;
 use super::resolution;
 use super::run_spreads::{baseline_estimate, residual_baseline_estimate, RunSpreads};
-use crate::checks::{Check, Finding, Record, Source, Subject};
-use crate::baseline::{BaselineFile, Entry, Fingerprint, StoredReference};
-use crate::measure::reference;
 use crate::baseline::compare::{self, CompareError, MachineShift, RunEstimate};
+use crate::baseline::{BaselineFile, Entry, Fingerprint, StoredReference};
+use crate::checks::{Check, Finding, Record, Source, Subject};
+use crate::measure::reference;
+use crate::report::words::baseline as words;
 
 /// The regression check of a run: the loaded baseline file, this
 /// machine's fingerprint, and the run's between-run spreads.
@@ -47,10 +50,8 @@ impl Check for Regression<'_> {
         let Some(entry) = self.file.get(subject.name) else {
             return Some(Finding::pass(
                 Source::Baseline,
-                format!(
-                "no baseline for this test in {}: not compared; record one with --save-baseline",
-                self.file.path().display()
-            )));
+                words::no_entry(self.file.path()),
+            ));
         };
         let estimate = subject.estimate;
         let machine = self.here.compare(entry.fingerprint());
@@ -67,22 +68,13 @@ impl Check for Regression<'_> {
         };
         let mut passed = true;
         let reason = if entry.clock() != subject.plan.measure {
-            format!(
-                "baseline not used: it records {}, this test measures {}; re-record with \
-                 --save-baseline",
-                entry.clock().words(),
-                subject.plan.measure.words()
-            )
+            words::other_clock(entry.clock(), subject.plan.measure)
         } else if !machine.is_comparable() {
             machine.to_string()
         } else if let Some(why) = resolution::not_comparable(subject, entry) {
             why
         } else if entry.estimate().statistic != estimate.statistic.as_str() {
-            format!(
-                "baseline not used: it records the {}, this run the {}; re-record with --save-baseline",
-                entry.estimate().statistic,
-                estimate.statistic.as_str()
-            )
+            words::other_statistic(&entry.estimate().statistic, estimate.statistic.as_str())
         } else {
             let prior = self.spreads.prior();
             let (confidence, tolerance) = (estimate.ci.confidence, subject.tolerance);
@@ -94,13 +86,7 @@ impl Check for Regression<'_> {
                 // allows for the machine's move, on the residual spread.
                 Some(shift) => prior.residual_rule(confidence, tolerance).and_then(|rule| {
                     let (baseline, tracking) = residual_baseline_estimate(entry)?;
-                    compare::compare_with_reference(
-                        &baseline,
-                        &current?,
-                        &shift?,
-                        tracking,
-                        &rule,
-                    )
+                    compare::compare_with_reference(&baseline, &current?, &shift?, tracking, &rule)
                 }),
                 None => prior.rule(confidence, tolerance).and_then(|rule| {
                     compare::compare(&baseline_estimate(entry)?, &current?, &rule)
@@ -113,7 +99,7 @@ impl Check for Regression<'_> {
                     record.comparison = Some(comparison);
                     reason
                 }
-                Err(e) => format!("baseline not used: {e}"),
+                Err(e) => words::unusable(&e),
             }
         };
         if record.comparison.is_none() {
@@ -160,8 +146,7 @@ pub fn machine_shift_since(
 ) -> Option<Result<MachineShift, CompareError>> {
     let now = reference::estimate(now_ns, confidence)?;
     Some(
-        RunEstimate::new(then.ns_per_step, then.interval()).and_then(|then| {
-            MachineShift::between(&then, &RunEstimate::new(now.point, now.ci)?)
-        }),
+        RunEstimate::new(then.ns_per_step, then.interval())
+            .and_then(|then| MachineShift::between(&then, &RunEstimate::new(now.point, now.ci)?)),
     )
 }

@@ -1,6 +1,8 @@
 //! When a stored baseline cannot be compared because one side's time is
-//! below the measurement's resolution ([`crate::stats::at_resolution`]): the
-//! reason in words, so the comparison is never dropped silently.
+//! below the measurement's resolution ([`crate::stats::at_resolution`]):
+//! the decision, with the reason it gives
+//! ([`crate::report::words::baseline`]), so the comparison is never dropped
+//! silently.
 //!
 //! The regression rule works on a log scale, where a time that cannot be
 //! told from zero has no place: its ratio to anything means nothing. The
@@ -12,7 +14,7 @@
 
 use crate::baseline::Entry;
 use crate::checks::Subject;
-use crate::report::fmt::fmt_ns;
+use crate::report::words::baseline as words;
 use crate::stats::is_below_resolution;
 
 /// Why the test's run and its stored `entry` cannot be compared on the
@@ -20,11 +22,9 @@ use crate::stats::is_below_resolution;
 pub(super) fn not_comparable(subject: &Subject<'_>, entry: &Entry) -> Option<String> {
     let here = subject.resolution_ns;
     if subject.below_resolution() {
-        return Some(format!(
-            "baseline not compared: this run's {} is below the measurement's resolution ({} per \
-             iteration), and a ratio to it means nothing",
+        return Some(words::run_below_resolution(
             subject.estimate.statistic.as_str(),
-            fmt_ns(here)
+            here,
         ));
     }
     // The resolution per iteration scales with the iterations per sample;
@@ -34,12 +34,10 @@ pub(super) fn not_comparable(subject: &Subject<'_>, entry: &Entry) -> Option<Str
     let stored = here * iters_here / entry.iters_per_sample().max(1) as f64;
     let e = entry.estimate();
     if is_below_resolution(e.ns_per_iter, stored) {
-        return Some(format!(
-            "baseline not compared: its {} {} is below the measurement's resolution ({} per \
-             iteration), and a ratio to it means nothing",
-            e.statistic,
-            fmt_ns(e.ns_per_iter),
-            fmt_ns(stored)
+        return Some(words::stored_below_resolution(
+            &e.statistic,
+            e.ns_per_iter,
+            stored,
         ));
     }
     let runs = entry.between_runs()?;
@@ -48,13 +46,11 @@ pub(super) fn not_comparable(subject: &Subject<'_>, entry: &Entry) -> Option<Str
         .iter()
         .enumerate()
         .find(|(_, &x)| is_below_resolution(x, stored))?;
-    Some(format!(
-        "baseline not compared: run {} of its {} measured {}, below the measurement's \
-         resolution ({} per iteration), so their between-run spread means nothing",
+    Some(words::stored_run_below_resolution(
         i + 1,
         runs.runs,
-        fmt_ns(*x),
-        fmt_ns(stored)
+        *x,
+        stored,
     ))
 }
 

@@ -2,13 +2,14 @@
 //! the time's growth over the sizes of `args` is worse than declared, with
 //! a margin that keeps noise, constant costs and log factors from failing
 //! it. The fit is pure statistics ([`crate::complexity::fit`]); this file
-//! decides from it, words it, and keeps its record for `report.json`.
+//! decides from it and keeps its record for `report.json`. Its words are
+//! [`crate::report::words::complexity`]'s.
 
 use perfmark_options::Complexity;
 
 use crate::checks::{Finding, Record, Source};
-use crate::report::fmt::{fmt_ns, fmt_percent};
 use crate::complexity::fit::{self, CandidateFit, GrowthFit, SizedTime};
+use crate::report::words::complexity as words;
 use crate::stats::Interval;
 
 /// One argument's test as the check used it.
@@ -110,7 +111,7 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
     let fit = match fit::fit_growth(&sized, declared, confidence) {
         Ok(fit) => fit,
         Err(e) => {
-            let reason = format!("complexity not checked: {e}");
+            let reason = words::not_checked(&e);
             record.error = Some(e.to_string());
             return Finding {
                 source: Source::Complexity,
@@ -121,8 +122,8 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
             };
         }
     };
-    let reason = reason(&fit);
-    let warnings = warnings(&fit, &record.points);
+    let reason = words::reason(&fit);
+    let warnings = warnings(&fit, &record);
     record.fitted = Some(fit.fitted.as_str().to_owned());
     record.exponent = Some(fit.exponent);
     record.exponent_ci = Some(fit.exponent_ci);
@@ -150,107 +151,28 @@ fn candidate_record(c: &CandidateFit) -> CandidateRecord {
     }
 }
 
-/// `n^+0.02`.
-fn power(exponent: f64) -> String {
-    format!("n^{:+.2}", two_decimals(exponent))
-}
-
-/// `x` rounded to two decimals, with no negative zero (`-0.001` prints as
-/// `0.00`, not `-0.00`).
-fn two_decimals(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0 + 0.0
-}
-
-/// The verdict in one sentence.
-fn reason(fit: &GrowthFit) -> String {
-    let level = fmt_percent(fit.exponent_ci.confidence, 0);
-    let margin = format!("n^{}", fit::MARGIN);
-    if fit.fails {
-        format!(
-            "declared {} does not hold: the time grows {} faster than it ({level} lower bound \
-             {}), beyond the margin {margin}; best fit {}",
-            fit.declared,
-            power(fit.excess),
-            power(fit.excess_low),
-            fit.fitted
-        )
-    } else {
-        format!(
-            "declared {} holds: the time grows {} beyond it ({level} lower bound {}), within the \
-             margin {margin}",
-            fit.declared,
-            power(fit.excess),
-            power(fit.excess_low),
-        )
-    }
-}
-
-fn warnings(fit: &GrowthFit, points: &[ComplexityPoint]) -> Vec<String> {
+/// The warnings `fit` calls for: sizes that could not catch even a whole
+/// power of n too many (`detectable_excess` above 1), and a passing check
+/// whose best fit grows faster than declared. Their sizes are `record`'s.
+fn warnings(fit: &GrowthFit, record: &ComplexityRecord) -> Vec<String> {
     let mut warnings = Vec::new();
     if fit.detectable_excess > 1.0 {
-        let (low, high) = size_range(points);
-        warnings.push(format!(
-            "sizes {low} … {high} are too few or too close together to catch even a whole power \
-             of n too many (these could only catch {} beyond the declared class): spread the \
-             args over a wider range, such as four sizes a decade apart",
-            power(fit.detectable_excess)
-        ));
+        let (low, high) = record.size_range();
+        warnings.push(words::sizes_too_close(low, high, fit.detectable_excess));
     }
     if !fit.fails && fit.fitted > fit.declared {
-        warnings.push(format!(
-            "the best fit, {}, grows faster than the declared {}, by less than the margin: \
-             log factors and the cache hierarchy look alike at these sizes",
-            fit.fitted, fit.declared
-        ));
+        warnings.push(words::faster_fit_within_margin(fit.fitted, fit.declared));
     }
     warnings
 }
 
-fn size_range(points: &[ComplexityPoint]) -> (u64, u64) {
-    let low = points.iter().map(|p| p.size).min().unwrap_or(0);
-    let high = points.iter().map(|p| p.size).max().unwrap_or(0);
-    (low, high)
-}
-
 impl ComplexityRecord {
-    /// The lines the console prints under the test, before its reason:
-    /// the fitted class and exponent with its CI, the time at each size,
-    /// and each candidate's fit.
-    pub fn lines(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        let (low, high) = size_range(&self.points);
-        if let (Some(fitted), Some(k), Some(ci)) = (&self.fitted, self.exponent, self.exponent_ci) {
-            lines.push(format!(
-                "fitted O({fitted}): time ∝ n^{:.2} [{:.2}, {:.2}] ({} CI) over n = {low} … {high} \
-                 ({} sizes)",
-                two_decimals(k),
-                two_decimals(ci.low),
-                two_decimals(ci.high),
-                fmt_percent(ci.confidence, 0),
-                self.points.len()
-            ));
-        }
-        if !self.points.is_empty() {
-            let mut points = self.points.clone();
-            points.sort_by_key(|p| p.size);
-            let times: Vec<String> = points
-                .iter()
-                .map(|p| format!("{} → {}", p.size, fmt_ns(p.ns_per_iter)))
-                .collect();
-            lines.push(format!("time per iteration: {}", times.join(" · ")));
-        }
-        if !self.candidates.is_empty() {
-            let fits: Vec<String> = self
-                .candidates
-                .iter()
-                .map(|c| format!("{} {}", c.class, fmt_percent(c.relative_rms, 1)))
-                .collect();
-            lines.push(format!(
-                "candidates (relative rms of t = a + c·g(n)): {}",
-                fits.join(" · ")
-            ));
-        }
-        lines
+    /// The smallest and the largest size of the record's points, `(0, 0)`
+    /// when it has none.
+    pub fn size_range(&self) -> (u64, u64) {
+        let low = self.points.iter().map(|p| p.size).min().unwrap_or(0);
+        let high = self.points.iter().map(|p| p.size).max().unwrap_or(0);
+        (low, high)
     }
 }
 

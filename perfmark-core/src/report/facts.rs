@@ -159,7 +159,7 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
             "heap allocations",
             format!(
                 "{} · counted untimed over {} iterations{limit}",
-                crate::allocations::check::fmt_allocations(a),
+                crate::report::words::allocations::fmt_allocations(a),
                 a.iterations
             ),
         ));

@@ -13,7 +13,7 @@ use crate::paired::builds::Comparing;
 use super::Runner;
 use crate::allocations;
 use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint};
-use crate::allocations::check as allocs;
+use crate::report::words::allocations as allocs;
 use crate::baseline::run_spreads::Prior;
 use crate::clock::{self, Clock};
 use crate::measure::noise_floor;

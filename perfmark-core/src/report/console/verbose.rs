@@ -6,11 +6,11 @@
 use std::fmt::Write as _;
 
 use super::PER_CALL_NOTE;
-use crate::allocations::check::fmt_allocations;
 use crate::measure::SampleKind;
 use crate::report::facts::{clock_line, test_facts};
 use crate::report::fmt::plain_percent;
 use crate::report::fmt::{fmt_bound, fmt_ns, fmt_rate};
+use crate::report::words::allocations::fmt_allocations;
 use crate::report::TestReport;
 use crate::stats;
 

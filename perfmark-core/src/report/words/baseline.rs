@@ -1,8 +1,16 @@
-//! The stored-baseline rule's outcome in words. The sentences are part of
-//! the output contract (docs/output.md): change them only with it.
+//! A stored baseline in words: the regression rule's outcome, and why a
+//! test was not compared with its stored entry (no entry, another clock or
+//! statistic, a time below the measurement's resolution, an estimate the
+//! rule cannot use). The sentences are part of the output contract
+//! (docs/output.md): change them only with it.
 
-use crate::baseline::compare::{Change, Comparison, TestSpreadSource, DETECTION_POWER};
-use crate::report::fmt::{plain_percent, signed_percent};
+use std::path::Path;
+
+use crate::baseline::compare::{
+    Change, CompareError, Comparison, TestSpreadSource, DETECTION_POWER,
+};
+use crate::clock::Clock;
+use crate::report::fmt::{fmt_ns, plain_percent, signed_percent};
 
 /// The words every regression verdict fails a test with, whichever
 /// instrument and comparison: `regressed beyond the 5% tolerance`.
@@ -99,6 +107,79 @@ impl Comparison {
             "this comparison cannot detect any slowdown (its interval is unbounded)".to_owned()
         }
     }
+}
+
+/// The reason a test with no entry in the baseline file at `path` passes
+/// without a comparison.
+pub fn no_entry(path: &Path) -> String {
+    format!(
+        "no baseline for this test in {}: not compared; record one with --save-baseline",
+        path.display()
+    )
+}
+
+/// Why an entry recorded with the `stored` clock is not used by a test
+/// that measures the `measured` one.
+pub fn other_clock(stored: Clock, measured: Clock) -> String {
+    format!(
+        "baseline not used: it records {}, this test measures {}; re-record with \
+         --save-baseline",
+        stored.words(),
+        measured.words()
+    )
+}
+
+/// Why an entry that records the `stored` statistic is not used by a run
+/// that estimated the `measured` one (each as its name, `median`).
+pub fn other_statistic(stored: &str, measured: &str) -> String {
+    format!(
+        "baseline not used: it records the {stored}, this run the {measured}; re-record with \
+         --save-baseline"
+    )
+}
+
+/// Why the regression rule could not be applied: `error` as it displays.
+pub fn unusable(error: &CompareError) -> String {
+    format!("baseline not used: {error}")
+}
+
+/// Why a run whose `statistic` (its name) is below the measurement's
+/// resolution, `resolution_ns` per iteration, is not compared.
+pub fn run_below_resolution(statistic: &str, resolution_ns: f64) -> String {
+    format!(
+        "baseline not compared: this run's {statistic} is below the measurement's resolution \
+         ({} per iteration), and a ratio to it means nothing",
+        fmt_ns(resolution_ns)
+    )
+}
+
+/// Why an entry whose `statistic` of `ns_per_iter` is below the
+/// resolution, `resolution_ns` per iteration at the entry's iterations per
+/// sample, is not compared.
+pub fn stored_below_resolution(statistic: &str, ns_per_iter: f64, resolution_ns: f64) -> String {
+    format!(
+        "baseline not compared: its {statistic} {} is below the measurement's resolution ({} \
+         per iteration), and a ratio to it means nothing",
+        fmt_ns(ns_per_iter),
+        fmt_ns(resolution_ns)
+    )
+}
+
+/// Why an entry recorded over `runs` processes is not compared when its
+/// `run`-th (from 1) measured `ns_per_iter`, below the resolution,
+/// `resolution_ns` per iteration at the entry's iterations per sample.
+pub fn stored_run_below_resolution(
+    run: usize,
+    runs: usize,
+    ns_per_iter: f64,
+    resolution_ns: f64,
+) -> String {
+    format!(
+        "baseline not compared: run {run} of its {runs} measured {}, below the measurement's \
+         resolution ({} per iteration), so their between-run spread means nothing",
+        fmt_ns(ns_per_iter),
+        fmt_ns(resolution_ns)
+    )
 }
 
 #[cfg(test)]
