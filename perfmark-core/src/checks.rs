@@ -19,9 +19,9 @@
 
 use crate::allocations::Allocations;
 use crate::baseline::record::BaselineRecord;
-use crate::budget::BudgetRecord;
-use crate::complexity::ComplexityRecord;
-use crate::paired::ComparisonRecord;
+use crate::budget::record::BudgetRecord;
+use crate::complexity::record::ComplexityRecord;
+use crate::paired::record::ComparisonRecord;
 use crate::processes::ProcessSpread;
 use crate::measure::{Measurement, Plan};
 use crate::stats::Estimate;

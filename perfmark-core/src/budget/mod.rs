@@ -3,14 +3,18 @@
 //!
 //! - [`looks`]: when the adaptive sampler looks at the budget and at what
 //!   level, so that looking more than once keeps the test's confidence;
-//! - [`check`]: the verdict, the estimate's interval against the budget,
-//!   and the record `report.json` keeps of it;
+//! - [`record`]: the decision, the estimate's interval against the
+//!   budget, and what `report.json` keeps of it; [`check`]: that decision
+//!   as one of the run's checks (its words are
+//!   [`crate::report::words::budget`]'s);
 //! - [`near_line`]: the note a verdict gets when the budget lies within
 //!   the machine's between-run spread of the estimate.
 
 pub mod check;
 pub mod looks;
 pub mod near_line;
+pub mod record;
 
-pub use check::{Budget, BudgetOutcome, BudgetRecord};
+pub use check::Budget;
+pub use record::{BudgetOutcome, BudgetRecord};
 pub use looks::BudgetLook;

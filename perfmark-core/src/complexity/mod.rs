@@ -3,8 +3,9 @@
 //!
 //! - [`fit`]: how a routine's time grows with the size of its input, and
 //!   whether a declared growth class holds, pure functions of numbers;
-//! - [`check`]: the decision from that fit, its words and the record
-//!   `report.json` keeps;
+//! - [`check`]: the decision from that fit; [`record`]: what
+//!   `report.json` keeps of it (its words are
+//!   [`crate::report::words::complexity`]'s);
 //! - [`runner`]: the run's step for the test `NAME::complexity`, which
 //!   gathers the group's measurements (taking those the filters left out)
 //!   and judges them.
@@ -12,6 +13,7 @@
 pub(crate) mod case;
 pub mod check;
 pub mod fit;
+pub mod record;
 pub(crate) mod runner;
 
-pub use check::ComplexityRecord;
+pub use record::{CandidateRecord, ComplexityPoint, ComplexityRecord};

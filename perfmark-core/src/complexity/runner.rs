@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use super::case::ComplexityCase;
 use crate::checks::{Source, Verdict};
-use crate::complexity::check::{self, ComplexityPoint};
+use crate::complexity::check;
+use crate::complexity::record::ComplexityPoint;
 use crate::report::{reasons_text, Reason, TestReport};
 use crate::runner::one_test::NOT_MEASURED_UNOPTIMIZED;
 use crate::runner::outcome::Outcome;

@@ -7,8 +7,9 @@
 //!   next, when to stop;
 //! - [`stats`]: the estimate of `head / base`, the decision rule and the
 //!   look schedule, pure functions of numbers;
-//! - [`check`]: the verdict as one of the run's checks, and what
-//!   `report.json` keeps of it;
+//! - [`check`]: the verdict as one of the run's checks; [`record`]: what
+//!   `report.json` keeps of it (its words are
+//!   [`crate::report::words::paired`]'s);
 //! - the process side: [`worker`] (the worker mode of a test binary),
 //!   [`protocol`] and [`lines`] (the line protocol it speaks), [`serve`]
 //!   (a worker's answers to the coordinator), [`process`] (the
@@ -29,12 +30,14 @@ pub mod lines;
 pub mod measure;
 pub mod process;
 pub mod protocol;
+pub mod record;
 pub(crate) mod runner;
 pub mod serve;
 pub mod stats;
 pub mod worker;
 
-pub use check::{ComparisonRecord, Paired, RunComparison};
+pub use check::Paired;
+pub use record::{ComparisonRecord, RunComparison};
 pub use measure::Side;
 #[cfg(feature = "internals")]
 pub use measure::{run_paired, PairedMeasurement, PairedPlan, PairedStop, SlicePair};

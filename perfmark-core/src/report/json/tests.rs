@@ -182,7 +182,8 @@ fn field_names_are_the_documented_ones() {
 #[test]
 fn a_complexity_check_reads_back_equal() {
     use crate::checks::Record;
-    use crate::complexity::check::{decide, ComplexityPoint};
+    use crate::complexity::check::decide;
+    use crate::complexity::record::ComplexityPoint;
     let points: Vec<ComplexityPoint> = [100u64, 1000, 10_000, 100_000]
         .iter()
         .map(|&size| ComplexityPoint {

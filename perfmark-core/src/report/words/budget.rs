@@ -3,7 +3,7 @@
 //! of a budget that lies within the machine's between-run spread.
 
 use crate::budget::near_line::near_spread;
-use crate::budget::{BudgetOutcome, BudgetRecord};
+use crate::budget::record::{BudgetOutcome, BudgetRecord};
 use crate::report::fmt::fmt_ns;
 use crate::stats::Estimate;
 

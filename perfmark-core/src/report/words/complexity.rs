@@ -5,7 +5,7 @@
 use perfmark_options::Complexity;
 
 use crate::complexity::fit::{GrowthError, GrowthFit, MARGIN};
-use crate::complexity::ComplexityRecord;
+use crate::complexity::record::ComplexityRecord;
 use crate::report::fmt::{fmt_ns, fmt_percent};
 
 /// An excess as a power of n, signed, to two decimals: `n^+0.02`,

@@ -2,6 +2,7 @@
 //! contract spells (docs/output.md).
 
 use crate::paired::measure::PairedMeasurement;
+use crate::paired::record::ComparisonRecord;
 use crate::paired::stats::{min_detectable_slowdown, PairedChange, PairedEstimate, PairedVerdict};
 use crate::report::fmt::{plain_percent, signed_percent};
 
@@ -103,5 +104,28 @@ impl PairedMeasurement {
                 self.tolerance,
             ),
         }
+    }
+}
+
+impl ComparisonRecord {
+    /// The test's layout sensitivity in words, e.g. `layout: ±2.1% (sd of
+    /// one build's time over 10 links and its workers' stack and heap
+    /// offsets)`; `None` without an estimate.
+    pub fn layout_line(&self) -> Option<String> {
+        if !self.layout_sd.is_finite() {
+            return None;
+        }
+        let over = if self.layouts > 1 {
+            format!(
+                "{} links and its workers' stack and heap offsets",
+                self.layouts
+            )
+        } else {
+            "its workers' stack and heap offsets, one link".to_owned()
+        };
+        Some(format!(
+            "layout: ±{:.1}% (sd of one build's time over {over})",
+            100.0 * self.layout_sd.exp_m1()
+        ))
     }
 }
