@@ -16,4 +16,4 @@ pub mod fit;
 pub mod record;
 pub(crate) mod runner;
 
-pub use record::{CandidateRecord, ComplexityPoint, ComplexityRecord};
+pub use record::ComplexityRecord;
