@@ -19,9 +19,11 @@
 //! away from the timing, and the harness out of the count, as gungraun
 //! does; Callgrind's client requests are issued by [`request`] without
 //! Valgrind's headers. What a count is compared with, and the words, are
-//! in [`mod@count`]; reading the profile in [`profile`].
+//! in [`mod@count`], the findings for the runner in [`judge`]; reading the
+//! profile in [`profile`].
 
 pub mod count;
+pub(crate) mod judge;
 pub mod profile;
 pub mod request;
 pub(crate) mod worker;
@@ -31,11 +33,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::baseline::StoredInstructions;
-use crate::checks::{Finding, Source};
 use crate::measure::driver::Meter;
 
-pub use count::{CountComparison, CountSource, InstructionCount};
+pub use count::InstructionCount;
 use count::{CacheHits, Events, Round};
 
 /// The first argument that starts the test binary in counting mode: then
@@ -294,112 +294,6 @@ pub fn count(
         valgrind: valgrind.version.clone(),
         elapsed_s: started.elapsed().as_secs_f64(),
     })
-}
-
-/// What counting decided about one test, for the runner to fold into its
-/// report: the count (none when it failed), one finding per decision, and
-/// the warnings.
-#[derive(Debug)]
-pub(crate) struct Judged {
-    pub(crate) count: Option<InstructionCount>,
-    pub(crate) findings: Vec<Finding>,
-    pub(crate) warnings: Vec<String>,
-}
-
-/// Decides on what counting found for one test: the count (or why there
-/// is none), the test's `limit` check, the comparison with the `stored`
-/// baseline's count and with the `base` build's, each a finding of its
-/// own. A failed count fails a test with a limit (the limit could not be
-/// checked) and is said for the others.
-pub(crate) fn judge(
-    counted: Result<InstructionCount, String>,
-    limit: Option<u64>,
-    stored: Option<&StoredInstructions>,
-    base: Option<Result<InstructionCount, String>>,
-    tolerance: f64,
-) -> Judged {
-    let mut count = match counted {
-        Ok(count) => count,
-        Err(e) => {
-            let finding = match limit {
-                Some(limit) => Finding::fail(
-                    Source::Instructions,
-                    format!(
-                        "instructions not counted, so the limit of {limit} per iteration cannot \
-                         be checked: {e}"
-                    ),
-                ),
-                None => Finding::pass(Source::Instructions, format!("instructions not counted: {e}")),
-            };
-            return Judged {
-                count: None,
-                findings: vec![finding],
-                warnings: Vec::new(),
-            };
-        }
-    };
-    let now = (count.per_iter as f64, count.min_per_iter, count.max_per_iter);
-    let mut findings = Vec::new();
-    if let Some((passed, reason)) = count.limit_finding() {
-        findings.push(Finding {
-            passed,
-            ..Finding::pass(Source::Instructions, reason)
-        });
-    }
-    // A comparison with an earlier count (median, smallest, largest per
-    // iteration), as its finding.
-    let compare = |earlier: (f64, f64, f64), source: CountSource, count: &InstructionCount| {
-        let c = CountComparison::decide(now, earlier, tolerance);
-        let finding = Finding {
-            passed: !c.fails(),
-            ..Finding::pass(Source::Instructions, c.reason(source, count))
-        };
-        (c, finding)
-    };
-    if let Some(stored) = stored {
-        let earlier = (stored.per_iter, stored.min_per_iter, stored.max_per_iter);
-        let (c, finding) = compare(earlier, CountSource::Baseline, &count);
-        findings.push(finding);
-        count.baseline = Some(c);
-    }
-    match base {
-        Some(Ok(b)) => {
-            let earlier = (b.per_iter as f64, b.min_per_iter, b.max_per_iter);
-            let (c, finding) = compare(earlier, CountSource::Base, &count);
-            findings.push(finding);
-            count.base = Some(c);
-        }
-        Some(Err(e)) => findings.push(Finding::pass(
-            Source::Instructions,
-            format!(
-            "the base build's instructions not counted: {e}"
-        ))),
-        None => {}
-    }
-    let mut warnings = Vec::new();
-    if !count.deterministic {
-        warnings.push(format!(
-            "the instruction count is not deterministic: {:.0} to {:.0} per iteration over {} \
-             rounds; its comparisons allow for that spread",
-            count.min_per_iter, count.max_per_iter, count.rounds
-        ));
-    }
-    Judged {
-        count: Some(count),
-        findings,
-        warnings,
-    }
-}
-
-/// The reason of a test with an `instructions` limit in a run that does
-/// not count: said, never failed silently.
-pub(crate) fn limit_not_checked(limit: u64) -> Finding {
-    Finding::pass(
-        Source::Instructions,
-        format!(
-        "instruction limit {limit} not checked: instructions are counted only with \
-         --instructions (PERFMARK_INSTRUCTIONS=1)"
-    ))
 }
 
 /// The rounds in `parts`, matched by their labels.

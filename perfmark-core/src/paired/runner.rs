@@ -27,6 +27,7 @@ use crate::measure::{Measurement, StopReason};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
 use crate::paired::ProcessPair;
 use crate::registry::PerfTest;
+use crate::report::words::runner as words;
 use crate::report::{Reason, TestReport};
 
 
@@ -70,7 +71,7 @@ impl Runner {
         match measured {
             Err(e) => {
                 report.verdict = Verdict::Fail;
-                let reason = format!("paired comparison failed: {e}");
+                let reason = words::paired_failed(&e);
                 report.reasons.push(Reason::failing(Source::Paired, &reason));
                 failure_detail = Some(reason);
             }

@@ -1,12 +1,14 @@
 //! What a measured test's samples say: the estimate, the checks' findings,
-//! the diagnostics and the warnings in words.
+//! the diagnostics and the warnings (their words:
+//! [`crate::report::words::measurement`]).
 
 use crate::checks::{Check, Finding, Subject};
-use crate::measure::{Measurement, Plan, SampleKind, StopReason};
+use crate::measure::{Measurement, Plan, SampleKind};
 use crate::budget::BudgetLook;
 use crate::processes::{self, ProcessSpread, WorkerRun};
-use crate::report::{self, fmt_ns, Diagnostics, EstimateRecord, TestReport};
-use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
+use crate::report::words::measurement as words;
+use crate::report::{self, Diagnostics, EstimateRecord, TestReport};
+use crate::stats::{self, Estimate, Statistic, Summary};
 
 /// Which processes a test's samples and estimate come from.
 #[derive(Debug, Clone, Copy)]
@@ -92,9 +94,9 @@ pub(crate) fn judge(
     if read.below_resolution {
         report
             .warnings
-            .push(below_resolution_warning(&raw, &estimate, resolution_ns));
+            .push(words::below_resolution(&raw, &estimate, resolution_ns));
     }
-    report.warnings.extend(warnings(
+    report.warnings.extend(words::warnings(
         plan,
         m,
         &estimate,
@@ -147,102 +149,6 @@ fn diagnose(
         },
         noise: noise_floor.map(|floor| stats::diagnose_noise(stats::robust_spread(summary), floor)),
     }
-}
-
-/// What a time below the measurement's resolution reads as, in words:
-/// `raw` as measured, `read` as the checks take it.
-fn below_resolution_warning(raw: &Estimate, read: &Estimate, resolution_ns: f64) -> String {
-    format!(
-        "the {} {} is below what this measurement resolves ({} per iteration, after the \
-         harness's own cost is subtracted): it reads as {} with CI [{}, {}]; a budget inside that \
-         CI is inconclusive, and no ratio to a baseline is computed",
-        raw.statistic.as_str(),
-        fmt_ns(raw.point),
-        fmt_ns(resolution_ns),
-        fmt_ns(read.point),
-        fmt_ns(read.ci.low),
-        fmt_ns(read.ci.high)
-    )
-}
-
-/// The test's warnings in plain words, each saying what it means for the
-/// verdict.
-fn warnings(
-    plan: &Plan,
-    m: &Measurement,
-    estimate: &Estimate,
-    below_resolution: bool,
-    outliers: &Outliers,
-    d: &Diagnostics,
-) -> Vec<String> {
-    let mut warnings = Vec::new();
-    let half_width = estimate.ci.relative_half_width(estimate.point);
-    // A relative precision of a time that reads as zero means nothing: the
-    // warning about the resolution says what there is to say.
-    if m.stop != StopReason::Precision && half_width > plan.precision && !below_resolution {
-        warnings.push(format!(
-            "precision target ±{:.1}% not reached within max_time {} (CI ±{:.1}%)",
-            plan.precision * 100.0,
-            fmt_ns(plan.max_time.as_nanos() as f64),
-            half_width * 100.0
-        ));
-    }
-    if outliers.total() > 0 {
-        let effect = if estimate.statistic == Statistic::Mean {
-            "the mean includes them".to_owned()
-        } else {
-            format!("the {} is robust to them", estimate.statistic.as_str())
-        };
-        warnings.push(format!(
-            "{} outliers of {} samples ({} high, {} of them severe; {} low): {effect}",
-            outliers.total(),
-            m.samples_ns.len(),
-            outliers.high(),
-            outliers.high_severe,
-            outliers.total() - outliers.high(),
-        ));
-    }
-    if d.serial.flagged {
-        let naive = estimate.naive_ci.relative_half_width(estimate.point);
-        let widened = if naive > 0.0 { half_width / naive } else { 1.0 };
-        warnings.push(format!(
-            "samples are serially correlated (lag-1 autocorrelation {:.2}): they are worth {:.0} \
-             independent ones of {}, and the CI is {:.2}× as wide as independence would make it",
-            d.serial.lags.first().copied().unwrap_or(0.0),
-            estimate.effective_n,
-            estimate.n,
-            widened
-        ));
-    }
-    if d.modality.multimodal {
-        let modes: Vec<String> = d
-            .modality
-            .modes
-            .iter()
-            .map(|mode| format!("{} ({:.0}%)", fmt_ns(mode.centre), mode.weight * 100.0))
-            .collect();
-        warnings.push(format!(
-            "the samples have {} modes: {}; the machine or the code switches between states",
-            modes.len(),
-            modes.join(", ")
-        ));
-    }
-    if d.gating_error > 0.001 {
-        warnings.push(format!(
-            "the timer's resolution allows a {:.2}% error per sample (gating error)",
-            d.gating_error * 100.0
-        ));
-    }
-    if let Some(noise) = &d.noise {
-        if noise.machine_dominated && noise.test_cov > 0.0 {
-            warnings.push(format!(
-                "spread {:.2}% is the machine's, not the code's: the noise floor alone is {:.2}%",
-                noise.test_cov * 100.0,
-                noise.floor_cov * 100.0
-            ));
-        }
-    }
-    warnings
 }
 
 #[cfg(test)]

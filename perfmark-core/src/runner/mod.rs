@@ -52,6 +52,7 @@ use crate::observe::Observer;
 use crate::paired;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
+use crate::report::words::runner as words;
 use crate::report::{reasons_text, Reason};
 
 /// Default confidence level of every CI.
@@ -355,10 +356,10 @@ impl Runner {
                 let mut outcome =
                     self.run_one(t, name, noise_floor, judging.family, judging.checks);
                 if !c.has(&outcome.report.name) {
-                    outcome.report.reasons.push(Reason::said(
-                        Source::NotInBase,
-                        "new: not in the base build, not compared",
-                    ));
+                    outcome
+                        .report
+                        .reasons
+                        .push(Reason::said(Source::NotInBase, words::NOT_IN_BASE));
                 }
                 outcome
             }
@@ -388,7 +389,7 @@ impl Runner {
         let limit = t.options.instructions;
         let Some(valgrind) = &setup.valgrind else {
             if let Some(limit) = limit {
-                report.record(crate::instructions::limit_not_checked(limit));
+                report.record(crate::instructions::judge::limit_not_checked(limit));
             }
             return;
         };
@@ -413,7 +414,7 @@ impl Runner {
             .filter(|c| c.has(&name))
             .map(|c| crate::instructions::count(valgrind, &c.base[0], &name, k, None));
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        let judged = crate::instructions::judge(counted, limit, stored, base, tolerance);
+        let judged = crate::instructions::judge::judge(counted, limit, stored, base, tolerance);
         report.instructions = judged.count;
         report.warnings.extend(judged.warnings);
         for finding in judged.findings {
@@ -422,10 +423,9 @@ impl Runner {
         if let Some(other) = entry.filter(|e| {
             e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
         }) {
-            report.warnings.push(format!(
-                "the stored instruction count was made by another compiler ({}): not compared",
-                other.fingerprint().rustc
-            ));
+            report
+                .warnings
+                .push(words::count_by_other_compiler(&other.fingerprint().rustc));
         }
         if report.verdict == Verdict::Fail {
             outcome.failure_detail = Some(reasons_text(&report.reasons));

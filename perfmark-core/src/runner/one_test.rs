@@ -22,12 +22,9 @@ use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::paired::ProcessPair;
 use crate::processes::{self, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
+use crate::report::words::runner as words;
 use crate::report::{reasons_text, Reason, TestReport};
 
-/// What a test of an unoptimized build says: it ran a few times and was
-/// not measured.
-pub(crate) const NOT_MEASURED_UNOPTIMIZED: &str =
-    "not measured: unoptimized build, run `cargo test --release`";
 
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
@@ -98,10 +95,7 @@ impl Runner {
         checks: &[&dyn Check],
     ) -> Outcome {
         if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
-            let reason = "measure = \"cpu\" needs the thread's CPU clock \
-                          (CLOCK_THREAD_CPUTIME_ID), which this platform does not have here; \
-                          remove the option to measure wall time";
-            return failed_outcome(t, name, plan, reason.to_owned(), false);
+            return failed_outcome(t, name, plan, words::CPU_CLOCK_MISSING.to_owned(), false);
         }
         let (result, mut report, measurement) = match self.run_body(t, name, plan) {
             Ok(ran) => ran,
@@ -114,24 +108,23 @@ impl Runner {
                 report.verdict = Verdict::Fail;
                 report.reasons.push(Reason::failing(
                     Source::Runner,
-                    format!("panicked: {}", panic_headline(&message)),
+                    words::panicked(panic_headline(&message)),
                 ));
-                failure_detail = Some(format!("panicked at {message}"));
+                failure_detail = Some(words::panicked_detail(&message));
                 report.panic = Some(message);
             }
             (Ok(()), None) => {
                 report.verdict = Verdict::Fail;
-                let reason = "the test never handed a routine to the Bencher: call b.iter, \
-                              b.iter_batched, b.iter_batched_ref, b.iter_per_call or \
-                              b.iter_custom once";
-                report.reasons.push(Reason::failing(Source::Runner, reason));
-                failure_detail = Some(reason.to_owned());
+                report
+                    .reasons
+                    .push(Reason::failing(Source::Runner, words::NO_ROUTINE));
+                failure_detail = Some(words::NO_ROUTINE.to_owned());
             }
             (Ok(()), Some(m)) if m.stop == StopReason::Smoke => {
                 report.verdict = Verdict::NotMeasured;
                 report
                     .reasons
-                    .push(Reason::said(Source::Runner, NOT_MEASURED_UNOPTIMIZED));
+                    .push(Reason::said(Source::Runner, words::NOT_MEASURED_UNOPTIMIZED));
                 report.samples = m.samples_ns.len();
                 report.iters_per_sample = m.iters_per_sample;
                 report.measurement = Some(m);
@@ -207,11 +200,9 @@ impl Runner {
                 .as_ref()
                 .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
         {
-            report.warnings.push(
-                "measure = \"cpu\" does not apply to iter_custom: the routine's own times are \
-                 used as given"
-                    .to_owned(),
-            );
+            report
+                .warnings
+                .push(words::CPU_CLOCK_NOT_FOR_CUSTOM.to_owned());
         }
         Ok((result, report, measurement))
     }
@@ -234,9 +225,7 @@ impl Runner {
         let across = match &workers {
             Some(Ok(run)) => Across::Workers(run),
             Some(Err(e)) => {
-                report.warnings.push(format!(
-                    "measured in this process only: its worker processes failed ({e})"
-                ));
+                report.warnings.push(words::workers_failed(e));
                 Across::One
             }
             None => Across::One,
@@ -347,10 +336,10 @@ pub(crate) fn keep_measurement(report: &mut TestReport, m: Measurement) -> Optio
 
 /// The report of a selected test that is not run.
 pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
-    let reasons = match t.options.ignore {
-        Ignore::Because(why) => format!("ignored: {why}"),
-        _ => "ignored".to_owned(),
-    };
+    let reasons = words::ignored(match t.options.ignore {
+        Ignore::Because(why) => Some(why),
+        _ => None,
+    });
     let mut report = TestReport::new(name, Verdict::Ignored, t.file, t.line);
     report.reasons = vec![Reason::said(Source::Runner, reasons)];
     report

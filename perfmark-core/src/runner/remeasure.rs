@@ -28,7 +28,7 @@ use std::time::Duration;
 use super::outcome::Outcome;
 use crate::checks::{Source, Verdict};
 use crate::measure::Measurement;
-use crate::observe::Interference;
+use crate::report::words::remeasure as words;
 use crate::report::{reasons_text, Reason, RemeasureOutcome, Remeasured, TestReport};
 
 /// Whether `report` is a failure to measure again: a budget or regression
@@ -73,27 +73,12 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
         (Verdict::Fail, None) => RemeasureOutcome::Failed,
         _ => RemeasureOutcome::Passed,
     };
-    let first_words = format!(
-        "the first measurement failed while {} of its time was taken by other work ({})",
-        share(&first_interference),
-        first_interference.details()
-    );
     match outcome {
-        RemeasureOutcome::Passed => report.warnings.push(format!(
-            "re-measured: {first_words}; measured again, it passed"
-        )),
-        RemeasureOutcome::Failed => report.warnings.push(format!(
-            "re-measured: {first_words}; measured again with less interference, it failed \
-             too: the failure stands"
-        )),
+        RemeasureOutcome::Passed | RemeasureOutcome::Failed => report
+            .warnings
+            .push(words::remeasured(&first_interference, outcome)),
         RemeasureOutcome::FailedUnderInterference => {
-            let again = disturbed_again.map(share).unwrap_or_default();
-            let reason = format!(
-                "failed twice under interference ({} then {again} of the time taken by other \
-                 work): the failure may be the machine's, not the code's; re-run on a quieter \
-                 machine to confirm",
-                share(&first_interference)
-            );
+            let reason = words::failed_twice(&first_interference, disturbed_again);
             if let Some(detail) = failure_detail.as_mut() {
                 detail.push('\n');
                 detail.push_str(&reason);
@@ -117,10 +102,6 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
         failure_detail,
         hung,
     }
-}
-
-fn share(i: &Interference) -> String {
-    i.lost_percent()
 }
 
 #[cfg(test)]

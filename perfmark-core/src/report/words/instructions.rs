@@ -130,3 +130,41 @@ pub fn explained(time: (f64, f64, f64), counts: &CountComparison) -> String {
     };
     format!("{head}: {why}")
 }
+
+/// Why a test with an instruction `limit` fails when counting failed with
+/// `error`.
+pub fn not_counted_for(limit: u64, error: &str) -> String {
+    format!(
+        "instructions not counted, so the limit of {limit} per iteration cannot be checked: \
+         {error}"
+    )
+}
+
+/// What a test without a limit says when counting failed with `error`.
+pub fn not_counted(error: &str) -> String {
+    format!("instructions not counted: {error}")
+}
+
+/// What a compared test says when the base build's count failed with
+/// `error`.
+pub fn base_not_counted(error: &str) -> String {
+    format!("the base build's instructions not counted: {error}")
+}
+
+/// The warning of a count whose rounds disagree.
+pub fn not_deterministic(count: &InstructionCount) -> String {
+    format!(
+        "the instruction count is not deterministic: {:.0} to {:.0} per iteration over {} \
+         rounds; its comparisons allow for that spread",
+        count.min_per_iter, count.max_per_iter, count.rounds
+    )
+}
+
+/// What a test with an instruction `limit` says in a run that does not
+/// count.
+pub fn limit_not_checked(limit: u64) -> String {
+    format!(
+        "instruction limit {limit} not checked: instructions are counted only with \
+         --instructions (PERFMARK_INSTRUCTIONS=1)"
+    )
+}
