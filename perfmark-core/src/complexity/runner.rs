@@ -15,7 +15,7 @@ use crate::checks::{Source, Verdict};
 use crate::complexity::check;
 use crate::complexity::record::ComplexityPoint;
 use crate::report::words::runner as words;
-use crate::report::{reasons_text, Reason, TestReport};
+use crate::report::TestReport;
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
 
@@ -30,7 +30,7 @@ impl Runner {
     ) -> Outcome {
         let started = Instant::now();
         let first = case.first();
-        let mut report = TestReport::new(case.name.clone(), Verdict::Pass, first.file, first.line);
+        let mut outcome = Outcome::at(case.name.clone(), first.file, first.line);
         let confidence = first.options.confidence.unwrap_or(self.options.confidence);
         let mut points = Vec::new();
         let mut problems = Vec::new();
@@ -48,6 +48,7 @@ impl Runner {
                     let tolerance = member.options.regression.unwrap_or(self.options.regression);
                     measured_now = self
                         .measure_one(member, name.clone(), &plan, tolerance, noise_floor, &[])
+                        .finish()
                         .report;
                     &measured_now
                 }
@@ -74,29 +75,17 @@ impl Runner {
                 }
             }
         }
-        let failure_detail = if !problems.is_empty() {
-            report.verdict = Verdict::Fail;
-            let reason = words::group_not_checked(&problems);
-            report
-                .reasons
-                .push(Reason::failing(Source::Complexity, &reason));
-            Some(reason)
+        let judged = &mut outcome.judged;
+        if !problems.is_empty() {
+            judged.fail(Source::Complexity, words::group_not_checked(&problems));
         } else if unoptimized {
-            report.verdict = Verdict::NotMeasured;
-            report
-                .reasons
-                .push(Reason::said(Source::Runner, words::NOT_MEASURED_UNOPTIMIZED));
-            None
+            judged.not_measured = true;
+            judged.say(Source::Runner, words::NOT_MEASURED_UNOPTIMIZED);
         } else {
-            report.record(check::decide(points, case.declared, confidence));
-            (report.verdict == Verdict::Fail).then(|| reasons_text(&report.reasons))
-        };
-        report.duration_s = started.elapsed().as_secs_f64();
-        // The complexity verdict runs no body: it cannot hang.
-        Outcome {
-            report,
-            failure_detail,
-            hung: false,
+            judged.record(check::decide(points, case.declared, confidence));
         }
+        // The complexity verdict runs no body: it cannot hang.
+        outcome.duration_s = started.elapsed().as_secs_f64();
+        outcome
     }
 }

@@ -50,6 +50,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::ThreadObservation;
 use crate::paired::stats::{LookSchedule, PairCenter, PairedChange, PairedEstimate, PairedVerdict};
 
@@ -306,6 +307,35 @@ impl PairedMeasurement {
     /// samples a budget is checked on.
     pub fn head_samples_ns(&self) -> Vec<f64> {
         self.slice_pairs.iter().map(|s| s.head_ns).collect()
+    }
+
+    /// The head's side as the measurement of a test of `kind` whose first
+    /// call took `first_call_ns` in its worker: its slices are the samples,
+    /// each of [`PairedMeasurement::iters_per_slice`] iterations; the whole
+    /// comparison's time is the sampling time, and its stop the matching
+    /// [`StopReason`]. Its warm-up is the workers' (untimed here: 0 blocks,
+    /// taken as settled), and it has no budget look or machine-state
+    /// reference of its own (the paired verdict needs neither).
+    pub fn head_measurement(&self, kind: SampleKind, first_call_ns: f64) -> Measurement {
+        Measurement {
+            kind,
+            samples_ns: self.head_samples_ns(),
+            iters_per_sample: self.iters_per_slice,
+            first_call_ns,
+            loop_overhead_ns: self.loop_overhead_ns.unwrap_or(0.0),
+            warmup_ns: 0.0,
+            warmup_blocks: 0,
+            warmup_settled: true,
+            sampling_ns: self.elapsed_ns,
+            stop: match self.stop {
+                PairedStop::MaxTime => StopReason::MaxTime,
+                PairedStop::MaxPairs => StopReason::SampleCap,
+                PairedStop::Clear | PairedStop::Precision => StopReason::Precision,
+            },
+            planned_samples: self.slice_pairs.len(),
+            budget_look: None,
+            reference_ns: Vec::new(),
+        }
     }
 
     #[cfg(any(test, feature = "internals"))]

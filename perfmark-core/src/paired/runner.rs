@@ -10,25 +10,22 @@ use std::panic::{self, AssertUnwindSafe};
 
 use crate::runner::family::Family;
 use crate::runner::judge::{judge, Across};
-use crate::runner::one_test::keep_measurement;
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use super::Paired;
-use crate::checks::{Check, Source, Verdict};
+use crate::checks::{Check, Source};
 use crate::allocations::check::Allocs;
 use crate::baseline::run_spreads::RunSpreads;
 use crate::budget::Budget;
 use crate::cpus::{CpuRecord, NotPinned};
 use crate::paired::builds::Comparing;
-use crate::paired::measure::{run_paired, PairedPlan, PairedStop, SlicePair};
-use crate::measure::{Measurement, StopReason};
+use crate::paired::measure::{run_paired, PairedPlan, SlicePair};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
 use crate::paired::ProcessPair;
 use crate::registry::PerfTest;
 use crate::report::words::runner as words;
-use crate::report::{Reason, TestReport};
 
 
 impl Runner {
@@ -50,7 +47,7 @@ impl Runner {
         plan.confidence = family.confidence(&name, test_confidence);
         let confidence = plan.confidence;
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        let mut report = TestReport::new(name.clone(), Verdict::Pass, t.file, t.line);
+        let mut outcome = Outcome::of(t, name.clone());
         let paired_plan = PairedPlan::new(confidence, tolerance, plan.max_time);
         let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base)
             .with_timeout(self.options.worker_timeout);
@@ -66,43 +63,31 @@ impl Runner {
         // The workers have been waited for: their CPU time is this
         // process's, not other work's.
         let after = self.observer.read();
-        report.cpu = self.pairs_cpu_record(driver.pair_cpus(), not_pinned);
-        let failure_detail;
+        outcome.measured.cpu = self.pairs_cpu_record(driver.pair_cpus(), not_pinned);
         match measured {
-            Err(e) => {
-                report.verdict = Verdict::Fail;
-                let reason = words::paired_failed(&e);
-                report.reasons.push(Reason::failing(Source::Paired, &reason));
-                failure_detail = Some(reason);
-            }
+            Err(e) => outcome.judged.fail(Source::Paired, words::paired_failed(&e)),
             Ok(pm) => {
-                let m = Measurement {
-                    kind: driver.kind().unwrap_or(crate::measure::SampleKind::Loop),
-                    samples_ns: pm.head_samples_ns(),
-                    iters_per_sample: pm.iters_per_slice,
-                    first_call_ns: driver.first_call_ns().unwrap_or(f64::NAN),
-                    loop_overhead_ns: pm.loop_overhead_ns.unwrap_or(0.0),
-                    warmup_ns: 0.0,
-                    warmup_blocks: 0,
-                    warmup_settled: true,
-                    sampling_ns: pm.elapsed_ns,
-                    stop: match pm.stop {
-                        PairedStop::MaxTime => StopReason::MaxTime,
-                        PairedStop::MaxPairs => StopReason::SampleCap,
-                        PairedStop::Clear | PairedStop::Precision => StopReason::Precision,
-                    },
-                    planned_samples: pm.slice_pairs.len(),
-                    budget_look: None,
-                    reference_ns: Vec::new(),
-                };
-                report.measure = plan.measure;
-                report.allocations = count_head_allocations(t, pm.iters_per_slice, plan.allocs);
+                let m = pm.head_measurement(
+                    driver.kind().unwrap_or(crate::measure::SampleKind::Loop),
+                    driver.first_call_ns().unwrap_or(f64::NAN),
+                );
+                outcome.measured.measure = plan.measure;
+                outcome.measured.allocations =
+                    count_head_allocations(t, pm.iters_per_slice, plan.allocs);
                 let paired = Paired::new(&pm, &comparing.base[0], confidence, test_confidence);
                 let budget = Budget::new(spreads);
                 let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
                 let groups: Vec<usize> = pm.slice_pairs.iter().map(|s| s.pair).collect();
+                let Outcome {
+                    name,
+                    measured,
+                    judged,
+                    ..
+                } = &mut outcome;
                 judge(
-                    &mut report,
+                    name,
+                    measured,
+                    judged,
                     &plan,
                     tolerance,
                     &m,
@@ -112,20 +97,16 @@ impl Runner {
                 );
                 if self.observer.coverage().observed {
                     let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));
-                    report.warnings.extend(observed.asymmetry_warning());
+                    judged.warnings.extend(observed.asymmetry_warning());
                     let i = Interference::of_slices(&before, &after, observed);
-                    report.warnings.extend(i.warning());
-                    report.interference = Some(i);
+                    judged.warnings.extend(i.warning());
+                    measured.interference = Some(i);
                 }
-                failure_detail = keep_measurement(&mut report, m);
+                measured.measurement = Some(m);
             }
         }
-        report.duration_s = started.elapsed().as_secs_f64();
-        Outcome {
-            report,
-            failure_detail,
-            hung: false,
-        }
+        outcome.duration_s = started.elapsed().as_secs_f64();
+        outcome
     }
 }
 

@@ -1,7 +1,8 @@
 //! Reports: what one run of a test binary found, and its forms.
 //!
-//! The runner assembles a [`Report`]: one [`TestReport`] per test, into
-//! which each check's finding is recorded ([`TestReport::record`]). The
+//! The runner assembles a [`Report`]: one [`TestReport`] per test, written
+//! once when every step of the run on that test is done, from what was
+//! measured and what the checks decided (the runner's `Outcome`). The
 //! forms it takes are one module each: [`console`] (the lines under
 //! `test NAME ... ok` and the `--verbose` account), [`json`]
 //! (`report.json`, typed both ways), [`markdown`] (`summary.md`) and
@@ -31,7 +32,7 @@ pub use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::Prior;
 use crate::bencher::Work;
 use crate::budget::BudgetRecord;
-use crate::checks::{Finding, Record, Source, Verdict};
+use crate::checks::{Source, Verdict};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 pub use crate::cpus::CpuRecord;
@@ -396,8 +397,8 @@ impl From<&Estimate> for EstimateRecord {
 }
 
 impl TestReport {
-    /// A report of a test at `file:line` with its verdict and nothing else
-    /// yet: the runner fills in what it measured.
+    /// A report of a test at `file:line` with its verdict and nothing
+    /// else: what a test that is not run reports.
     pub fn new(name: String, verdict: Verdict, file: &str, line: u32) -> TestReport {
         TestReport {
             name,
@@ -432,29 +433,4 @@ impl TestReport {
             duration_s: 0.0,
         }
     }
-
-    /// Folds one check's finding into the report: a failed check fails the
-    /// test; the reason and warnings are appended, in the order the checks
-    /// ran, and the check's record is kept.
-    pub fn record(&mut self, finding: Finding) {
-        if !finding.passed {
-            self.verdict = Verdict::Fail;
-        }
-        self.reasons.push(if finding.passed {
-            Reason::said(finding.source, finding.reason)
-        } else {
-            Reason::failing(finding.source, finding.reason)
-        });
-        self.warnings.extend(finding.warnings);
-        match finding.record {
-            Some(Record::Budget(check)) => self.budget = Some(check),
-            Some(Record::Baseline(check)) => self.baseline = Some(check),
-            Some(Record::Comparison(check)) => self.comparison = Some(check),
-            Some(Record::Complexity(check)) => self.complexity = Some(check),
-            None => {}
-        }
-    }
 }
-
-#[cfg(test)]
-mod tests;

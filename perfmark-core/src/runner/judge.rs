@@ -7,7 +7,8 @@ use crate::measure::{Measurement, Plan, SampleKind};
 use crate::budget::BudgetLook;
 use crate::processes::{self, ProcessSpread, WorkerRun};
 use crate::report::words::measurement as words;
-use crate::report::{self, Diagnostics, EstimateRecord, TestReport};
+use super::outcome::{Judged, Measured};
+use crate::report::{self, Diagnostics, EstimateRecord};
 use crate::stats::{self, Estimate, Statistic, Summary};
 
 /// Which processes a test's samples and estimate come from.
@@ -23,11 +24,15 @@ pub(crate) enum Across<'a> {
     Workers(&'a WorkerRun),
 }
 
-/// Statistics, diagnostics and the checks' verdicts of a measured test;
-/// `across` says which processes measured it, so that the interval is
-/// bounded by the spread between them.
+/// Statistics, diagnostics and the checks' verdicts of the test `name`,
+/// `measured` as `m` says, added to `judged`; `across` says which
+/// processes measured it, so that the interval is bounded by the spread
+/// between them.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn judge(
-    report: &mut TestReport,
+    name: &str,
+    measured: &Measured,
+    judged: &mut Judged,
     plan: &Plan,
     tolerance: f64,
     m: &Measurement,
@@ -51,8 +56,8 @@ pub(crate) fn judge(
     // the estimate's, and the budget look's at its own level.
     let mut widened_look = None;
     if let Across::Workers(run) = across {
-        report.processes = ProcessSpread::new(raw.point, run);
-        if let Some(spread) = &mut report.processes {
+        judged.processes = ProcessSpread::new(raw.point, run);
+        if let Some(spread) = &mut judged.processes {
             if let Some(look) = &m.budget_look {
                 if let Some((_, ci)) = processes::widen(raw.point, look.ci, &spread.estimates_ns) {
                     let mut wider = m.clone();
@@ -71,32 +76,32 @@ pub(crate) fn judge(
     let estimate = read.estimate;
     let summary = stats::summarize(samples);
     let outliers = stats::tukey(samples);
-    report.rate_per_s = report
+    judged.rate_per_s = measured
         .work
         .and_then(|w| report::rate_per_s(w, estimate.point));
 
     let subject = Subject {
-        name: &report.name,
+        name,
         plan,
         tolerance,
         measurement: m,
         estimate: &estimate,
         resolution_ns,
-        allocations: report.allocations.as_ref(),
-        processes: report.processes.as_ref(),
+        allocations: measured.allocations.as_ref(),
+        processes: judged.processes.as_ref(),
     };
     let findings: Vec<Finding> = checks.iter().filter_map(|c| c.check(&subject)).collect();
     for finding in findings {
-        report.record(finding);
+        judged.record(finding);
     }
 
     let diagnostics = diagnose(samples, plan, m, &estimate, &summary, noise_floor);
     if read.below_resolution {
-        report
+        judged
             .warnings
             .push(words::below_resolution(&raw, &estimate, resolution_ns));
     }
-    report.warnings.extend(words::warnings(
+    judged.warnings.extend(words::warnings(
         plan,
         m,
         &estimate,
@@ -106,10 +111,10 @@ pub(crate) fn judge(
     ));
     let mut record = EstimateRecord::from(&estimate);
     record.below_resolution = read.below_resolution;
-    report.estimate = Some(record);
-    report.summary = Some(summary);
-    report.outliers = Some(outliers);
-    report.diagnostics = Some(diagnostics);
+    judged.estimate = Some(record);
+    judged.summary = Some(summary);
+    judged.outliers = Some(outliers);
+    judged.diagnostics = Some(diagnostics);
 }
 
 fn diagnose(
@@ -158,6 +163,8 @@ mod tests {
 
     use crate::bencher::{Bencher, Measurer};
     use crate::checks::Verdict;
+    use crate::report::TestReport;
+    use crate::runner::outcome::Outcome;
     use crate::budget::Budget;
     use crate::measure::{Adaptive, Policy as _};
 
@@ -193,10 +200,17 @@ mod tests {
         });
         let (measurement, work) = bencher.finish();
         let m = measurement.expect("iter_custom measured");
-        let mut report = TestReport::new("synthetic".to_owned(), Verdict::Pass, "x.rs", 1);
-        report.work = work;
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], Across::One);
-        report
+        judged(&plan, m, work)
+    }
+
+    /// `m` judged under `plan` with the budget check alone, as its report.
+    fn judged(plan: &Plan, m: Measurement, work: Option<crate::bencher::Work>) -> TestReport {
+        let mut o = Outcome::at("synthetic".to_owned(), "x.rs", 1);
+        o.measured.work = work;
+        let checks: [&dyn Check; 1] = [&Budget::default()];
+        judge(&o.name, &o.measured, &mut o.judged, plan, 0.05, &m, None, &checks, Across::One);
+        o.measured.measurement = Some(m);
+        o.finish().report
     }
 
     /// A custom timer that reports `block(n)` for `n` iterations, through
@@ -213,9 +227,7 @@ mod tests {
         bencher.iter_custom(block);
         let (measurement, _) = bencher.finish();
         let m = measurement.expect("iter_custom measured");
-        let mut report = TestReport::new("zero".to_owned(), Verdict::Pass, "x.rs", 1);
-        judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], Across::One);
-        report
+        judged(&plan, m, None)
     }
 
     #[test]
@@ -267,9 +279,7 @@ mod tests {
                 Some(|n: u64| Duration::from_nanos(20 + n)),
             );
             let m = Adaptive::new(plan.clone()).measure(&mut driver);
-            let mut report = TestReport::new("neg".to_owned(), Verdict::Pass, "x.rs", 1);
-            judge(&mut report, &plan, 0.05, &m, None, &[&Budget::default()], Across::One);
-            report
+            judged(&plan, m, None)
         };
         let tight = run(0.1);
         assert!(

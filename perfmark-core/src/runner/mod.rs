@@ -33,7 +33,7 @@ use self::cli::{EnvVars, Options};
 use self::family::Family;
 use self::libtest_args::Format;
 use self::one_test::ignored_report;
-use self::outcome::Outcome;
+use self::outcome::{Finished, Outcome};
 use self::setup::Setup;
 use self::summary::Ran;
 
@@ -53,7 +53,6 @@ use crate::paired;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
 use crate::report::words::runner as words;
-use crate::report::{reasons_text, Reason};
 
 /// Default confidence level of every CI.
 pub const DEFAULT_CONFIDENCE: f64 = perfmark_options::DEFAULT_CONFIDENCE;
@@ -303,13 +302,13 @@ impl Runner {
             failures: Vec::new(),
         };
         for case in selected {
-            let outcome = self.run_test(case, setup, judging, &ran.reports, console);
-            if outcome.report.verdict == Verdict::Fail {
+            let finished = self.run_test(case, setup, judging, &ran.reports, console);
+            if finished.report.verdict == Verdict::Fail {
                 ran.failures
-                    .push((outcome.report.name.clone(), outcome.failure_detail));
+                    .push((finished.report.name.clone(), finished.failure_detail));
             }
-            ran.reports.push(outcome.report);
-            if outcome.hung {
+            ran.reports.push(finished.report);
+            if finished.hung {
                 let left = selected.len() - ran.reports.len();
                 if left > 0 {
                     console.run_stopped(left);
@@ -322,7 +321,8 @@ impl Runner {
     }
 
     /// One test, with its line: ignored, a complexity check over the
-    /// `earlier` reports, compared with the base build, or measured here.
+    /// `earlier` reports, compared with the base build, or measured here;
+    /// its report is written once, when every step is done.
     fn run_test(
         &self,
         case: &Case,
@@ -330,7 +330,7 @@ impl Runner {
         judging: &Judging<'_>,
         earlier: &[crate::report::TestReport],
         console: &mut Console,
-    ) -> Outcome {
+    ) -> Finished {
         let name = case.name();
         let t = case.test();
         if !self.runs(t) {
@@ -339,7 +339,7 @@ impl Runner {
                 _ => None,
             };
             console.ignored(&name, why);
-            return Outcome {
+            return Finished {
                 report: ignored_report(t, name),
                 failure_detail: None,
                 hung: false,
@@ -355,11 +355,8 @@ impl Runner {
             (Case::Test(_), Some(c)) => {
                 let mut outcome =
                     self.run_one(t, name, noise_floor, judging.family, judging.checks);
-                if !c.has(&outcome.report.name) {
-                    outcome
-                        .report
-                        .reasons
-                        .push(Reason::said(Source::NotInBase, words::NOT_IN_BASE));
+                if !c.has(&outcome.name) {
+                    outcome.judged.say(Source::NotInBase, words::NOT_IN_BASE);
                 }
                 outcome
             }
@@ -370,8 +367,9 @@ impl Runner {
         if let Case::Test(_) = case {
             self.count_instructions(t, &mut outcome, setup);
         }
-        console.test_finished(&outcome.report, outcome.failure_detail.as_deref());
-        outcome
+        let finished = outcome.finish();
+        console.test_finished(&finished.report, finished.failure_detail.as_deref());
+        finished
     }
 
     /// Counts the instructions of a test this run measured, under the
@@ -381,21 +379,21 @@ impl Runner {
     /// ([`crate::instructions`]). A test with an `instructions` limit in a
     /// run that does not count says so.
     fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, setup: &Setup) {
-        let report = &mut outcome.report;
-        let measured = report.measurement.is_some() || report.comparison.is_some();
-        if outcome.hung || report.panic.is_some() || !measured {
+        let judged = &mut outcome.judged;
+        let measured = outcome.measured.measurement.is_some() || judged.comparison.is_some();
+        if outcome.hung || outcome.measured.panic.is_some() || !measured {
             return;
         }
         let limit = t.options.instructions;
         let Some(valgrind) = &setup.valgrind else {
             if let Some(limit) = limit {
-                report.record(crate::instructions::judge::limit_not_checked(limit));
+                judged.record(crate::instructions::judge::limit_not_checked(limit));
             }
             return;
         };
-        let name = report.name.clone();
+        let name = outcome.name.clone();
         let k = crate::instructions::block_iters(
-            report.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter),
+            judged.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter),
         );
         let counted = std::env::current_exe()
             .map_err(|e| format!("this test binary cannot be found to count it: {e}"))
@@ -414,21 +412,18 @@ impl Runner {
             .filter(|c| c.has(&name))
             .map(|c| crate::instructions::count(valgrind, &c.base[0], &name, k, None));
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        let judged = crate::instructions::judge::judge(counted, limit, stored, base, tolerance);
-        report.instructions = judged.count;
-        report.warnings.extend(judged.warnings);
-        for finding in judged.findings {
-            report.record(finding);
+        let counts = crate::instructions::judge::judge(counted, limit, stored, base, tolerance);
+        judged.instructions = counts.count;
+        judged.warnings.extend(counts.warnings);
+        for finding in counts.findings {
+            judged.record(finding);
         }
         if let Some(other) = entry.filter(|e| {
             e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
         }) {
-            report
+            judged
                 .warnings
                 .push(words::count_by_other_compiler(&other.fingerprint().rustc));
-        }
-        if report.verdict == Verdict::Fail {
-            outcome.failure_detail = Some(reasons_text(&report.reasons));
         }
     }
 

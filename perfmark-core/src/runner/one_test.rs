@@ -23,7 +23,7 @@ use crate::paired::ProcessPair;
 use crate::processes::{self, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
 use crate::report::words::runner as words;
-use crate::report::{reasons_text, Reason, TestReport};
+use crate::report::{Reason, TestReport};
 
 
 impl Runner {
@@ -69,14 +69,14 @@ impl Runner {
         plan.confidence = family.confidence(&name, plan.confidence);
         let tolerance = t.options.regression.unwrap_or(self.options.regression);
         let mut outcome = self.measure_one(t, name.clone(), &plan, tolerance, noise_floor, checks);
-        if !self.options.no_remeasure && !outcome.hung && remeasure::wanted(&outcome.report) {
+        if !self.options.no_remeasure && !outcome.hung && remeasure::wanted(&outcome) {
             let mut again = plan.clone();
             again.max_time =
-                remeasure::max_time(plan.max_time, outcome.report.measurement.as_ref());
+                remeasure::max_time(plan.max_time, outcome.measured.measurement.as_ref());
             let second = self.measure_one(t, name, &again, tolerance, noise_floor, checks);
             outcome = remeasure::combine(outcome, second, again.max_time);
         }
-        outcome.report.duration_s = started.elapsed().as_secs_f64();
+        outcome.duration_s = started.elapsed().as_secs_f64();
         outcome
     }
 
@@ -95,65 +95,50 @@ impl Runner {
         checks: &[&dyn Check],
     ) -> Outcome {
         if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
-            return failed_outcome(t, name, plan, words::CPU_CLOCK_MISSING.to_owned(), false);
+            return failed_outcome(t, name, plan, words::CPU_CLOCK_MISSING, false);
         }
-        let (result, mut report, measurement) = match self.run_body(t, name, plan) {
+        let (result, mut outcome) = match self.run_body(t, name, plan) {
             Ok(ran) => ran,
             Err(outcome) => return *outcome,
         };
-        let mut failure_detail = None;
-        match (result, measurement) {
-            (Err(payload), _) => {
+        match result {
+            Err(payload) => {
                 let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
-                report.verdict = Verdict::Fail;
-                report.reasons.push(Reason::failing(
-                    Source::Runner,
-                    words::panicked(panic_headline(&message)),
-                ));
-                failure_detail = Some(words::panicked_detail(&message));
-                report.panic = Some(message);
+                let headline = words::panicked(panic_headline(&message));
+                outcome.judged.fail(Source::Runner, headline);
+                outcome.failure_detail = Some(words::panicked_detail(&message));
+                outcome.measured.panic = Some(message);
+                outcome.measured.measurement = None;
             }
-            (Ok(()), None) => {
-                report.verdict = Verdict::Fail;
-                report
-                    .reasons
-                    .push(Reason::failing(Source::Runner, words::NO_ROUTINE));
-                failure_detail = Some(words::NO_ROUTINE.to_owned());
-            }
-            (Ok(()), Some(m)) if m.stop == StopReason::Smoke => {
-                report.verdict = Verdict::NotMeasured;
-                report
-                    .reasons
-                    .push(Reason::said(Source::Runner, words::NOT_MEASURED_UNOPTIMIZED));
-                report.samples = m.samples_ns.len();
-                report.iters_per_sample = m.iters_per_sample;
-                report.measurement = Some(m);
-            }
-            (Ok(()), Some(m)) => {
-                self.judge_measured(t, &mut report, plan, tolerance, noise_floor, checks, &m);
-                failure_detail = keep_measurement(&mut report, m);
-            }
+            Ok(()) => match outcome.measured.measurement.take() {
+                None => outcome.judged.fail(Source::Runner, words::NO_ROUTINE),
+                Some(m) if m.stop == StopReason::Smoke => {
+                    outcome.judged.not_measured = true;
+                    let said = words::NOT_MEASURED_UNOPTIMIZED;
+                    outcome.judged.say(Source::Runner, said);
+                    outcome.measured.measurement = Some(m);
+                }
+                Some(m) => {
+                    self.judge_measured(t, &mut outcome, plan, tolerance, noise_floor, checks, &m);
+                    outcome.measured.measurement = Some(m);
+                }
+            },
         }
-        Outcome {
-            report,
-            failure_detail,
-            hung: false,
-        }
+        outcome
     }
 
     /// Runs `t`'s body with an adaptive [`Bencher`] on a thread of its own,
-    /// bounded by the watchdog, and starts its report with what the run
-    /// saw: the body's result, the report (placement, interference, wall
-    /// time, size, allocations, work) and the measurement, if one was
-    /// taken; the outcome instead when the body hung or no thread could be
+    /// bounded by the watchdog: the body's result, and the test's outcome
+    /// with what the run saw (placement, interference, wall time, size,
+    /// allocations, work, and the measurement, if one was taken); the
+    /// outcome alone, failed, when the body hung or no thread could be
     /// started.
-    #[allow(clippy::type_complexity)]
     fn run_body(
         &self,
         t: &PerfTest,
         name: String,
         plan: &Plan,
-    ) -> Result<(std::thread::Result<()>, TestReport, Option<Measurement>), Box<Outcome>> {
+    ) -> Result<(std::thread::Result<()>, Outcome), Box<Outcome>> {
         let mut bencher =
             Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone()))).with_clock(plan.measure);
         if allocations::installed() {
@@ -169,16 +154,16 @@ impl Runner {
                 Bounded::Returned(result, ran) => (result, ran),
                 Bounded::Hung => {
                     let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
-                    return Err(Box::new(failed_outcome(t, name, plan, reason, true)));
+                    return Err(Box::new(failed_outcome(t, name, plan, &reason, true)));
                 }
                 Bounded::NoThread(reason) => {
-                    return Err(Box::new(failed_outcome(t, name, plan, reason, false)))
+                    return Err(Box::new(failed_outcome(t, name, plan, &reason, false)))
                 }
             };
-        let mut report = TestReport::new(name, Verdict::Pass, t.file, t.line);
-        report.measure = plan.measure;
+        let mut outcome = Outcome::of(t, name);
+        outcome.measured.measure = plan.measure;
         let Some(ran) = ran else {
-            return Ok((result, report, None));
+            return Ok((result, outcome));
         };
         let Ran {
             bencher,
@@ -186,54 +171,71 @@ impl Runner {
             after,
             placed,
         } = *ran;
-        report.cpu = self.cpu_record(placed, not_pinned);
-        report.interference = self.observer.between(&before, &after);
-        report.wall_ns_per_iter = bencher.wall_ns_per_iter();
-        report.size = bencher.size();
-        report.allocations = bencher
+        let measured = &mut outcome.measured;
+        measured.cpu = self.cpu_record(placed, not_pinned);
+        measured.interference = self.observer.between(&before, &after);
+        measured.wall_ns_per_iter = bencher.wall_ns_per_iter();
+        measured.size = bencher.size();
+        measured.allocations = bencher
             .counted()
             .map(|(count, iters)| Allocations::per_iteration(count, iters, plan.allocs));
         let (measurement, work) = bencher.finish();
-        report.work = work;
+        measured.work = work;
         if plan.measure == Clock::Cpu
             && measurement
                 .as_ref()
                 .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
         {
-            report
+            measured
                 .warnings
                 .push(words::CPU_CLOCK_NOT_FOR_CUSTOM.to_owned());
         }
-        Ok((result, report, measurement))
+        measured.measurement = measurement;
+        Ok((result, outcome))
     }
 
-    /// Judges a measurement `m` of `t` into `report`: its worker processes
+    /// Judges a measurement `m` of `t` into `outcome`: its worker processes
     /// measure it again (or a warning says why they could not), the checks
     /// decide, and interference the OS saw is warned of.
     #[allow(clippy::too_many_arguments)]
     fn judge_measured(
         &self,
         t: &PerfTest,
-        report: &mut TestReport,
+        outcome: &mut Outcome,
         plan: &Plan,
         tolerance: f64,
         noise_floor: Option<f64>,
         checks: &[&dyn Check],
         m: &Measurement,
     ) {
-        let workers = self.measure_processes(t, &report.name, plan, m);
+        let workers = self.measure_processes(t, &outcome.name, plan, m);
         let across = match &workers {
             Some(Ok(run)) => Across::Workers(run),
             Some(Err(e)) => {
-                report.warnings.push(words::workers_failed(e));
+                outcome.judged.warnings.push(words::workers_failed(e));
                 Across::One
             }
             None => Across::One,
         };
-        judge(report, plan, tolerance, m, noise_floor, checks, across);
-        report
-            .warnings
-            .extend(report.interference.as_ref().and_then(|i| i.warning()));
+        let Outcome {
+            name,
+            measured,
+            judged,
+            ..
+        } = outcome;
+        judge(
+            name,
+            measured,
+            judged,
+            plan,
+            tolerance,
+            m,
+            noise_floor,
+            checks,
+            across,
+        );
+        let interference = measured.interference.as_ref();
+        judged.warnings.extend(interference.and_then(|i| i.warning()));
     }
 
     /// Measures `t`, named `name`, again in worker processes of this
@@ -312,26 +314,12 @@ impl Runner {
 
 /// A test measured with `plan` failed before it measured anything, for
 /// `reason`; `hung` when its thread is still running.
-fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: String, hung: bool) -> Outcome {
-    let mut report = TestReport::new(name, Verdict::Fail, t.file, t.line);
-    report.measure = plan.measure;
-    report
-        .reasons
-        .push(Reason::failing(Source::Runner, &reason));
-    Outcome {
-        report,
-        failure_detail: Some(reason),
-        hung,
-    }
-}
-
-/// Keeps the judged measurement in its report; returns the failure detail
-/// libtest prints under `failures:` when the test failed.
-pub(crate) fn keep_measurement(report: &mut TestReport, m: Measurement) -> Option<String> {
-    report.samples = m.samples_ns.len();
-    report.iters_per_sample = m.iters_per_sample;
-    report.measurement = Some(m);
-    (report.verdict == Verdict::Fail).then(|| reasons_text(&report.reasons))
+fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: &str, hung: bool) -> Outcome {
+    let mut outcome = Outcome::of(t, name);
+    outcome.measured.measure = plan.measure;
+    outcome.judged.fail(Source::Runner, reason);
+    outcome.hung = hung;
+    outcome
 }
 
 /// The report of a selected test that is not run.
@@ -340,7 +328,8 @@ pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
         Ignore::Because(why) => Some(why),
         _ => None,
     });
-    let mut report = TestReport::new(name, Verdict::Ignored, t.file, t.line);
-    report.reasons = vec![Reason::said(Source::Runner, reasons)];
-    report
+    TestReport {
+        reasons: vec![Reason::said(Source::Runner, reasons)],
+        ..TestReport::new(name, Verdict::Ignored, t.file, t.line)
+    }
 }

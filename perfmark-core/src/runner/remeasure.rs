@@ -29,16 +29,20 @@ use super::outcome::Outcome;
 use crate::checks::{Source, Verdict};
 use crate::measure::Measurement;
 use crate::report::words::remeasure as words;
-use crate::report::{reasons_text, Reason, RemeasureOutcome, Remeasured, TestReport};
+use crate::report::{RemeasureOutcome, Remeasured};
 
-/// Whether `report` is a failure to measure again: a budget or regression
-/// failure (the body returned and its samples were judged) measured under
-/// interference.
-pub(super) fn wanted(report: &TestReport) -> bool {
-    report.verdict == Verdict::Fail
-        && report.panic.is_none()
-        && report.estimate.is_some()
-        && report.interference.as_ref().is_some_and(|i| i.disturbed)
+/// Whether `outcome` is a failure to measure again: a budget or
+/// regression failure (the body returned and its samples were judged)
+/// measured under interference.
+pub(super) fn wanted(outcome: &Outcome) -> bool {
+    outcome.verdict() == Verdict::Fail
+        && outcome.measured.panic.is_none()
+        && outcome.judged.estimate.is_some()
+        && outcome
+            .measured
+            .interference
+            .as_ref()
+            .is_some_and(|i| i.disturbed)
 }
 
 /// The re-measurement's cap on sampling: what the first measurement left of
@@ -56,85 +60,77 @@ pub(super) fn max_time(max_time: Duration, first: Option<&Measurement>) -> Durat
 /// did not return within its bound decides alone: the test failed as hung,
 /// and the run stops.
 pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Outcome {
-    let Some(first_interference) = first.report.interference.clone() else {
+    let Some(first_interference) = first.measured.interference.clone() else {
         return first;
     };
     if second.hung {
         return second;
     }
-    let Outcome {
-        mut report,
-        mut failure_detail,
-        hung,
-    } = second;
-    let disturbed_again = report.interference.as_ref().filter(|i| i.disturbed);
-    let outcome = match (report.verdict, disturbed_again) {
+    let mut outcome = second;
+    let disturbed_again = outcome.measured.interference.as_ref().filter(|i| i.disturbed);
+    let decided = match (outcome.verdict(), disturbed_again) {
         (Verdict::Fail, Some(_)) => RemeasureOutcome::FailedUnderInterference,
         (Verdict::Fail, None) => RemeasureOutcome::Failed,
         _ => RemeasureOutcome::Passed,
     };
-    match outcome {
-        RemeasureOutcome::Passed | RemeasureOutcome::Failed => report
+    match decided {
+        RemeasureOutcome::Passed | RemeasureOutcome::Failed => outcome
+            .judged
             .warnings
-            .push(words::remeasured(&first_interference, outcome)),
+            .push(words::remeasured(&first_interference, decided)),
         RemeasureOutcome::FailedUnderInterference => {
             let reason = words::failed_twice(&first_interference, disturbed_again);
-            if let Some(detail) = failure_detail.as_mut() {
+            if let Some(detail) = outcome.failure_detail.as_mut() {
                 detail.push('\n');
                 detail.push_str(&reason);
             }
             // Said under the test's line with the failing checks' reasons.
-            report.reasons.push(Reason::failing(Source::Runner, reason));
+            outcome.judged.fail(Source::Runner, reason);
         }
     }
-    if report.verdict == Verdict::Fail && failure_detail.is_none() {
-        failure_detail = Some(reasons_text(&report.reasons));
-    }
-    report.remeasured = Some(Remeasured {
-        first_reasons: first.report.reasons,
-        first_ns_per_iter: first.report.estimate.map(|e| e.ns_per_iter),
+    outcome.remeasured = Some(Remeasured {
+        first_reasons: first.judged.reasons,
+        first_ns_per_iter: first.judged.estimate.map(|e| e.ns_per_iter),
         first_interference,
         max_time_s: max_time.as_secs_f64(),
-        outcome,
+        outcome: decided,
     });
-    Outcome {
-        report,
-        failure_detail,
-        hung,
-    }
+    outcome
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::report::fixtures::{self, interference};
+    use crate::report::Reason;
 
     /// A measured test, failed over its budget or passed under it, with
     /// `wait_ms` of interference.
     fn outcome(fails: bool, wait_ms: u64) -> Outcome {
         let samples: Vec<f64> = (0..60).map(|i| 40.0 + f64::from(i % 7)).collect();
         let budget = if fails { 30.0 } else { 60.0 };
-        let mut report = fixtures::measured("t", samples, Some(budget));
-        report.interference = Some(interference(wait_ms));
-        let failure_detail = fails.then(|| reasons_text(&report.reasons));
-        Outcome {
-            report,
-            failure_detail,
-            hung: false,
-        }
+        let report = fixtures::measured("t", samples, Some(budget));
+        let mut o = Outcome::at("t".to_owned(), "x.rs", 1);
+        o.measured.interference = Some(interference(wait_ms));
+        o.measured.measurement = report.measurement;
+        o.judged.reasons = report.reasons;
+        o.judged.estimate = report.estimate;
+        o.judged.budget = report.budget;
+        assert_eq!(o.verdict() == Verdict::Fail, fails);
+        o
     }
 
     #[test]
     fn only_a_judged_failure_under_interference_is_measured_again() {
         assert!(interference(300).disturbed && !interference(5).disturbed);
-        assert!(wanted(&outcome(true, 300).report));
-        assert!(!wanted(&outcome(true, 5).report));
-        assert!(!wanted(&outcome(false, 300).report));
-        let mut panicked = outcome(true, 300).report;
-        panicked.panic = Some("boom".into());
+        assert!(wanted(&outcome(true, 300)));
+        assert!(!wanted(&outcome(true, 5)));
+        assert!(!wanted(&outcome(false, 300)));
+        let mut panicked = outcome(true, 300);
+        panicked.measured.panic = Some("boom".into());
         assert!(!wanted(&panicked));
-        let mut unobserved = outcome(true, 300).report;
-        unobserved.interference = None;
+        let mut unobserved = outcome(true, 300);
+        unobserved.measured.interference = None;
         assert!(!wanted(&unobserved));
     }
 
@@ -154,8 +150,8 @@ mod tests {
     #[test]
     fn a_quiet_pass_decides_and_the_first_failure_is_recorded() {
         let first = outcome(true, 300);
-        let first_reasons = first.report.reasons.clone();
-        let o = combine(first, outcome(false, 5), Duration::from_secs(1));
+        let first_reasons = first.judged.reasons.clone();
+        let o = combine(first, outcome(false, 5), Duration::from_secs(1)).finish();
         assert_eq!(o.report.verdict, Verdict::Pass);
         assert_eq!(o.failure_detail, None);
         let r = o.report.remeasured.as_ref().unwrap();
@@ -173,10 +169,10 @@ mod tests {
     #[test]
     fn a_remeasurement_that_hangs_decides_alone() {
         let mut hung = outcome(true, 0);
-        hung.report.estimate = None;
-        hung.report.reasons = vec![Reason::failing(Source::Runner, "did not return within 92 s")];
+        hung.judged.estimate = None;
+        hung.judged.reasons = vec![Reason::failing(Source::Runner, "did not return within 92 s")];
         hung.hung = true;
-        let o = combine(outcome(true, 300), hung, Duration::from_secs(1));
+        let o = combine(outcome(true, 300), hung, Duration::from_secs(1)).finish();
         assert!(o.hung);
         assert_eq!(o.report.reasons[0].text, "did not return within 92 s");
         assert_eq!(o.report.reasons.len(), 1);
@@ -185,7 +181,7 @@ mod tests {
 
     #[test]
     fn a_quiet_failure_stands() {
-        let o = combine(outcome(true, 300), outcome(true, 5), Duration::from_secs(1));
+        let o = combine(outcome(true, 300), outcome(true, 5), Duration::from_secs(1)).finish();
         assert_eq!(o.report.verdict, Verdict::Fail);
         assert!(o.failure_detail.is_some());
         assert_eq!(
@@ -206,7 +202,8 @@ mod tests {
             outcome(true, 300),
             outcome(true, 200),
             Duration::from_secs(1),
-        );
+        )
+        .finish();
         assert_eq!(o.report.verdict, Verdict::Fail);
         let reason = &o.report.reasons.last().unwrap().text;
         assert!(
