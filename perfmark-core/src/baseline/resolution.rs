@@ -63,7 +63,7 @@ mod tests {
     use crate::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
     use crate::checks::{Check, Subject};
     use crate::measure::{Measurement, Plan, SampleKind, StopReason};
-    use crate::stats::{Estimate, Interval, Statistic};
+    use crate::stats::Estimate;
 
     fn measurement(iters: u64) -> Measurement {
         Measurement {
@@ -84,19 +84,7 @@ mod tests {
     }
 
     fn estimate(point: f64, low: f64, high: f64) -> Estimate {
-        let ci = Interval {
-            low,
-            high,
-            confidence: 0.95,
-        };
-        Estimate {
-            statistic: Statistic::Median,
-            point,
-            ci,
-            naive_ci: ci,
-            n: 40,
-            effective_n: 40.0,
-        }
+        Estimate::median_at(point, low, high, 40)
     }
 
     fn entry(name: &str, ns: f64, fingerprint: &Fingerprint) -> Entry {

@@ -101,22 +101,10 @@ impl BudgetRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{Interval, Statistic};
+    use crate::stats::Interval;
 
     fn est(point: f64, low: f64, high: f64) -> Estimate {
-        let ci = Interval {
-            low,
-            high,
-            confidence: 0.95,
-        };
-        Estimate {
-            statistic: Statistic::Median,
-            point,
-            ci,
-            naive_ci: ci,
-            n: 100,
-            effective_n: 100.0,
-        }
+        Estimate::median_at(point, low, high, 100)
     }
 
     #[test]

@@ -89,6 +89,27 @@ pub struct Estimate {
     pub effective_n: f64,
 }
 
+#[cfg(test)]
+impl Estimate {
+    /// A median of `point` with the 95% interval `[low, high]` over `n`
+    /// independent samples: what tests of an estimate's readers start from.
+    pub(crate) fn median_at(point: f64, low: f64, high: f64, n: usize) -> Estimate {
+        let ci = Interval {
+            low,
+            high,
+            confidence: 0.95,
+        };
+        Estimate {
+            statistic: Statistic::Median,
+            point,
+            ci,
+            naive_ci: ci,
+            n,
+            effective_n: n as f64,
+        }
+    }
+}
+
 #[cfg(any(test, feature = "internals"))]
 /// [`estimate_with`] for the default statistic ([`Statistic::default`]).
 ///

@@ -78,22 +78,9 @@ pub fn is_below_resolution(ns: f64, resolution_ns: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::Statistic;
 
     fn est(point: f64, low: f64, high: f64) -> Estimate {
-        let ci = Interval {
-            low,
-            high,
-            confidence: 0.95,
-        };
-        Estimate {
-            statistic: Statistic::Median,
-            point,
-            ci,
-            naive_ci: ci,
-            n: 100,
-            effective_n: 100.0,
-        }
+        Estimate::median_at(point, low, high, 100)
     }
 
     #[test]
