@@ -52,22 +52,11 @@ pub(crate) fn judge(
         }
         Across::One | Across::Workers(_) => stats::estimate_with(samples, plan.confidence, statistic),
     };
-    // With worker processes, every interval a check reads covers them:
-    // the estimate's, and the budget look's at its own level.
     let mut widened_look = None;
     if let Across::Workers(run) = across {
         judged.processes = ProcessSpread::new(raw.point, run);
         if let Some(spread) = &mut judged.processes {
-            if let Some(look) = &m.budget_look {
-                if let Some((_, ci)) = processes::widen(raw.point, look.ci, &spread.estimates_ns) {
-                    let mut wider = m.clone();
-                    wider.budget_look = Some(BudgetLook { ci, ..*look });
-                    widened_look = Some(wider);
-                }
-            }
-            let own = raw.ci;
-            raw = processes::over_processes(&raw, &spread.estimates_ns);
-            spread.sets_interval = raw.ci != own;
+            widened_look = over_processes(&mut raw, m, spread);
         }
     }
     let m = widened_look.as_ref().unwrap_or(m);
@@ -115,6 +104,28 @@ pub(crate) fn judge(
     judged.summary = Some(summary);
     judged.outliers = Some(outliers);
     judged.diagnostics = Some(diagnostics);
+}
+
+/// With worker processes, every interval a check reads covers them: the
+/// estimate `raw`'s, widened in place (the `spread` records whether that
+/// widening set it), and the budget look's at its own level, returned as
+/// `m` with its look widened (`None` when `m` has no look or it needs no
+/// widening).
+fn over_processes(
+    raw: &mut Estimate,
+    m: &Measurement,
+    spread: &mut ProcessSpread,
+) -> Option<Measurement> {
+    let widened = m.budget_look.as_ref().and_then(|look| {
+        let (_, ci) = processes::widen(raw.point, look.ci, &spread.estimates_ns)?;
+        let mut wider = m.clone();
+        wider.budget_look = Some(BudgetLook { ci, ..*look });
+        Some(wider)
+    });
+    let own = raw.ci;
+    *raw = processes::over_processes(raw, &spread.estimates_ns);
+    spread.sets_interval = raw.ci != own;
+    widened
 }
 
 fn diagnose(
