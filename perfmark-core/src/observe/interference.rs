@@ -257,45 +257,6 @@ impl Interference {
             paired: None,
         }
     }
-
-    /// The warning of a disturbed span, with its figures; `None` when it is
-    /// not disturbed.
-    pub fn warning(&self) -> Option<String> {
-        if !self.disturbed {
-            return None;
-        }
-        let whose = if self.paired.is_some() {
-            "this test's timed slices'"
-        } else {
-            "this test's"
-        };
-        Some(format!(
-            "{} of {whose} time was taken by other work ({}); its figures may be off",
-            self.lost_percent(),
-            self.details()
-        ))
-    }
-
-    /// The lost share in words: `14%`, `6.2%`.
-    pub fn lost_percent(&self) -> String {
-        percent(self.lost_share.unwrap_or(0.0))
-    }
-
-    /// The figures behind the lost share, in words: `waited 0.28 s for a
-    /// CPU, steal 2%, 310 involuntary switches`.
-    pub fn details(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(w) = self.waited_s {
-            parts.push(format!("waited {} for a CPU", seconds(w)));
-        }
-        if let (Some(stolen), true) = (self.stolen_s, self.wall_s > 0.0) {
-            parts.push(format!("steal {}", percent(stolen / self.wall_s)));
-        }
-        if let Some(n) = self.involuntary_switches {
-            parts.push(format!("{n} involuntary switches"));
-        }
-        parts.join(", ")
-    }
 }
 
 /// The part of the measuring thread's run-queue wait `wait_ns` charged to
@@ -329,25 +290,6 @@ fn waited_for_others(wait_ns: f64, run_ns: Option<f64>, m: &MachineSpan) -> f64 
 /// disturbed (see [`super`]).
 fn disturbed(share: f64, lost_ns: f64) -> bool {
     share >= LOST_SHARE_THRESHOLD && lost_ns >= MIN_LOST.as_nanos() as f64
-}
-
-/// `14%`; one decimal below 10%.
-pub(crate) fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p < 9.95 {
-        format!("{p:.1}%")
-    } else {
-        format!("{p:.0}%")
-    }
-}
-
-/// `0.28 s`, `12 ms`.
-fn seconds(s: f64) -> String {
-    if s >= 0.1 {
-        format!("{s:.2} s")
-    } else {
-        format!("{:.0} ms", s * 1e3)
-    }
 }
 
 /// One slice pair of a paired comparison: each side's measuring thread
@@ -423,20 +365,15 @@ impl PairedInterference {
         }
     }
 
-    /// A warning when other work took a share of one side's slice time
-    /// past the threshold and at least that much more than of the other
-    /// side's: the slices interleave so that interference common to both
-    /// cancels in the ratio, but this did not hit both alike.
-    pub fn asymmetry_warning(&self) -> Option<String> {
+    /// The shares of the head's and the base's slice time other work took
+    /// (`(head, base)`), when one of them is past the threshold and at
+    /// least that much more than the other: the slices interleave so that
+    /// interference common to both cancels in the ratio, but this did not
+    /// hit both alike. `None` otherwise.
+    pub fn asymmetry(&self) -> Option<(f64, f64)> {
         let (b, h) = (self.base.lost_share?, self.head.lost_share?);
-        ((b.max(h) >= LOST_SHARE_THRESHOLD) && (b - h).abs() >= LOST_SHARE_THRESHOLD).then(|| {
-            format!(
-                "other work took {} of the head's slice time but {} of the base's: it hit one \
-                 side more than the other, so the ratio may be off",
-                percent(h),
-                percent(b)
-            )
-        })
+        ((b.max(h) >= LOST_SHARE_THRESHOLD) && (b - h).abs() >= LOST_SHARE_THRESHOLD)
+            .then_some((h, b))
     }
 }
 

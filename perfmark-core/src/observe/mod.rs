@@ -204,25 +204,6 @@ impl Coverage {
             min_lost_s: MIN_LOST.as_secs_f64(),
         }
     }
-
-    /// The header's one warning about the observation: that interference is
-    /// not observed, or which figures are left out; `None` when every source
-    /// is there.
-    pub fn header_warning(&self) -> Option<String> {
-        if !self.observed {
-            return Some(format!(
-                "interference is not observed: {} cannot be read (not Linux, or a kernel \
-                 without schedstats), so no test is told when other work took its time",
-                ProcFile::ThreadSchedstat.path()
-            ));
-        }
-        (!self.missing.is_empty()).then(|| {
-            format!(
-                "interference is observed without {}",
-                self.missing.join(", ")
-            )
-        })
-    }
 }
 
 /// The run's observer: its source and what the source covers.

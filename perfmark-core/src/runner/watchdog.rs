@@ -27,6 +27,7 @@ use std::time::Duration;
 use crate::bencher::Bencher;
 use crate::cpus::{self, Cpus, Placed};
 use crate::observe::{Observer, Reading};
+use crate::report::words::runner as words;
 
 /// Added to every default bound: time for a test's own setup (building
 /// its inputs before it hands the routine to the Bencher), which no option
@@ -164,32 +165,12 @@ pub(super) fn run_bounded(
     }
 }
 
-
 /// The reason a test that did not return within `bound` fails with, and
-/// how to give it longer.
+/// how to give it longer: the bound `--timeout` set when `overridden`,
+/// else the default rule.
 pub(super) fn hung_reason(bound: Duration, overridden: bool) -> String {
-    let how = if overridden {
-        "--timeout / PERFMARK_TIMEOUT".to_owned()
-    } else {
-        format!(
-            "{CAPS_FACTOR} × (warmup + max_time) + {} s",
-            GRACE.as_secs()
-        )
-    };
-    format!(
-        "did not return within {} s ({how}): stopped, and the run with it; if the test is \
-         meant to take this long, raise the bound with --timeout DURATION or PERFMARK_TIMEOUT",
-        fmt_secs(bound)
-    )
-}
-
-fn fmt_secs(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0}")
-    } else {
-        format!("{s:.3}")
-    }
+    let rule = (!overridden).then_some((CAPS_FACTOR, GRACE));
+    words::hung(bound, rule)
 }
 
 #[cfg(test)]

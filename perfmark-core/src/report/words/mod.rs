@@ -8,6 +8,7 @@ pub mod baseline;
 pub mod budget;
 pub mod complexity;
 pub mod instructions;
+pub mod interference;
 pub mod measurement;
 pub mod paired;
 pub mod remeasure;

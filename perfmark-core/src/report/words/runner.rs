@@ -5,6 +5,7 @@
 //! and the members of a complexity group that could not be fitted.
 
 use std::fmt::Display;
+use std::time::Duration;
 
 /// What a test of an unoptimized build says: it ran a few times and was
 /// not measured.
@@ -96,4 +97,31 @@ pub fn member_not_measured(name: &str, reasons: &[&str]) -> String {
 /// with each problem.
 pub fn group_not_checked(problems: &[String]) -> String {
     format!("complexity not checked: {}", problems.join("; "))
+}
+
+/// The reason of a test that did not return within `bound`, and how to
+/// give it longer: the default `rule`, `(factor, grace)` for `factor ×
+/// (warmup + max_time) + grace`, or `--timeout` when `None`.
+pub fn hung(bound: Duration, rule: Option<(u32, Duration)>) -> String {
+    let how = match rule {
+        None => "--timeout / PERFMARK_TIMEOUT".to_owned(),
+        Some((factor, grace)) => {
+            format!("{factor} × (warmup + max_time) + {} s", grace.as_secs())
+        }
+    };
+    format!(
+        "did not return within {} s ({how}): stopped, and the run with it; if the test is \
+         meant to take this long, raise the bound with --timeout DURATION or PERFMARK_TIMEOUT",
+        fmt_secs(bound)
+    )
+}
+
+/// Whole seconds as `92`, else to the millisecond: `1.500`.
+fn fmt_secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s:.3}")
+    }
 }

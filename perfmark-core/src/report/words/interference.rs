@@ -1,0 +1,100 @@
+//! What the OS saw of other work, in words: a disturbed test's warning,
+//! its figures, a paired comparison's one-sided interference, and the
+//! run's header line on what can be observed.
+
+use crate::observe::{Coverage, Interference, PairedInterference, ProcFile};
+
+impl Interference {
+    /// The warning of a disturbed span, with its figures; `None` when it is
+    /// not disturbed.
+    pub fn warning(&self) -> Option<String> {
+        if !self.disturbed {
+            return None;
+        }
+        let whose = if self.paired.is_some() {
+            "this test's timed slices'"
+        } else {
+            "this test's"
+        };
+        Some(format!(
+            "{} of {whose} time was taken by other work ({}); its figures may be off",
+            self.lost_percent(),
+            self.details()
+        ))
+    }
+
+    /// The lost share in words: `14%`, `6.2%`.
+    pub fn lost_percent(&self) -> String {
+        percent(self.lost_share.unwrap_or(0.0))
+    }
+
+    /// The figures behind the lost share, in words: `waited 0.28 s for a
+    /// CPU, steal 2%, 310 involuntary switches`.
+    pub fn details(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(w) = self.waited_s {
+            parts.push(format!("waited {} for a CPU", seconds(w)));
+        }
+        if let (Some(stolen), true) = (self.stolen_s, self.wall_s > 0.0) {
+            parts.push(format!("steal {}", percent(stolen / self.wall_s)));
+        }
+        if let Some(n) = self.involuntary_switches {
+            parts.push(format!("{n} involuntary switches"));
+        }
+        parts.join(", ")
+    }
+}
+
+impl PairedInterference {
+    /// A warning when other work hit one side of a paired comparison more
+    /// than the other ([`PairedInterference::asymmetry`]).
+    pub fn asymmetry_warning(&self) -> Option<String> {
+        let (h, b) = self.asymmetry()?;
+        Some(format!(
+            "other work took {} of the head's slice time but {} of the base's: it hit one \
+             side more than the other, so the ratio may be off",
+            percent(h),
+            percent(b)
+        ))
+    }
+}
+
+impl Coverage {
+    /// The header's one warning about the observation: that interference is
+    /// not observed, or which figures are left out; `None` when every source
+    /// is there.
+    pub fn header_warning(&self) -> Option<String> {
+        if !self.observed {
+            return Some(format!(
+                "interference is not observed: {} cannot be read (not Linux, or a kernel \
+                 without schedstats), so no test is told when other work took its time",
+                ProcFile::ThreadSchedstat.path()
+            ));
+        }
+        (!self.missing.is_empty()).then(|| {
+            format!(
+                "interference is observed without {}",
+                self.missing.join(", ")
+            )
+        })
+    }
+}
+
+/// `14%`; one decimal below 10%.
+pub(crate) fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p < 9.95 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.0}%")
+    }
+}
+
+/// `0.28 s`, `12 ms`.
+fn seconds(s: f64) -> String {
+    if s >= 0.1 {
+        format!("{s:.2} s")
+    } else {
+        format!("{:.0} ms", s * 1e3)
+    }
+}
