@@ -9,7 +9,6 @@
 //! and which are only worth a note, [`Fingerprint::compare`] decides when a
 //! run compares, not when a baseline is written.
 
-use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -204,7 +203,7 @@ impl Fingerprint {
 
 /// What [`Fingerprint::compare`] found.
 ///
-/// Its [`Display`](fmt::Display) is the line the runner prints of a
+/// Its [`Display`](std::fmt::Display) is the line the runner prints of a
 /// baseline. Not comparable, e.g. `baseline recorded on AMD EPYC 7B13, 8
 /// cores, linux 6.1, x86_64, release profile; this machine Intel(R) Xeon(R)
 /// CPU @ 2.20GHz, 2 cores, linux 6.1, x86_64, release profile: not used to
@@ -214,20 +213,15 @@ impl Fingerprint {
 /// Comparable with a note-only difference, its [`note`](MachineMatch::note).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MachineMatch {
-    comparable: bool,
-    baseline_machine: String,
-    this_machine: String,
-    differences: Vec<String>,
+    pub(crate) comparable: bool,
+    pub(crate) baseline_machine: String,
+    pub(crate) this_machine: String,
+    pub(crate) differences: Vec<String>,
     /// Why a rustc or perfmark release makes the baseline incomparable.
-    why: Vec<String>,
+    pub(crate) why: Vec<String>,
     /// The note-only differences, `kernel A, now B` each.
-    notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
-
-/// Why a note-only difference leaves a baseline in use: the end of every
-/// [`MachineMatch::note`].
-const STILL_USED: &str =
-    "still used (a kernel, rustc or perfmark patch release does not make times incomparable)";
 
 impl MachineMatch {
     /// Whether the baseline may be used to fail a test: no field of the
@@ -241,47 +235,6 @@ impl MachineMatch {
     /// profile, rustc, perfmark, date. Empty when nothing differs.
     pub fn differences(&self) -> &[String] {
         &self.differences
-    }
-
-    /// For a comparable baseline recorded under another kernel or another
-    /// rustc or perfmark patch release, what differed and that it is still
-    /// used: `baseline recorded under kernel 6.18.44-fc-v657, now
-    /// 6.18.44-fc-v669: still used (a kernel, rustc or perfmark patch
-    /// release does not make times incomparable)`, the differences joined
-    /// by `; ` in the order of [`differences`](Self::differences). `None`
-    /// when none differs (the date alone says nothing) or when the
-    /// baseline is not comparable.
-    pub fn note(&self) -> Option<String> {
-        (self.comparable && !self.notes.is_empty()).then(|| {
-            format!(
-                "baseline recorded under {}: {STILL_USED}",
-                self.notes.join("; ")
-            )
-        })
-    }
-}
-
-impl fmt::Display for MachineMatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.comparable {
-            write!(
-                f,
-                "baseline recorded on {}; this machine {}: not used to fail",
-                self.baseline_machine, self.this_machine
-            )?;
-            if !self.why.is_empty() {
-                write!(f, " ({})", self.why.join("; "))?;
-            }
-            return Ok(());
-        }
-        if let Some(note) = self.note() {
-            return f.write_str(&note);
-        }
-        f.write_str("baseline recorded on this machine")?;
-        if !self.differences.is_empty() {
-            write!(f, " ({})", self.differences.join("; "))?;
-        }
-        Ok(())
     }
 }
 

@@ -1,6 +1,8 @@
 use super::*;
 use std::time::Duration;
 
+use crate::report::words::baseline::STILL_USED;
+
 fn at(secs: i64) -> String {
     let t = if secs >= 0 {
         UNIX_EPOCH + Duration::from_secs(secs as u64)

@@ -4,6 +4,9 @@
 //! rule cannot use). The sentences are part of the output contract
 //! (docs/output.md): change them only with it.
 
+use std::fmt;
+
+use crate::baseline::MachineMatch;
 use std::path::Path;
 
 use crate::baseline::compare::{
@@ -180,6 +183,54 @@ pub fn stored_run_below_resolution(
         fmt_ns(ns_per_iter),
         fmt_ns(resolution_ns)
     )
+}
+
+/// Why a note-only difference leaves a baseline in use: the end of every
+/// [`MachineMatch::note`].
+pub(crate) const STILL_USED: &str =
+    "still used (a kernel, rustc or perfmark patch release does not make times incomparable)";
+
+impl MachineMatch {
+    /// For a comparable baseline recorded under another kernel or another
+    /// rustc or perfmark patch release, what differed and that it is still
+    /// used: `baseline recorded under kernel 6.18.44-fc-v657, now
+    /// 6.18.44-fc-v669: still used (a kernel, rustc or perfmark patch
+    /// release does not make times incomparable)`, the differences joined
+    /// by `; ` in the order of [`differences`](Self::differences). `None`
+    /// when none differs (the date alone says nothing) or when the
+    /// baseline is not comparable.
+    pub fn note(&self) -> Option<String> {
+        (self.comparable && !self.notes.is_empty()).then(|| {
+            format!(
+                "baseline recorded under {}: {STILL_USED}",
+                self.notes.join("; ")
+            )
+        })
+    }
+}
+
+impl fmt::Display for MachineMatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.comparable {
+            write!(
+                f,
+                "baseline recorded on {}; this machine {}: not used to fail",
+                self.baseline_machine, self.this_machine
+            )?;
+            if !self.why.is_empty() {
+                write!(f, " ({})", self.why.join("; "))?;
+            }
+            return Ok(());
+        }
+        if let Some(note) = self.note() {
+            return f.write_str(&note);
+        }
+        f.write_str("baseline recorded on this machine")?;
+        if !self.differences.is_empty() {
+            write!(f, " ({})", self.differences.join("; "))?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
