@@ -203,7 +203,8 @@ impl Fingerprint {
 
 /// What [`Fingerprint::compare`] found.
 ///
-/// Its [`Display`](std::fmt::Display) ([`crate::report::words::baseline`]'s) is the line the runner prints of a
+/// Its [`Display`](std::fmt::Display) (made in
+/// [`crate::report::words::baseline`]) is the line the runner prints of a
 /// baseline. Not comparable, e.g. `baseline recorded on AMD EPYC 7B13, 8
 /// cores, linux 6.1, x86_64, release profile; this machine Intel(R) Xeon(R)
 /// CPU @ 2.20GHz, 2 cores, linux 6.1, x86_64, release profile: not used to
