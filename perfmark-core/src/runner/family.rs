@@ -20,6 +20,7 @@
 //! each verdict as its test finishes, and Holm would need every p-value
 //! first (see `stats/family.rs`).
 
+use crate::report::fmt::plain_percent;
 use std::collections::BTreeMap;
 
 use crate::report::{FamilyWise, TestReport};
@@ -127,7 +128,7 @@ impl Family {
         let mut words = format!(
             "family-wise (Bonferroni over {m} verdicts, each at 1 − (1 − c)/{m}): the chance \
              that any of them failed falsely by its CI is at most {}",
-            percent(bound),
+            plain_percent(bound),
             m = self.verdicts,
         );
         if straddled > 0 {
@@ -157,12 +158,6 @@ impl Family {
     }
 }
 
-/// A probability as a percentage with at most two decimals: `5%`,
-/// `4.69%`, `0.1%`.
-fn percent(p: f64) -> String {
-    let text = format!("{:.2}", p * 100.0);
-    format!("{}%", text.trim_end_matches('0').trim_end_matches('.'))
-}
 
 #[cfg(test)]
 mod tests {
@@ -245,7 +240,7 @@ mod tests {
         // Not correcting: nothing to state.
         let off = Family::new(false, (0..4).map(|i| (format!("t{i}"), true, false)));
         assert!(off.statement(&reports).is_none());
-        assert_eq!(percent(0.05), "5%");
-        assert_eq!(percent(0.001), "0.1%");
+        assert_eq!(plain_percent(0.05), "5%");
+        assert_eq!(plain_percent(0.001), "0.1%");
     }
 }

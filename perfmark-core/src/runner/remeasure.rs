@@ -77,7 +77,10 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
         RemeasureOutcome::Passed | RemeasureOutcome::Failed => outcome
             .judged
             .warnings
-            .push(words::remeasured(&first_interference, decided)),
+            .push(words::remeasured(
+                &first_interference,
+                decided == RemeasureOutcome::Passed,
+            )),
         RemeasureOutcome::FailedUnderInterference => {
             let reason = words::failed_twice(&first_interference, disturbed_again);
             if let Some(detail) = outcome.failure_detail.as_mut() {

@@ -3,25 +3,23 @@
 //! were disturbed.
 
 use crate::observe::Interference;
-use crate::report::RemeasureOutcome;
 
 /// The warning of a failure under `first` interference that was measured
-/// again and passed, or failed again with less interference (`outcome`;
-/// a failure under interference again is a reason, [`failed_twice`]).
-pub fn remeasured(first: &Interference, outcome: RemeasureOutcome) -> String {
+/// again and `passed`, or failed again with less interference (a failure
+/// under interference again is a reason, [`failed_twice`]).
+pub fn remeasured(first: &Interference, passed: bool) -> String {
     let first_words = format!(
         "the first measurement failed while {} of its time was taken by other work ({})",
         first.lost_percent(),
         first.details()
     );
-    match outcome {
-        RemeasureOutcome::Passed => {
-            format!("re-measured: {first_words}; measured again, it passed")
-        }
-        _ => format!(
+    if passed {
+        format!("re-measured: {first_words}; measured again, it passed")
+    } else {
+        format!(
             "re-measured: {first_words}; measured again with less interference, it failed \
              too: the failure stands"
-        ),
+        )
     }
 }
 
