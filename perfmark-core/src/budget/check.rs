@@ -46,7 +46,7 @@ impl Check for Budget<'_> {
         let mut warnings = Vec::new();
         if record.inconclusive() {
             warnings.push(words::inconclusive_warning(
-                subject.processes.filter(|p| p.sets_interval).map(|p| p.sd_log),
+                subject.processes.filter(|p| p.sets_interval).map(|p| p.tau),
                 subject.plan.max_time.as_nanos() as f64,
             ));
         }

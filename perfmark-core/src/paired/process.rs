@@ -99,7 +99,7 @@ pub(crate) fn splitmix64(state: &mut u64) -> u64 {
 }
 
 /// A seed that differs from run to run (std's per-process hash keys).
-fn fresh_seed() -> u64 {
+pub(crate) fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u128(
@@ -177,9 +177,6 @@ pub struct ProcessPair {
     /// The candidate CPUs in the order drawn for this test: pair `p` runs
     /// on the `p mod n`-th ([`Cpus::shuffled`]).
     cpu_order: Vec<usize>,
-    /// Whether the workers keep the `PERFMARK_…` variables a test may
-    /// read ([`WorkerProcess::spawn_with`]).
-    keep_environment: bool,
 }
 
 impl ProcessPair {
@@ -209,17 +206,7 @@ impl ProcessPair {
             cpus: None,
             pair_cpus: Vec::new(),
             cpu_order: Vec::new(),
-            keep_environment: false,
         }
-    }
-
-    /// The same driver, its workers keeping the variables a test may read:
-    /// for workers of this same build ([`crate::processes`]), which must
-    /// measure what this process measured.
-    #[must_use]
-    pub fn keeping_environment(mut self) -> Self {
-        self.keep_environment = true;
-        self
     }
 
     /// The same driver, holding both workers of each process pair on one
@@ -292,7 +279,7 @@ impl ProcessPair {
             side,
             Some(&self.test),
             Some(placement),
-            self.keep_environment,
+            false,
         )
     }
 

@@ -5,7 +5,7 @@
 use crate::checks::{Check, Finding, Subject};
 use crate::measure::{Measurement, Plan, SampleKind};
 use crate::budget::BudgetLook;
-use crate::processes::{self, ProcessSpread, WorkerRun};
+use crate::processes::{self, Prior, ProcessSpread, WorkerRun};
 use crate::report::words::measurement as words;
 use super::outcome::{Judged, Measured};
 use crate::report::{self, Diagnostics, EstimateRecord};
@@ -20,8 +20,12 @@ pub(crate) enum Across<'a> {
     /// head slices).
     Groups(&'a [usize]),
     /// This process, and the worker processes measured after it
-    /// ([`crate::processes`]).
+    /// ([`crate::processes`]), decided at the run's look confidence.
     Workers(&'a WorkerRun),
+    /// This process alone, its intervals widened by the between-process
+    /// spread learned on this machine: what workers could at most move
+    /// ([`crate::processes::wanted`]).
+    Prior(Prior),
 }
 
 /// Statistics, diagnostics and the checks' verdicts of the test `name`,
@@ -50,15 +54,19 @@ pub(crate) fn judge(
         Across::Groups(groups) => {
             stats::estimate_in_groups(samples, groups, plan.confidence, statistic)
         }
-        Across::One | Across::Workers(_) => stats::estimate_with(samples, plan.confidence, statistic),
-    };
-    let mut widened_look = None;
-    if let Across::Workers(run) = across {
-        judged.processes = ProcessSpread::new(raw.point, run);
-        if let Some(spread) = &mut judged.processes {
-            widened_look = over_processes(&mut raw, m, spread);
+        Across::One | Across::Workers(_) | Across::Prior(_) => {
+            stats::estimate_with(samples, plan.confidence, statistic)
         }
-    }
+    };
+    let widened_look = match across {
+        Across::Workers(run) => {
+            let (look, spread) = over_processes(&mut raw, m, &run.workers, run.prior, Some(run));
+            judged.processes = spread;
+            look
+        }
+        Across::Prior(prior) => over_processes(&mut raw, m, &[], Some(prior), None).0,
+        Across::One | Across::Groups(_) => None,
+    };
     let m = widened_look.as_ref().unwrap_or(m);
     let resolution_ns = m.resolution_ns(&plan.clock);
     let read = stats::at_resolution(&raw, resolution_ns);
@@ -106,26 +114,48 @@ pub(crate) fn judge(
     judged.diagnostics = Some(diagnostics);
 }
 
-/// With worker processes, every interval a check reads covers them: the
-/// estimate `raw`'s, widened in place (the `spread` records whether that
-/// widening set it), and the budget look's at its own level, returned as
-/// `m` with its look widened (`None` when `m` has no look or it needs no
-/// widening).
+/// With worker processes (or the learned spread alone), every interval a
+/// check reads covers them: the estimate `raw`'s, replaced in place by the
+/// random-effects combination of the runner's process with `workers` under
+/// `prior` ([`processes::over_processes`]), at the look confidence of
+/// `run` when one is given; and the budget look's, combined the same way
+/// at its own level, returned as `m` with its look replaced (`None` when
+/// `m` has no look). With `run`, the processes' spread for the report.
 fn over_processes(
     raw: &mut Estimate,
     m: &Measurement,
-    spread: &mut ProcessSpread,
-) -> Option<Measurement> {
+    workers: &[Vec<f64>],
+    prior: Option<Prior>,
+    run: Option<&WorkerRun>,
+) -> (Option<Measurement>, Option<ProcessSpread>) {
+    // The α a test's looks share: each decides at this level.
+    let split = |confidence: f64| match run {
+        Some(run) => 1.0 - (1.0 - confidence) / run.split as f64,
+        None => confidence,
+    };
     let widened = m.budget_look.as_ref().and_then(|look| {
-        let (_, ci) = processes::widen(raw.point, look.ci, &spread.estimates_ns)?;
+        let (_, _, ci) = processes::combine_interval(
+            raw.point,
+            look.ci,
+            raw.effective_n,
+            workers,
+            prior,
+            split(look.ci.confidence),
+        )?;
         let mut wider = m.clone();
         wider.budget_look = Some(BudgetLook { ci, ..*look });
         Some(wider)
     });
     let own = raw.ci;
-    *raw = processes::over_processes(raw, &spread.estimates_ns);
-    spread.sets_interval = raw.ci != own;
-    widened
+    let confidence = split(own.confidence);
+    let combined = processes::combine_interval(raw.point, own, raw.effective_n, workers, prior, confidence);
+    *raw = processes::over_processes(raw, workers, prior, confidence);
+    let spread = run.zip(combined).and_then(|(run, (units, combined, _))| {
+        let mut spread = ProcessSpread::new(&units, &combined, run)?;
+        spread.sets_interval = raw.ci.high - raw.ci.low > own.high - own.low;
+        Some(spread)
+    });
+    (widened, spread)
 }
 
 fn diagnose(

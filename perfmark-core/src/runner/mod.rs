@@ -136,6 +136,10 @@ pub(crate) struct Runner {
     /// The CPUs a test may be measured on; `None` where they cannot be
     /// read (not Linux).
     pub(crate) cpus: Option<Arc<Cpus>>,
+    /// The between-process spread learned on this machine, read when the
+    /// run is set up and written back when it ends
+    /// ([`crate::processes::learned`]).
+    pub(crate) learned: std::sync::Mutex<Option<crate::processes::learned::Store>>,
 }
 
 /// How the run judges each test: the checks every measured test goes
@@ -154,6 +158,7 @@ impl Runner {
             options,
             observer: Arc::new(Observer::live()),
             cpus: Cpus::detect().map(Arc::new),
+            learned: std::sync::Mutex::new(None),
         }
     }
 
@@ -202,8 +207,37 @@ impl Runner {
             spreads: &spreads,
             family: &family,
         };
+        self.open_learned(&setup);
         let ran = self.run_tests(&selected, &setup, &judging, console);
+        self.save_learned();
         self.summarize(setup, &family, ran, filtered_out, started, console)
+    }
+
+    /// Reads the between-process spread this machine has learned, when
+    /// the run measures workers.
+    fn open_learned(&self, setup: &Setup) {
+        if self.options.no_processes || !self.measuring() {
+            return;
+        }
+        let path = std::env::current_exe()
+            .ok()
+            .and_then(|exe| crate::processes::learned::path_for(&exe));
+        let f = &setup.fingerprint;
+        let machine = format!("{}|{}|{}|{}|{}", f.cpu_model, f.cores, f.os, f.arch, f.profile);
+        let store = crate::processes::learned::Store::open(path, machine);
+        if let Ok(mut slot) = self.learned.lock() {
+            *slot = Some(store);
+        }
+    }
+
+    /// Writes back what the run learned; a file that cannot be written is
+    /// only a cache not kept.
+    fn save_learned(&self) {
+        if let Ok(mut slot) = self.learned.lock() {
+            if let Some(store) = slot.as_mut() {
+                let _ = store.save();
+            }
+        }
     }
 
     /// Every verdict the run will decide, for its family-wise correction:

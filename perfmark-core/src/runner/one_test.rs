@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::family::Family;
 use super::judge::{judge, Across};
-use super::outcome::Outcome;
+use super::outcome::{Judged, Outcome};
 use super::remeasure;
 use super::watchdog::{self, Bounded, Ran};
 use super::Runner;
@@ -19,8 +19,7 @@ use crate::clock::{self, Clock};
 use crate::cpus::{NotPinned, Placed};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
-use crate::paired::ProcessPair;
-use crate::processes::{self, ProcessPlan, WorkerRun};
+use crate::processes::{self, OwnWorkers, Prior, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
 use crate::report::words::runner as words;
 use crate::report::{Reason, TestReport};
@@ -194,9 +193,15 @@ impl Runner {
         Ok((result, outcome))
     }
 
-    /// Judges a measurement `m` of `t` into `outcome`: its worker processes
-    /// measure it again (or a warning says why they could not), the checks
-    /// decide, and interference the OS saw is warned of.
+    /// Judges a measurement `m` of `t` into `outcome`. Worker processes
+    /// measure it again where they can change the verdict
+    /// ([`crate::processes`]): none where the runner's intervals, widened
+    /// by the spread learned on this machine, settle every check; else
+    /// [`processes::FIRST_LOOK`] and a look, and the rest of
+    /// [`processes::WORKERS`] where the look leaves a check failing or
+    /// undecided. A stored baseline compared always starts workers; one
+    /// recorded (`--save-baseline`) runs every worker, in one look. A
+    /// warning says why when workers could not run.
     #[allow(clippy::too_many_arguments)]
     fn judge_measured(
         &self,
@@ -208,83 +213,165 @@ impl Runner {
         checks: &[&dyn Check],
         m: &Measurement,
     ) {
-        let workers = self.measure_processes(t, &outcome.name, plan, m);
-        let across = match &workers {
-            Some(Ok(run)) => Across::Workers(run),
-            Some(Err(e)) => {
-                outcome.judged.warnings.push(words::workers_failed(e));
-                Across::One
-            }
-            None => Across::One,
+        let judge_with = |outcome: &Outcome, across: Across<'_>| {
+            let mut judged = Judged::default();
+            judge(&outcome.name, &outcome.measured, &mut judged, plan, tolerance, m, noise_floor, checks, across);
+            judged
         };
-        let Outcome {
-            name,
-            measured,
-            judged,
+        let prior = self.learned_prior(&outcome.name);
+        let decided = match self.process_plan(t, plan, m) {
+            None => judge_with(outcome, Across::One),
+            Some(process_plan) => {
+                // What the workers could at most show: the learned spread,
+                // known as well as it would be once they confirmed it.
+                let anticipated = Prior {
+                    df: prior.df + processes::WORKERS as f64,
+                    ..prior
+                };
+                let provisional = judge_with(outcome, Across::Prior(anticipated));
+                let compared = provisional.baseline.as_ref().is_some_and(|b| b.comparison.is_some());
+                let every = self.options.save_baseline;
+                if !every && !compared && settled(&provisional) {
+                    judge_with(outcome, Across::One)
+                } else {
+                    match self.measure_processes(t, &outcome.name, outcome, process_plan, prior, every, &judge_with) {
+                        Ok(judged) => judged,
+                        Err(e) => {
+                            let mut judged = judge_with(outcome, Across::One);
+                            judged.warnings.insert(0, words::workers_failed(&e));
+                            judged
+                        }
+                    }
+                }
+            }
+        };
+        if let Some(p) = &decided.processes {
+            self.learn(&outcome.name, p.tau_own * p.tau_own, p.df);
+        }
+        let judged = &mut outcome.judged;
+        judged.not_measured |= decided.not_measured;
+        judged.reasons.extend(decided.reasons);
+        judged.warnings.extend(decided.warnings);
+        let Judged {
+            estimate,
+            summary,
+            outliers,
+            diagnostics,
+            rate_per_s,
+            processes,
+            budget,
+            baseline,
+            comparison,
+            complexity,
+            instructions,
             ..
-        } = outcome;
-        judge(
-            name,
-            measured,
-            judged,
-            plan,
-            tolerance,
-            m,
-            noise_floor,
-            checks,
-            across,
-        );
-        let interference = measured.interference.as_ref();
+        } = decided;
+        judged.estimate = estimate;
+        judged.summary = summary;
+        judged.outliers = outliers;
+        judged.diagnostics = diagnostics;
+        judged.rate_per_s = rate_per_s;
+        judged.processes = processes;
+        judged.budget = budget;
+        judged.baseline = baseline;
+        judged.comparison = comparison.or(judged.comparison.take());
+        judged.complexity = complexity.or(judged.complexity.take());
+        judged.instructions = instructions.or(judged.instructions.take());
+        let interference = outcome.measured.interference.as_ref();
         judged.warnings.extend(interference.and_then(|i| i.warning()));
     }
 
+    /// The worker plan of `t`, measured in this process as `m` under
+    /// `plan`; `None` when the run measures no workers (`--no-processes`,
+    /// an unoptimized build, nothing to time, or an argument of a function
+    /// that declares `complexity`: its verdict compares the arguments with
+    /// one another, each measured in this process, and a fit over
+    /// intervals widened to every process's state missed an n² routine
+    /// declared O(n)).
+    fn process_plan(&self, t: &PerfTest, plan: &Plan, m: &Measurement) -> Option<ProcessPlan> {
+        if self.options.no_processes || plan.smoke || t.options.complexity.is_some() {
+            return None;
+        }
+        ProcessPlan::for_measurement(m, plan.max_time)
+    }
+
     /// Measures `t`, named `name`, again in worker processes of this
-    /// binary, after this process measured `m` under `plan`
-    /// ([`crate::processes`]); `None` when the run does not
-    /// (`--no-processes`, an unoptimized build, nothing to time, or an
-    /// argument of a function that declares `complexity`: its verdict
-    /// compares the arguments with one another, each measured in this
-    /// process, and a fit over intervals widened to every process's state
-    /// missed an n² routine declared O(n)), `Some(Err)` when a worker
-    /// failed.
+    /// binary, one at a time ([`processes::run`]), and judges it with
+    /// `judge_with` over them: [`processes::FIRST_LOOK`] workers and a
+    /// look, then the rest when the look leaves the verdict failing or
+    /// undecided; every worker and one look when `every`.
+    #[allow(clippy::too_many_arguments)]
     fn measure_processes(
         &self,
         t: &PerfTest,
         name: &str,
-        plan: &Plan,
-        m: &Measurement,
-    ) -> Option<Result<WorkerRun, crate::Error>> {
-        if self.options.no_processes || plan.smoke || t.options.complexity.is_some() {
-            return None;
-        }
-        let process_plan = ProcessPlan::for_measurement(m, plan.max_time)?;
-        let me = match std::env::current_exe() {
-            Ok(me) => me,
-            Err(e) => {
-                return Some(Err(crate::Error::usage(format!(
-                    "this test binary cannot be found to start its workers: {e}"
-                ))))
-            }
-        };
-        let links = [me];
-        let mut driver = ProcessPair::new(name, &links, &links)
-            .with_timeout(self.options.worker_timeout)
-            .keeping_environment();
+        outcome: &Outcome,
+        process_plan: ProcessPlan,
+        prior: Prior,
+        every: bool,
+        judge_with: &dyn Fn(&Outcome, Across<'_>) -> Judged,
+    ) -> Result<Judged, crate::Error> {
+        let _ = t;
+        let me = std::env::current_exe().map_err(|e| {
+            crate::Error::usage(format!("this test binary cannot be found to start its workers: {e}"))
+        })?;
+        let mut driver = OwnWorkers::new(name, me, self.options.worker_timeout);
         let (pin, not_pinned) = self.pinning();
-        if let (Some(cpus), None) = (pin, &not_pinned) {
-            driver = driver.with_cpus(Arc::clone(cpus));
-        }
+        let cpus: Vec<Option<usize>> = match (pin, &not_pinned) {
+            (Some(cpus), None) => {
+                let runner = outcome.measured.cpu.as_ref().and_then(|c| c.cpus.first().copied());
+                let order = processes::cpu_order(&cpus.candidates, runner, || driver.draw());
+                (0..processes::WORKERS).map(|i| Some(order[i % order.len()])).collect()
+            }
+            _ => vec![None; processes::WORKERS],
+        };
         let started = Instant::now();
-        let result = processes::run(&mut driver, &process_plan).and_then(|workers| {
-            driver.close()?;
-            Ok(workers)
-        });
-        Some(result.map(|workers| WorkerRun {
-            workers,
+        let mut run = WorkerRun {
+            workers: Vec::new(),
             plan: process_plan,
-            elapsed: started.elapsed(),
-            pair_cpus: driver.pair_cpus().to_vec(),
-        }))
+            elapsed: Duration::ZERO,
+            cpus: Vec::new(),
+            prior: Some(prior),
+            looks: 0,
+            split: if every { 1 } else { 2 },
+        };
+        let looks: &[usize] = if every {
+            &[processes::WORKERS]
+        } else {
+            &[processes::FIRST_LOOK, processes::WORKERS]
+        };
+        let mut judged = Judged::default();
+        for &upto in looks {
+            let (workers, held) = processes::run(&mut driver, &process_plan, &cpus[run.workers.len()..upto])?;
+            run.workers.extend(workers);
+            run.cpus.extend(held);
+            run.looks += 1;
+            run.elapsed = started.elapsed();
+            judged = judge_with(outcome, Across::Workers(&run));
+            if settled(&judged) {
+                break;
+            }
+        }
+        Ok(judged)
+    }
+
+    /// The between-process spread learned for `name` on this machine.
+    fn learned_prior(&self, name: &str) -> Prior {
+        self.learned
+            .lock()
+            .map_or(processes::learned::DEFAULT_PRIOR, |store| {
+                store.as_ref().map_or(processes::learned::DEFAULT_PRIOR, |s| s.prior(name))
+            })
+    }
+
+    /// Adds a test's between-process variance to what this machine has
+    /// learned.
+    fn learn(&self, name: &str, tau2: f64, df: f64) {
+        if let Ok(mut store) = self.learned.lock() {
+            if let Some(store) = store.as_mut() {
+                store.learn(name, tau2, df);
+            }
+        }
     }
 
     /// What the report says of where a test ran: where its thread was
@@ -332,4 +419,10 @@ pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
         reasons: vec![Reason::said(Source::Runner, reasons)],
         ..TestReport::new(name, Verdict::Ignored, t.file, t.line)
     }
+}
+
+/// Whether a judgement needs no more processes: no check failed, the
+/// budget (if any) was decided, and nothing undecided was said.
+fn settled(judged: &Judged) -> bool {
+    !judged.reasons.iter().any(|r| r.fails) && !judged.budget.as_ref().is_some_and(|b| b.inconclusive())
 }

@@ -192,7 +192,7 @@ fn save_baselines(
         if let Some(p) = &r.processes {
             entry = entry.with_processes(baseline::StoredProcesses {
                 df: p.df,
-                sd_log: p.sd_log,
+                sd_log: p.tau_own,
             });
         }
         if let Some(c) = &r.instructions {

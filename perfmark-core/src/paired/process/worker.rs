@@ -110,7 +110,7 @@ impl WorkerProcess {
         })
     }
 
-    pub(super) fn error(&self, message: String) -> Error {
+    pub(crate) fn error(&self, message: String) -> Error {
         Error::worker(self.side, &self.path, message)
     }
 
@@ -170,7 +170,7 @@ impl WorkerProcess {
     }
 
     /// Waits for the greeting and checks the protocol version.
-    pub(super) fn greet(&mut self, timeout: Duration) -> Result<Greeting, Error> {
+    pub(crate) fn greet(&mut self, timeout: Duration) -> Result<Greeting, Error> {
         match self.expect(timeout) {
             Ok(Reply::Hello {
                 protocol,

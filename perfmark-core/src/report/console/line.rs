@@ -224,7 +224,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
                 Some(p) => format!(
                     "its CI straddled the budget: processes differ by {:.0}% here; widen the \
                      margin",
-                    100.0 * p.sd_log.exp_m1()
+                    100.0 * p.tau.exp_m1()
                 ),
                 None => "its CI straddled the budget: raise max_time or the margin".to_owned(),
             });

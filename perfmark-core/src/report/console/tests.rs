@@ -300,12 +300,17 @@ fn a_mark_says_what_needs_the_reader() {
     // would not narrow it, and the mark does not ask for it.
     t.processes = Some(crate::processes::ProcessSpread {
         estimates_ns: vec![8.0, 8.7, 8.4, 5.1, 5.1],
+        weights: vec![0.2; 5],
         sd_log: 0.273,
         df: 4.0,
+        tau_own: 0.273,
+        tau: 0.273,
+        tau_df: 6.0,
         slices: 5,
         iters_per_slice: 1000,
         elapsed_s: 0.1,
-        pair_cpus: vec![Some(1), Some(5)],
+        cpus: vec![Some(1), Some(5), Some(1), Some(5)],
+        looks: 2,
         sets_interval: true,
     });
     let line = line::summary_line(&t).unwrap();

@@ -1,0 +1,280 @@
+//! Several processes' estimates of one test, combined by a random-effects
+//! model: each process `i` gives a log time `yᵢ` with its own sampling
+//! variance `vᵢ` (on `dfᵢ` degrees of freedom), and the processes
+//! themselves differ by a between-process variance `τ²` beyond that.
+//!
+//! - `τ²` is estimated by DerSimonian and Laird's method of moments
+//!   (DerSimonian and Laird, "Meta-analysis in clinical trials", 1986):
+//!   Cochran's `Q = Σ wᵢ (yᵢ − ȳ_w)²` with `wᵢ = 1/vᵢ` has the expectation
+//!   `k − 1 + τ² (Σw − Σw²/Σw)`, so `τ̂² = max(0, (Q − (k − 1)) / C)`.
+//! - The machine's learned spread ([`Prior`], `τ₀²` on `d₀` degrees of
+//!   freedom) moderates it, as Smyth moderates a gene's variance with the
+//!   variance of every gene ("Linear models and empirical Bayes methods for
+//!   assessing differential expression in microarray experiments", 2004):
+//!   `τ̃² = (d₀ τ₀² + (k − 1) τ̂²) / (d₀ + k − 1)` on `d₀ + k − 1` degrees of
+//!   freedom, so that five processes no longer carry the whole burden.
+//! - Each process is weighted by its precision, `wᵢ* = 1/(vᵢ + τ̃²)`; the
+//!   point is `μ = Σ wᵢ* yᵢ / Σ wᵢ*`, its variance `1/Σ wᵢ*`, and, as
+//!   Hartung and Knapp propose for few studies ("A refined method for the
+//!   meta-analysis of controlled clinical trials with binary outcome",
+//!   2001), never below the weighted spread of the processes about it,
+//!   `Σ wᵢ* (yᵢ − μ)² / ((k − 1) Σ wᵢ*)`, while the prior does not
+//!   outweigh the run's own processes.
+//! - The degrees of freedom are Satterthwaite's over the variance's parts:
+//!   the between-process part on `τ̃²`'s degrees of freedom, each process's
+//!   sampling part on its own.
+//!
+//! With `τ̃² = 0` this is the pooled within-process interval, which longer
+//! sampling narrows; with a real per-process state the interval covers the
+//! processes. Pure functions; proven by seeded simulation
+//! (`tests/processes_simulation.rs`).
+
+use crate::stats::dist::{t_quantile, upper_tail_probability};
+
+/// One process's estimate of a test, on the log scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Unit {
+    /// The natural logarithm of its time per iteration.
+    pub log: f64,
+    /// The sampling variance of `log` within the process.
+    pub var: f64,
+    /// The degrees of freedom of `var`.
+    pub df: f64,
+}
+
+impl Unit {
+    /// A process's estimate from its slices' times per iteration: the mean
+    /// of their logarithms, its variance (the slices' variance over their
+    /// count) on `n − 1` degrees of freedom. `None` with fewer than two
+    /// slices or one that is not a positive finite time.
+    pub fn from_slices(per_iter_ns: &[f64]) -> Option<Unit> {
+        let n = per_iter_ns.len();
+        if n < 2 || per_iter_ns.iter().any(|&x| !(x > 0.0 && x.is_finite())) {
+            return None;
+        }
+        let logs: Vec<f64> = per_iter_ns.iter().map(|x| x.ln()).collect();
+        let mean = logs.iter().sum::<f64>() / n as f64;
+        let ss: f64 = logs.iter().map(|y| (y - mean).powi(2)).sum();
+        let var = ss / (n - 1) as f64 / n as f64;
+        Some(Unit {
+            log: mean,
+            // Slices that agree exactly (synthetic timings) still carry the
+            // clock's rounding: a floor keeps their weight finite.
+            var: var.max(VAR_FLOOR),
+            df: (n - 1) as f64,
+        })
+    }
+
+    /// A process's estimate from a confidence interval `[low, high]` at
+    /// `confidence` about `point`, on `df` degrees of freedom (the
+    /// runner's, corrected for serial correlation): the interval's
+    /// half-width on the log scale divided by the t quantile it was made
+    /// with. `None` when the point or an end is not a positive finite time.
+    pub fn from_interval(point: f64, low: f64, high: f64, confidence: f64, df: f64) -> Option<Unit> {
+        let usable = |x: f64| x > 0.0 && x.is_finite();
+        if !(usable(point) && usable(low) && usable(high)) || high < low {
+            return None;
+        }
+        let df = df.max(1.0);
+        let q = t_quantile(upper_tail_probability(confidence), df);
+        let half = (high.ln() - low.ln()) / 2.0;
+        let se = half / q;
+        Some(Unit {
+            log: point.ln(),
+            var: (se * se).max(VAR_FLOOR),
+            df,
+        })
+    }
+}
+
+/// The smallest sampling variance a process is given: a relative error of
+/// 0.01%, the rounding of a 10 µs slice to whole nanoseconds.
+const VAR_FLOOR: f64 = 1e-8;
+
+/// The between-process variance learned on this machine: `tau2` on `df`
+/// degrees of freedom (see [`super::learned`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prior {
+    /// The between-process variance of log times.
+    pub tau2: f64,
+    /// Its degrees of freedom (its weight against a run's own estimate).
+    pub df: f64,
+}
+
+/// Several processes combined ([`random_effects`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Combined {
+    /// The combined log time.
+    pub log: f64,
+    /// Its standard error.
+    pub se: f64,
+    /// The degrees of freedom of `se` (Satterthwaite).
+    pub df: f64,
+    /// The between-process variance used (moderated by the prior).
+    pub tau2: f64,
+    /// Its degrees of freedom.
+    pub tau2_df: f64,
+    /// This run's own estimate of the between-process variance, before the
+    /// prior (DerSimonian–Laird; 0 with one process).
+    pub tau2_own: f64,
+    /// Cochran's Q over the processes (0 with one).
+    pub q: f64,
+    /// Each process's share of the weight, in the order given.
+    pub weights: Vec<f64>,
+}
+
+impl Combined {
+    /// The interval `[low, high]` in ns at `confidence`, two-sided.
+    pub fn interval_ns(&self, confidence: f64) -> (f64, f64) {
+        let half = t_quantile(upper_tail_probability(confidence), self.df) * self.se;
+        ((self.log - half).exp(), (self.log + half).exp())
+    }
+
+    /// The point in ns.
+    pub fn point_ns(&self) -> f64 {
+        self.log.exp()
+    }
+}
+
+/// DerSimonian and Laird's estimate of the between-process variance, with
+/// Cochran's Q: `(τ̂², Q)`; `(0, 0)` with fewer than two units.
+pub fn dersimonian_laird(units: &[Unit]) -> (f64, f64) {
+    if units.len() < 2 {
+        return (0.0, 0.0);
+    }
+    let w: Vec<f64> = units.iter().map(|u| 1.0 / u.var).collect();
+    let sw: f64 = w.iter().sum();
+    let sw2: f64 = w.iter().map(|x| x * x).sum();
+    let mean = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
+    let q: f64 = units
+        .iter()
+        .zip(&w)
+        .map(|(u, w)| w * (u.log - mean).powi(2))
+        .sum();
+    let c = sw - sw2 / sw;
+    let k = units.len() as f64;
+    let tau2 = if c > 0.0 { ((q - (k - 1.0)) / c).max(0.0) } else { 0.0 };
+    (tau2, q)
+}
+
+/// `units` combined by the random-effects model the module describes,
+/// moderated by `prior` when there is one. `None` with no unit, or with
+/// one unit and no prior (one process says nothing of the others).
+pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> {
+    let k = units.len();
+    if k == 0 || (k == 1 && prior.is_none()) {
+        return None;
+    }
+    let (own, q) = dersimonian_laird(units);
+    let own_df = (k - 1) as f64;
+    let (d0, t0) = prior.map_or((0.0, 0.0), |p| (p.df.max(0.0), p.tau2.max(0.0)));
+    let tau2_df = d0 + own_df;
+    let tau2 = (d0 * t0 + own_df * own) / tau2_df;
+    let w: Vec<f64> = units.iter().map(|u| 1.0 / (u.var + tau2)).collect();
+    let sw: f64 = w.iter().sum();
+    let log = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
+    let mut var = 1.0 / sw;
+    // Hartung–Knapp's floor: the processes' own scatter about the point,
+    // while the run's processes carry at least as much weight as the prior.
+    if k >= 2 && own_df >= d0 {
+        let scatter = units
+            .iter()
+            .zip(&w)
+            .map(|(u, w)| w * (u.log - log).powi(2))
+            .sum::<f64>()
+            / (own_df * sw);
+        var = var.max(scatter);
+    }
+    // Satterthwaite over the parts of Σ wᵢ*² (vᵢ + τ²) / (Σ wᵢ*)².
+    let sw_sq = sw * sw;
+    let between = tau2 * w.iter().map(|w| w * w).sum::<f64>() / sw_sq;
+    let mut denominator = if tau2 > 0.0 {
+        between * between / tau2_df.max(1.0)
+    } else {
+        0.0
+    };
+    for (u, w) in units.iter().zip(&w) {
+        let part = w * w * u.var / sw_sq;
+        denominator += part * part / u.df.max(1.0);
+    }
+    let parts = between + units.iter().zip(&w).map(|(u, w)| w * w * u.var / sw_sq).sum::<f64>();
+    let mut df = if denominator > 0.0 {
+        parts * parts / denominator
+    } else {
+        f64::INFINITY
+    };
+    if tau2 == 0.0 && k >= 2 {
+        // No spread seen beyond sampling: the spread's own df still bound
+        // what the processes can claim.
+        df = df.min(tau2_df.max(1.0) + units.iter().map(|u| u.df).sum::<f64>());
+    }
+    let df = df.clamp(1.0, 1e6);
+    Some(Combined {
+        log,
+        se: var.sqrt(),
+        df,
+        tau2,
+        tau2_df,
+        tau2_own: own,
+        q,
+        weights: w.iter().map(|x| x / sw).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(ns: f64, rel_se: f64, df: f64) -> Unit {
+        Unit {
+            log: ns.ln(),
+            var: rel_se * rel_se,
+            df,
+        }
+    }
+
+    #[test]
+    fn processes_that_agree_give_the_pooled_interval() {
+        let units = [unit(100.0, 0.01, 50.0), unit(100.0, 0.01, 50.0), unit(100.0, 0.01, 50.0)];
+        let c = random_effects(&units, None).unwrap();
+        assert_eq!(c.tau2, 0.0);
+        assert!((c.point_ns() - 100.0).abs() < 1e-9);
+        // Three equal variances pooled: se = 1% / √3.
+        assert!((c.se - 0.01 / 3f64.sqrt()).abs() < 1e-12, "{c:?}");
+    }
+
+    #[test]
+    fn processes_that_differ_beyond_their_sampling_widen_the_interval() {
+        let units = [unit(100.0, 0.002, 50.0), unit(110.0, 0.002, 4.0), unit(90.0, 0.002, 4.0)];
+        let c = random_effects(&units, None).unwrap();
+        assert!(c.tau2 > 0.005, "{c:?}");
+        let (low, high) = c.interval_ns(0.95);
+        assert!(low < 90.0 && high > 110.0, "[{low}, {high}]");
+    }
+
+    #[test]
+    fn a_precise_process_outweighs_a_rough_one() {
+        let units = [unit(100.0, 0.001, 100.0), unit(120.0, 0.2, 4.0)];
+        let c = random_effects(&units, None).unwrap();
+        assert!(c.weights[0] > 0.99, "{c:?}");
+        assert!((c.point_ns() - 100.0).abs() < 1.0, "{c:?}");
+    }
+
+    #[test]
+    fn the_prior_alone_widens_one_process() {
+        let one = [unit(100.0, 0.001, 100.0)];
+        assert!(random_effects(&one, None).is_none());
+        let c = random_effects(&one, Some(Prior { tau2: 0.03f64.powi(2), df: 20.0 })).unwrap();
+        assert!((c.se - (0.001f64.powi(2) + 0.03f64.powi(2)).sqrt()).abs() < 1e-12);
+        assert!(c.df > 15.0 && c.df < 21.0, "{c:?}");
+    }
+
+    #[test]
+    fn an_interval_read_back_gives_its_standard_error() {
+        let q = t_quantile(0.975, 9.0);
+        let (lo, hi) = ((-0.02 * q).exp() * 50.0, (0.02 * q).exp() * 50.0);
+        let u = Unit::from_interval(50.0, lo, hi, 0.95, 9.0).unwrap();
+        assert!((u.var.sqrt() - 0.02).abs() < 1e-9, "{u:?}");
+        assert!(Unit::from_interval(50.0, 0.0, hi, 0.95, 9.0).is_none());
+    }
+}
