@@ -18,11 +18,14 @@
 //!   Hartung and Knapp propose for few studies ("A refined method for the
 //!   meta-analysis of controlled clinical trials with binary outcome",
 //!   2001), never below the weighted spread of the processes about it,
-//!   `Σ wᵢ* (yᵢ − μ)² / ((k − 1) Σ wᵢ*)`, while the prior does not
-//!   outweigh the run's own processes.
-//! - The degrees of freedom are Satterthwaite's over the variance's parts:
-//!   the between-process part on `τ̃²`'s degrees of freedom, each process's
-//!   sampling part on its own.
+//!   `Σ wᵢ* (yᵢ − μ)² / ((k − 1) Σ wᵢ*)`; where that spread sets it, the
+//!   processes disagree with the prior and only their own `k − 1` degrees
+//!   of freedom back it.
+//! - The degrees of freedom are Satterthwaite's over the variance's parts
+//!   (the between-process part on `τ̃²`'s degrees of freedom, each
+//!   process's sampling part on its own), never more than `τ̃²`'s own: with
+//!   few processes, a `τ̂²` that came out small by chance would otherwise
+//!   claim the samples' degrees of freedom.
 //!
 //! With `τ̃² = 0` this is the pooled within-process interval, which longer
 //! sampling narrows; with a real per-process state the interval covers the
@@ -62,6 +65,22 @@ impl Unit {
             // clock's rounding: a floor keeps their weight finite.
             var: var.max(VAR_FLOOR),
             df: (n - 1) as f64,
+        })
+    }
+
+    /// [`Unit::from_slices`], its variance at least `floor`'s (what the
+    /// runner's noise gives for a worker's work), on `floor`'s degrees of
+    /// freedom where the floor sets it.
+    pub fn from_slices_at_least(per_iter_ns: &[f64], floor: Unit) -> Option<Unit> {
+        let own = Unit::from_slices(per_iter_ns)?;
+        Some(if floor.var > own.var {
+            Unit {
+                var: floor.var,
+                df: floor.df,
+                ..own
+            }
+        } else {
+            own
         })
     }
 
@@ -157,6 +176,44 @@ pub fn dersimonian_laird(units: &[Unit]) -> (f64, f64) {
     (tau2, q)
 }
 
+/// Paule and Mandel's estimate of the between-process variance: the `τ²`
+/// at which the generalized Q, `Σ (yᵢ − μ)² / (vᵢ + τ²)`, equals its
+/// expectation `k − 1` (0 when even `τ² = 0` gives less). Found by
+/// bisection on the log scale; less biased than DerSimonian–Laird's
+/// where the processes' precisions differ (Veroniki et al., "Methods to
+/// estimate the between-study variance and its uncertainty in
+/// meta-analysis", 2016).
+pub fn paule_mandel(units: &[Unit]) -> f64 {
+    let k = units.len();
+    if k < 2 {
+        return 0.0;
+    }
+    let excess = |tau2: f64| {
+        let w: Vec<f64> = units.iter().map(|u| 1.0 / (u.var + tau2)).collect();
+        let sw: f64 = w.iter().sum();
+        let mu = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
+        let q: f64 = units.iter().zip(&w).map(|(u, w)| w * (u.log - mu).powi(2)).sum();
+        q - (k - 1) as f64
+    };
+    if excess(0.0) <= 0.0 {
+        return 0.0;
+    }
+    // The logs' whole range squared bounds τ² from above.
+    let (lo, hi) = units.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), u| {
+        (a.min(u.log), b.max(u.log))
+    });
+    let (mut low, mut high) = (1e-12, ((hi - lo) * (hi - lo)).max(1e-10));
+    for _ in 0..60 {
+        let mid = (low * high).sqrt();
+        if excess(mid) > 0.0 {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    high
+}
+
 /// `units` combined by the random-effects model the module describes,
 /// moderated by `prior` when there is one. `None` with no unit, or with
 /// one unit and no prior (one process says nothing of the others).
@@ -165,7 +222,8 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
     if k == 0 || (k == 1 && prior.is_none()) {
         return None;
     }
-    let (own, q) = dersimonian_laird(units);
+    let (dl, q) = dersimonian_laird(units);
+    let own = paule_mandel(units).max(dl);
     let own_df = (k - 1) as f64;
     let (d0, t0) = prior.map_or((0.0, 0.0), |p| (p.df.max(0.0), p.tau2.max(0.0)));
     let tau2_df = d0 + own_df;
@@ -174,16 +232,21 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
     let sw: f64 = w.iter().sum();
     let log = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
     let mut var = 1.0 / sw;
-    // Hartung–Knapp's floor: the processes' own scatter about the point,
-    // while the run's processes carry at least as much weight as the prior.
-    if k >= 2 && own_df >= d0 {
+    // Hartung–Knapp's floor: the processes' own scatter about the point.
+    // Where it exceeds the model's variance the processes disagree with
+    // the prior, and only their own degrees of freedom back the interval.
+    let mut scattered = false;
+    if k >= 2 {
         let scatter = units
             .iter()
             .zip(&w)
             .map(|(u, w)| w * (u.log - log).powi(2))
             .sum::<f64>()
             / (own_df * sw);
-        var = var.max(scatter);
+        if scatter > var {
+            var = scatter;
+            scattered = true;
+        }
     }
     // Satterthwaite over the parts of Σ wᵢ*² (vᵢ + τ²) / (Σ wᵢ*)².
     let sw_sq = sw * sw;
@@ -203,10 +266,14 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
     } else {
         f64::INFINITY
     };
-    if tau2 == 0.0 && k >= 2 {
-        // No spread seen beyond sampling: the spread's own df still bound
-        // what the processes can claim.
-        df = df.min(tau2_df.max(1.0) + units.iter().map(|u| u.df).sum::<f64>());
+    if k >= 2 {
+        // Whether the processes differ is known only as well as τ² is: an
+        // estimate of it that came out small by chance must not claim the
+        // samples' many degrees of freedom.
+        df = df.min(tau2_df.max(1.0));
+    }
+    if scattered {
+        df = df.min(own_df);
     }
     let df = df.clamp(1.0, 1e6);
     Some(Combined {

@@ -26,7 +26,7 @@ use super::Prior;
 /// processes soon outweigh it.
 pub const DEFAULT_PRIOR: Prior = Prior {
     tau2: 0.02 * 0.02,
-    df: 2.0,
+    df: 1.0,
 };
 
 /// The weight a test's own history is capped at: about five runs of four

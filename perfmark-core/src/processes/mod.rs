@@ -191,6 +191,62 @@ pub struct WorkerRun {
     pub split: usize,
 }
 
+impl WorkerRun {
+    /// A phase about to start under `plan` with `prior`: every worker in
+    /// one look when `every`, else looks after [`FIRST_LOOK`] and
+    /// [`WORKERS`] sharing the test's α.
+    pub fn new(plan: ProcessPlan, prior: Prior, every: bool) -> WorkerRun {
+        WorkerRun {
+            workers: Vec::new(),
+            plan,
+            elapsed: Duration::ZERO,
+            cpus: Vec::new(),
+            prior: Some(prior),
+            looks: 0,
+            split: if every { 1 } else { 2 },
+        }
+    }
+}
+
+/// The workers run by each look: every worker at once, or
+/// [`FIRST_LOOK`] and then the rest.
+pub fn look_sizes(every: bool) -> &'static [usize] {
+    if every {
+        &[WORKERS]
+    } else {
+        &[FIRST_LOOK, WORKERS]
+    }
+}
+
+/// The sequential looks of a test's worker phase: for each look of
+/// [`look_sizes`], `more(upto)` runs workers until `upto` have run and
+/// gives the phase so far, `judge` decides on it, and the phase stops at
+/// the first judgement `settled` accepts, or after the last look. Returns
+/// the last judgement.
+///
+/// # Errors
+/// The first error of `more` (a worker that crashed, hung or refused).
+pub fn take_looks<J, E>(
+    every: bool,
+    mut more: impl FnMut(usize) -> Result<WorkerRun, E>,
+    judge: impl Fn(&WorkerRun) -> J,
+    settled: impl Fn(&J) -> bool,
+) -> Result<J, E> {
+    let sizes = look_sizes(every);
+    let mut last = None;
+    for (look, &upto) in sizes.iter().enumerate() {
+        let mut looked = more(upto)?;
+        looked.looks = look + 1;
+        let judged = judge(&looked);
+        let done = settled(&judged);
+        last = Some(judged);
+        if done {
+            break;
+        }
+    }
+    Ok(last.expect("at least one look"))
+}
+
 /// The spread between processes one run measured (`report.json`'s per-test
 /// `processes`; a baseline entry's `processes`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -293,6 +349,12 @@ pub fn runner_unit(point: f64, ci: Interval, effective_n: f64) -> Option<Unit> {
 /// The runner's `interval` about `point` combined with each worker's
 /// slices `workers` and `prior` ([`random_effects`]): the units (the
 /// runner's first), the combination, and its interval at `confidence`.
+///
+/// `work_ratio` is the runner's timed blocks over one worker's (its
+/// slices): where the processes share the routine's noise, a worker's
+/// variance is at least the runner's times that ratio, and a worker's few
+/// slices, serially correlated as they may be, never claim less
+/// ([`Unit::from_slices_at_least`]); 0 leaves each worker to its slices.
 /// `None` when the runner's interval is not a positive finite one, or
 /// nothing is left to combine.
 pub fn combine_interval(
@@ -300,11 +362,17 @@ pub fn combine_interval(
     interval: Interval,
     effective_n: f64,
     workers: &[Vec<f64>],
+    work_ratio: f64,
     prior: Option<Prior>,
     confidence: f64,
 ) -> Option<(Vec<Unit>, Combined, Interval)> {
-    let mut units = vec![runner_unit(point, interval, effective_n)?];
-    units.extend(workers.iter().filter_map(|w| Unit::from_slices(w)));
+    let runner = runner_unit(point, interval, effective_n)?;
+    let floor = Unit {
+        var: runner.var * work_ratio,
+        ..runner
+    };
+    let mut units = vec![runner];
+    units.extend(workers.iter().filter_map(|w| Unit::from_slices_at_least(w, floor)));
     let combined = random_effects(&units, prior)?;
     let (low, high) = combined.interval_ns(confidence);
     let ci = Interval {
@@ -323,6 +391,7 @@ pub fn combine_interval(
 pub fn over_processes(
     runner: &Estimate,
     workers: &[Vec<f64>],
+    work_ratio: f64,
     prior: Option<Prior>,
     confidence: f64,
 ) -> Estimate {
@@ -331,6 +400,7 @@ pub fn over_processes(
         runner.ci,
         runner.effective_n,
         workers,
+        work_ratio,
         prior,
         confidence,
     ) else {

@@ -133,12 +133,18 @@ fn over_processes(
         Some(run) => 1.0 - (1.0 - confidence) / run.split as f64,
         None => confidence,
     };
+    // The runner's timed blocks against one worker's: a slice is one
+    // block, and a block's noise need not shrink with its length (a
+    // custom timer's does not), so a worker's slices are worth no more
+    // than as many of the runner's samples.
+    let work_ratio = run.map_or(0.0, |run| m.samples_ns.len() as f64 / run.plan.slices as f64);
     let widened = m.budget_look.as_ref().and_then(|look| {
         let (_, _, ci) = processes::combine_interval(
             raw.point,
             look.ci,
             raw.effective_n,
             workers,
+            work_ratio,
             prior,
             split(look.ci.confidence),
         )?;
@@ -148,8 +154,16 @@ fn over_processes(
     });
     let own = raw.ci;
     let confidence = split(own.confidence);
-    let combined = processes::combine_interval(raw.point, own, raw.effective_n, workers, prior, confidence);
-    *raw = processes::over_processes(raw, workers, prior, confidence);
+    let combined = processes::combine_interval(
+        raw.point,
+        own,
+        raw.effective_n,
+        workers,
+        work_ratio,
+        prior,
+        confidence,
+    );
+    *raw = processes::over_processes(raw, workers, work_ratio, prior, confidence);
     let spread = run.zip(combined).and_then(|(run, (units, combined, _))| {
         let mut spread = ProcessSpread::new(&units, &combined, run)?;
         spread.sets_interval = raw.ci.high - raw.ci.low > own.high - own.low;
@@ -205,7 +219,7 @@ mod tests {
     use crate::bencher::{Bencher, Measurer};
     use crate::checks::Verdict;
     use crate::report::TestReport;
-    use crate::runner::outcome::Outcome;
+    use crate::runner::outcome::{Judged, Outcome};
     use crate::budget::Budget;
     use crate::measure::{Adaptive, Policy as _};
 
@@ -366,5 +380,91 @@ mod tests {
                 assert_eq!(over.verdict, Verdict::Fail, "{label}: {:?}", over.reasons);
             }
         }
+    }
+
+    /// A timer whose blocks read `truth_ns` per iteration with relative
+    /// noise of sd `noise`, AR(1) with `phi` from block to block, from its
+    /// own `seed`: one process's noise.
+    fn noisy_blocks(seed: u64, truth_ns: f64, noise: f64, phi: f64) -> impl FnMut(u64) -> Duration {
+        let mut rng = crate::stats::seeded::SeededNormal(
+            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+        );
+        let innovation = noise * (1.0 - phi * phi).sqrt();
+        let mut e = noise * rng.next();
+        move |n| {
+            e = phi * e + innovation * rng.next();
+            Duration::from_nanos((truth_ns * (1.0 + e) * n as f64).round() as u64)
+        }
+    }
+
+    /// The runner's policy over simulated processes: a test of `truth_ns`
+    /// (5% noise per block, AR φ = 0.5, each process its own noise)
+    /// against `budget_ns`, measured in this process; decided alone where
+    /// the learned spread cannot flip it, else with workers and looks
+    /// (`processes::take_looks`), each worker's slices one custom block
+    /// each, as `iter_custom` serves them.
+    fn decided_with_workers(seed: u64, truth_ns: f64, budget_ns: f64) -> (Verdict, usize) {
+        use crate::processes::{learned, take_looks, ProcessPlan, WorkerRun, WORKERS};
+        let mut plan = Plan::simulated(0.95, 0.01, Duration::from_millis(400), Duration::from_millis(5));
+        plan.budget_ns = Some(budget_ns);
+        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        bencher.iter_custom(noisy_blocks(seed, truth_ns, 0.05, 0.5));
+        let m = bencher.finish().0.expect("iter_custom measured");
+        let o = Outcome::at("synthetic".to_owned(), "x.rs", 1);
+        let checks: [&dyn Check; 1] = [&Budget::default()];
+        let judge_with = |across: Across<'_>| {
+            let mut j = Judged::default();
+            judge(&o.name, &o.measured, &mut j, &plan, 0.05, &m, None, &checks, across);
+            j
+        };
+        let prior = learned::DEFAULT_PRIOR;
+        let anticipated = Prior {
+            df: prior.df + WORKERS as f64,
+            ..prior
+        };
+        if judge_with(Across::Prior(anticipated)).settled() {
+            return (judge_with(Across::One).verdict(), 0);
+        }
+        let process_plan = ProcessPlan::for_measurement(&m, plan.max_time).expect("a plan");
+        let mut run = WorkerRun::new(process_plan, prior, false);
+        let judged = take_looks(
+            false,
+            |upto| {
+                while run.workers.len() < upto {
+                    let worker_seed = seed.wrapping_mul(31).wrapping_add(run.workers.len() as u64 + 1);
+                    let mut block = noisy_blocks(worker_seed, truth_ns, 0.05, 0.5);
+                    let iters = process_plan.iters;
+                    let slices = (0..process_plan.slices)
+                        .map(|_| block(iters).as_nanos() as f64 / iters as f64)
+                        .collect();
+                    run.workers.push(slices);
+                }
+                Ok::<_, ()>(run.clone())
+            },
+            |r| judge_with(Across::Workers(r)),
+            Judged::settled,
+        )
+        .unwrap();
+        (judged.verdict(), run.workers.len())
+    }
+
+    #[test]
+    fn a_budget_one_percent_from_the_truth_is_decided_right_with_workers() {
+        // Held out: 5% noise per block, AR φ = 0.5, each process drawing
+        // its own; no state of the process. Forty tests each way.
+        let mut right = [0, 0];
+        let mut workers = 0;
+        for seed in 0..40 {
+            let (under, w1) = decided_with_workers(0x1000 + seed, 1000.0, 1010.0);
+            let (over, w2) = decided_with_workers(0x2000 + seed, 1000.0, 990.0);
+            right[0] += usize::from(under == Verdict::Pass);
+            right[1] += usize::from(over == Verdict::Fail);
+            workers += w1 + w2;
+        }
+        eprintln!(
+            "budget 1% from the truth: right {} of 40 under, {} of 40 over; {workers} workers in 80 tests",
+            right[0], right[1]
+        );
+        assert!(right[0] >= 37 && right[1] >= 37, "{right:?}");
     }
 }

@@ -231,10 +231,10 @@ impl Runner {
                 let provisional = judge_with(outcome, Across::Prior(anticipated));
                 let compared = provisional.baseline.as_ref().is_some_and(|b| b.comparison.is_some());
                 let every = self.options.save_baseline;
-                if !every && !compared && settled(&provisional) {
+                if !every && !compared && provisional.settled() {
                     judge_with(outcome, Across::One)
                 } else {
-                    match self.measure_processes(t, &outcome.name, outcome, process_plan, prior, every, &judge_with) {
+                    match self.measure_processes(&outcome.name, outcome, process_plan, prior, every, &judge_with) {
                         Ok(judged) => judged,
                         Err(e) => {
                             let mut judged = judge_with(outcome, Across::One);
@@ -295,7 +295,7 @@ impl Runner {
         ProcessPlan::for_measurement(m, plan.max_time)
     }
 
-    /// Measures `t`, named `name`, again in worker processes of this
+    /// Measures the test `name` again in worker processes of this
     /// binary, one at a time ([`processes::run`]), and judges it with
     /// `judge_with` over them: [`processes::FIRST_LOOK`] workers and a
     /// look, then the rest when the look leaves the verdict failing or
@@ -303,7 +303,6 @@ impl Runner {
     #[allow(clippy::too_many_arguments)]
     fn measure_processes(
         &self,
-        t: &PerfTest,
         name: &str,
         outcome: &Outcome,
         process_plan: ProcessPlan,
@@ -311,7 +310,6 @@ impl Runner {
         every: bool,
         judge_with: &dyn Fn(&Outcome, Across<'_>) -> Judged,
     ) -> Result<Judged, crate::Error> {
-        let _ = t;
         let me = std::env::current_exe().map_err(|e| {
             crate::Error::usage(format!("this test binary cannot be found to start its workers: {e}"))
         })?;
@@ -326,33 +324,20 @@ impl Runner {
             _ => vec![None; processes::WORKERS],
         };
         let started = Instant::now();
-        let mut run = WorkerRun {
-            workers: Vec::new(),
-            plan: process_plan,
-            elapsed: Duration::ZERO,
-            cpus: Vec::new(),
-            prior: Some(prior),
-            looks: 0,
-            split: if every { 1 } else { 2 },
-        };
-        let looks: &[usize] = if every {
-            &[processes::WORKERS]
-        } else {
-            &[processes::FIRST_LOOK, processes::WORKERS]
-        };
-        let mut judged = Judged::default();
-        for &upto in looks {
-            let (workers, held) = processes::run(&mut driver, &process_plan, &cpus[run.workers.len()..upto])?;
-            run.workers.extend(workers);
-            run.cpus.extend(held);
-            run.looks += 1;
-            run.elapsed = started.elapsed();
-            judged = judge_with(outcome, Across::Workers(&run));
-            if settled(&judged) {
-                break;
-            }
-        }
-        Ok(judged)
+        let mut run = WorkerRun::new(process_plan, prior, every);
+        processes::take_looks(
+            every,
+            |upto| {
+                let from = run.workers.len();
+                let (workers, held) = processes::run(&mut driver, &process_plan, &cpus[from..upto])?;
+                run.workers.extend(workers);
+                run.cpus.extend(held);
+                run.elapsed = started.elapsed();
+                Ok(run.clone())
+            },
+            |run| judge_with(outcome, Across::Workers(run)),
+            Judged::settled,
+        )
     }
 
     /// The between-process spread learned for `name` on this machine.
@@ -421,8 +406,3 @@ pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
     }
 }
 
-/// Whether a judgement needs no more processes: no check failed, the
-/// budget (if any) was decided, and nothing undecided was said.
-fn settled(judged: &Judged) -> bool {
-    !judged.reasons.iter().any(|r| r.fails) && !judged.budget.as_ref().is_some_and(|b| b.inconclusive())
-}

@@ -95,6 +95,13 @@ impl Judged {
         }
     }
 
+    /// Whether this judgement needs no more processes: no check failed,
+    /// and the budget, if any, was decided.
+    pub(crate) fn settled(&self) -> bool {
+        !self.reasons.iter().any(|r| r.fails)
+            && !self.budget.as_ref().is_some_and(|b| b.inconclusive())
+    }
+
     /// Folds one check's finding in: its reason (failing the test when the
     /// check failed), its warnings, and its record.
     pub(crate) fn record(&mut self, finding: Finding) {
