@@ -18,9 +18,10 @@
 //!   Hartung and Knapp propose for few studies ("A refined method for the
 //!   meta-analysis of controlled clinical trials with binary outcome",
 //!   2001), never below the weighted spread of the processes about it,
-//!   `Σ wᵢ* (yᵢ − μ)² / ((k − 1) Σ wᵢ*)`; where that spread sets it, the
-//!   processes disagree with the prior and only their own `k − 1` degrees
-//!   of freedom back it.
+//!   `Σ wᵢ* (yᵢ − μ)² / ((k − 1) Σ wᵢ*)`; where that spread is more than
+//!   the model allows (its Q beyond χ²'s 95th percentile on `k − 1` df),
+//!   the processes disagree with the prior and only their own `k − 1`
+//!   degrees of freedom back the interval.
 //! - The degrees of freedom are Satterthwaite's over the variance's parts
 //!   (the between-process part on `τ̃²`'s degrees of freedom, each
 //!   process's sampling part on its own), never more than `τ̃²`'s own: with
@@ -32,7 +33,7 @@
 //! processes. Pure functions; proven by seeded simulation
 //! (`tests/processes_simulation.rs`).
 
-use crate::stats::dist::{t_quantile, upper_tail_probability};
+use crate::stats::dist::{chi_squared_quantile, t_quantile, upper_tail_probability};
 
 /// One process's estimate of a test, on the log scale.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -233,20 +234,18 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
     let log = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
     let mut var = 1.0 / sw;
     // Hartung–Knapp's floor: the processes' own scatter about the point.
-    // Where it exceeds the model's variance the processes disagree with
-    // the prior, and only their own degrees of freedom back the interval.
-    let mut scattered = false;
+    // Where the scatter is more than the model allows (its Q beyond the
+    // 95th percentile of χ² on k − 1 df) the processes disagree with the
+    // prior, and only their own degrees of freedom back the interval.
+    let mut disagree = false;
     if k >= 2 {
-        let scatter = units
+        let q_model: f64 = units
             .iter()
             .zip(&w)
             .map(|(u, w)| w * (u.log - log).powi(2))
-            .sum::<f64>()
-            / (own_df * sw);
-        if scatter > var {
-            var = scatter;
-            scattered = true;
-        }
+            .sum();
+        var = var.max(q_model / (own_df * sw));
+        disagree = d0 > 0.0 && q_model > chi_squared_quantile(0.75, own_df);
     }
     // Satterthwaite over the parts of Σ wᵢ*² (vᵢ + τ²) / (Σ wᵢ*)².
     let sw_sq = sw * sw;
@@ -272,7 +271,7 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
         // samples' many degrees of freedom.
         df = df.min(tau2_df.max(1.0));
     }
-    if scattered {
+    if disagree {
         df = df.min(own_df);
     }
     let df = df.clamp(1.0, 1e6);
