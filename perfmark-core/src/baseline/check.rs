@@ -79,8 +79,11 @@ impl Check for Regression<'_> {
             let prior = self.spreads.prior();
             let (confidence, tolerance) = (estimate.ci.confidence, subject.tolerance);
             let processes = subject.processes.map(|p| p.spread());
-            let current =
-                RunEstimate::new(estimate.point, estimate.ci).map(|c| c.with_processes(processes));
+            // An interval combined over worker processes was made with
+            // Student's t on the combination's degrees of freedom.
+            let df = subject.processes.map(|_| estimate.effective_n - 1.0);
+            let current = RunEstimate::new(estimate.point, estimate.ci)
+                .map(|c| c.with_processes(processes).with_df(df));
             let result = match machine_shift(subject, entry) {
                 // Both measured the machine-state reference: the rule that
                 // allows for the machine's move, on the residual spread.

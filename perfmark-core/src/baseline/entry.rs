@@ -29,6 +29,11 @@ pub struct StoredEstimate {
     /// Which statistic the estimate is, as `stats::Statistic` serializes:
     /// `median`, `mean`, `mean_remove_upper`.
     pub statistic: String,
+    /// The degrees of freedom of the t quantile the interval was made with,
+    /// when it was combined over worker processes (absent: a normal-theory
+    /// interval of the run's own samples).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub df: Option<f64>,
 }
 
 impl StoredEstimate {
@@ -47,7 +52,16 @@ impl StoredEstimate {
             confidence,
             ns_per_iter,
             statistic: statistic.into(),
+            df: None,
         }
+    }
+
+    /// The same estimate, its interval made with a t quantile on `df`
+    /// degrees of freedom.
+    #[must_use]
+    pub fn with_df(mut self, df: Option<f64>) -> StoredEstimate {
+        self.df = df.filter(|d| d.is_finite() && *d >= 1.0);
+        self
     }
 
     /// The stored confidence interval, `[ci_low, ci_high]` at `confidence`.

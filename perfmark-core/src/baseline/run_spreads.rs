@@ -276,7 +276,7 @@ impl<'a> RunSpreads<'a> {
 /// interval ([`RunEstimate::new`]).
 pub fn baseline_estimate(entry: &Entry) -> Result<BaselineEstimate, CompareError> {
     let e = entry.estimate();
-    let stored = RunEstimate::new(e.ns_per_iter, e.interval())?;
+    let stored = RunEstimate::new(e.ns_per_iter, e.interval())?.with_df(e.df);
     let processes = entry.processes().map(|p| Spread {
         sd: p.sd_log,
         df: p.df,

@@ -141,6 +141,10 @@ pub struct Combined {
     pub q: f64,
     /// Each process's share of the weight, in the order given.
     pub weights: Vec<f64>,
+    /// Whether the processes scattered more than the model with the prior
+    /// allows, so that their own degrees of freedom alone back the
+    /// interval.
+    pub disagree: bool,
 }
 
 impl Combined {
@@ -284,6 +288,7 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
         tau2_own: own,
         q,
         weights: w.iter().map(|x| x / sw).collect(),
+        disagree,
     })
 }
 

@@ -287,6 +287,11 @@ pub struct ProcessSpread {
     /// Looks the phase took (1: its first workers settled the verdict).
     #[serde(default)]
     pub looks: usize,
+    /// Whether the processes differed more than this machine's history
+    /// for the test allows: the interval then rests on them alone, and the
+    /// first look does not settle the test.
+    #[serde(default)]
+    pub beyond_history: bool,
     /// Whether the combination widened the runner's own interval: the
     /// processes, rather than the runner's samples alone, set it.
     #[serde(default)]
@@ -316,6 +321,7 @@ impl ProcessSpread {
             elapsed_s: run.elapsed.as_secs_f64(),
             cpus: run.cpus.clone(),
             looks: run.looks,
+            beyond_history: combined.disagree,
             sets_interval: false,
         })
     }

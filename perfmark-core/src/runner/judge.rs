@@ -61,6 +61,13 @@ pub(crate) fn judge(
     let widened_look = match across {
         Across::Workers(run) => {
             let (look, spread) = over_processes(&mut raw, m, &run.workers, run.prior, Some(run));
+            if let (Some(p), Some(prior)) = (spread.as_ref().filter(|p| p.beyond_history), run.prior) {
+                judged.warnings.push(crate::report::words::processes::beyond_history(
+                    p.tau_own,
+                    prior.tau2.sqrt(),
+                    p.estimates_ns.len(),
+                ));
+            }
             judged.processes = spread;
             look
         }

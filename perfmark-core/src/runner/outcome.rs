@@ -96,10 +96,12 @@ impl Judged {
     }
 
     /// Whether this judgement needs no more processes: no check failed,
-    /// and the budget, if any, was decided.
+    /// the budget, if any, was decided, and the processes, if any, did not
+    /// differ beyond what this machine's history allows.
     pub(crate) fn settled(&self) -> bool {
         !self.reasons.iter().any(|r| r.fails)
             && !self.budget.as_ref().is_some_and(|b| b.inconclusive())
+            && !self.processes.as_ref().is_some_and(|p| p.beyond_history)
     }
 
     /// Folds one check's finding in: its reason (failing the test when the

@@ -175,7 +175,8 @@ fn save_baselines(
                 e.ns_per_iter,
                 (e.ci_low, e.ci_high),
                 e.confidence,
-            ),
+            )
+            .with_df(r.processes.as_ref().map(|_| e.effective_samples - 1.0)),
             m.samples_ns.clone(),
             m.iters_per_sample,
             fingerprint.clone(),

@@ -300,17 +300,22 @@ impl RegressionRule {
     }
 
     /// [`RegressionRule::test_spread`] with the spreads measured between
-    /// processes pooled in too: the recording's
-    /// ([`BaselineEstimate::processes`]) and this run's (`now`), each with
-    /// its degrees of freedom, `(ν₀σ₀² + Σ dfᵢ·sᵢ²) / (ν₀ + Σ dfᵢ)`.
+    /// processes taken in too: the recording's
+    /// ([`BaselineEstimate::processes`]) and this run's (`now`), pooled with
+    /// each other, `Σ dfᵢ·sᵢ² / Σ dfᵢ`.
     ///
-    /// The processes can only widen the spread, never narrow it: they ran
-    /// within seconds of one another, and processes back to back move far
-    /// less than processes hours apart (on the reference machine, 1.9%
-    /// against 7.4%), so a quiet set says nothing of the next session,
-    /// while a wide one says this machine is at least that unsettled now.
-    /// Where they measure less than the spread without them, that spread is
-    /// used as it is, with its own degrees of freedom.
+    /// The processes can only widen the spread, never narrow it: where
+    /// their pooled sd exceeds the spread without them, it replaces that
+    /// sd, and the degrees of freedom stay the spread's without them. They
+    /// ran within seconds of one another, and processes back to back move
+    /// far less than processes hours apart (on the reference machine, 1.9%
+    /// against 7.4%): a wide set says this machine is at least that
+    /// unsettled now, but no set of them measures how far recordings made
+    /// at different times drift, which is what the degrees of freedom of
+    /// the rule's t quantile are about. Pooled into the prior with their
+    /// own degrees of freedom, they lowered the threshold `t·sd` (at one
+    /// recorded run, a prior of 7.5% on 4 df and processes of 8.5% on
+    /// 4 + 4 df gave 14.6% where the prior alone gives 16.0%).
     pub fn test_spread_with(&self, baseline: &BaselineEstimate, now: Option<Spread>) -> TestSpread {
         let without = self.test_spread(baseline);
         let processes: Vec<Spread> = [baseline.processes, now]
@@ -321,16 +326,19 @@ impl RegressionRule {
         if processes.is_empty() || !self.prior.df.is_finite() {
             return without;
         }
-        let measured: Vec<Spread> = baseline.spread.into_iter().chain(processes.iter().copied()).collect();
-        let all = pool(self.prior, &measured);
-        if all.sd <= without.spread.sd {
+        let df: f64 = processes.iter().map(|s| s.df).sum();
+        let sd = (processes.iter().map(|s| s.df * s.sd * s.sd).sum::<f64>() / df).sqrt();
+        if sd <= without.spread.sd {
             return without;
         }
         TestSpread {
-            spread: all,
+            spread: Spread {
+                sd,
+                df: without.spread.df,
+            },
             source: TestSpreadSource::Processes {
                 runs: baseline.runs,
-                df: processes.iter().map(|s| s.df).sum::<f64>().round() as usize,
+                df: df.round() as usize,
             },
         }
     }

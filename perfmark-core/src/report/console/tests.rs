@@ -311,6 +311,7 @@ fn a_mark_says_what_needs_the_reader() {
         elapsed_s: 0.1,
         cpus: vec![Some(1), Some(5), Some(1), Some(5)],
         looks: 2,
+        beyond_history: false,
         sets_interval: true,
     });
     let line = line::summary_line(&t).unwrap();

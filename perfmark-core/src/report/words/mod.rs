@@ -11,5 +11,6 @@ pub mod instructions;
 pub mod interference;
 pub mod measurement;
 pub mod paired;
+pub mod processes;
 pub mod remeasure;
 pub mod runner;

@@ -11,9 +11,10 @@
         b.processes = Some(Spread { sd: 0.10, df: 4.0 });
         let now = Spread { sd: 0.20, df: 4.0 };
         let both = rule.test_spread_with(&b, Some(now));
-        let expected = ((4.0 * 0.025f64.powi(2) + 4.0 * 0.01 + 4.0 * 0.04) / 12.0).sqrt();
+        let expected = ((4.0 * 0.01 + 4.0 * 0.04) / 8.0f64).sqrt();
         assert!((both.spread.sd - expected).abs() < 1e-12, "{both:?}");
-        assert_eq!(both.spread.df, 12.0);
+        // The processes widen the sd; the df stay the prior's.
+        assert_eq!(both.spread.df, 4.0);
         assert_eq!(both.source, TestSpreadSource::Processes { runs: 1, df: 8 });
         // Quiet processes never lower the spread below the prior.
         b.processes = Some(Spread { sd: 0.001, df: 4.0 });
@@ -28,6 +29,33 @@
         let wide = slower.with_processes(Some(Spread { sd: 0.15, df: 4.0 }));
         plain.processes = Some(Spread { sd: 0.15, df: 4.0 });
         assert!(!compare(&plain, &wide, &rule).unwrap().verdict.is_failure());
+    }
+
+    #[test]
+    fn processes_never_lower_the_threshold_the_prior_sets() {
+        // One recorded run, a prior of 7.5% on 4 df, processes of 8.5% on
+        // 4 df a side: pooled in with their degrees of freedom, the t·sd
+        // threshold fell to 14.6% from the prior's 16.0%. Every level and
+        // every process spread: the threshold with processes is at least
+        // the one without.
+        use crate::stats::dist::t_quantile;
+        for confidence in [0.95, 0.99, 0.999] {
+            let rule = RegressionRule::new(confidence, 0.05)
+                .unwrap()
+                .with_prior(Spread { sd: 0.075, df: 4.0 })
+                .unwrap();
+            let threshold = |s: Spread| t_quantile(confidence, s.df) * s.sd;
+            for sd_p in [0.001, 0.05, 0.07, 0.075, 0.08, 0.085, 0.1, 0.3] {
+                let mut b = BaselineEstimate::from_runs(&[run(100.0, 99.0, 101.0)]).unwrap();
+                let without = rule.test_spread(&b).spread;
+                b.processes = Some(Spread { sd: sd_p, df: 4.0 });
+                let with = rule.test_spread_with(&b, Some(Spread { sd: sd_p, df: 4.0 })).spread;
+                assert!(
+                    threshold(with) >= threshold(without) - 1e-12,
+                    "{confidence} {sd_p}: {with:?} against {without:?}"
+                );
+            }
+        }
     }
 
     #[test]
