@@ -186,16 +186,21 @@ pub struct WorkerRun {
     /// verdict, 2 when every worker ran.
     pub looks: usize,
     /// The looks the test's α is split between (Bonferroni): 2 where the
-    /// first workers may settle the verdict, 1 where every worker runs
-    /// whatever they show. Each look decides at `1 − α / split`.
+    /// first workers may settle a budget, 1 where every worker runs
+    /// whatever they show or no budget is decided ([`WorkerRun::new`]).
+    /// Each look decides at `1 − α / split`.
     pub split: usize,
 }
 
 impl WorkerRun {
     /// A phase about to start under `plan` with `prior`: every worker in
     /// one look when `every`, else looks after [`FIRST_LOOK`] and
-    /// [`WORKERS`] sharing the test's α.
-    pub fn new(plan: ProcessPlan, prior: Prior, every: bool) -> WorkerRun {
+    /// [`WORKERS`]. A test with a `budget` splits its α between the looks
+    /// (Bonferroni): a look may stop on a budget decided either way, and
+    /// both ways are errors. Without one, a look stops only on a pass, a
+    /// failure is decided at the last look alone, and no split is needed
+    /// for the false failures the confidence bounds.
+    pub fn new(plan: ProcessPlan, prior: Prior, every: bool, budget: bool) -> WorkerRun {
         WorkerRun {
             workers: Vec::new(),
             plan,
@@ -203,7 +208,7 @@ impl WorkerRun {
             cpus: Vec::new(),
             prior: Some(prior),
             looks: 0,
-            split: if every { 1 } else { 2 },
+            split: if every || !budget { 1 } else { 2 },
         }
     }
 }
@@ -413,8 +418,15 @@ pub fn over_processes(
         return runner.clone();
     };
     let mut e = runner.clone();
-    // Processes that agree exactly (synthetic timings) keep their time
-    // itself, not its round trip through the logarithm.
+    // Processes that agree exactly (synthetic timings) keep the runner's
+    // time and interval as they are: nothing varied, and the round trip
+    // through the logarithms and the variance floor would only blur them.
+    let exact = runner.ci.low == runner.point
+        && runner.ci.high == runner.point
+        && workers.iter().flatten().all(|&x| x == runner.point);
+    if exact {
+        return e;
+    }
     if combined.tau2 > 0.0 || (combined.log - runner.point.ln()).abs() > 1e-12 {
         e.point = combined.point_ns();
     }

@@ -201,9 +201,10 @@ impl Options {
     }
 
     /// Whether the run's verdicts are decided family-wise: as asked, or by
-    /// the mode's default — on when comparing with another build (a CI gate
-    /// over many tests), off otherwise (each test at its own confidence, as
-    /// a test suite reads).
+    /// the mode's default — on when the run compares (with another build,
+    /// or with a stored baseline from this machine: a gate over many
+    /// tests), off otherwise (each test at its own confidence, as a test
+    /// suite of budgets reads).
     pub(super) fn family_wise_in(&self, comparing: bool) -> bool {
         self.family_wise.unwrap_or(comparing)
     }

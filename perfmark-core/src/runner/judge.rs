@@ -433,7 +433,7 @@ mod tests {
             return (judge_with(Across::One).verdict(), 0);
         }
         let process_plan = ProcessPlan::for_measurement(&m, plan.max_time).expect("a plan");
-        let mut run = WorkerRun::new(process_plan, prior, false);
+        let mut run = WorkerRun::new(process_plan, prior, false, true);
         let judged = take_looks(
             false,
             |upto| {

@@ -246,17 +246,21 @@ impl Runner {
     fn family(&self, selected: &[&Case], setup: &Setup, spreads: &RunSpreads<'_>) -> Family {
         let measured = self.measured(selected);
         let comparing = setup.comparing.as_ref();
-        Family::new(
-            self.options.family_wise_in(comparing.is_some()),
-            measured.iter().map(|t| {
+        let verdicts: Vec<(String, bool, bool)> = measured
+            .iter()
+            .map(|t| {
                 let name = t.name();
                 let regression = match comparing {
                     Some(c) => c.has(&name),
                     None => spreads.usable_entry(&name).is_some(),
                 };
                 (name, t.options.budget_ns.is_some(), regression)
-            }),
-        )
+            })
+            .collect();
+        // A gate over many comparisons, with a base build or with stored
+        // baselines, keeps the run's false-failure rate by default.
+        let compares = comparing.is_some() || verdicts.iter().any(|v| v.2);
+        Family::new(self.options.family_wise_in(compares), verdicts)
     }
 
     /// Everything before the first test's line: the header, the machine

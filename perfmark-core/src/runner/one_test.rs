@@ -234,7 +234,7 @@ impl Runner {
                 if !every && !compared && provisional.settled() {
                     judge_with(outcome, Across::One)
                 } else {
-                    match self.measure_processes(&outcome.name, outcome, process_plan, prior, every, &judge_with) {
+                    match self.measure_processes(&outcome.name, plan.budget_ns.is_some(), outcome, process_plan, prior, every, &judge_with) {
                         Ok(judged) => judged,
                         Err(e) => {
                             let mut judged = judge_with(outcome, Across::One);
@@ -301,9 +301,11 @@ impl Runner {
     /// look, then the rest when the look leaves the verdict failing or
     /// undecided; every worker and one look when `every`.
     #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     fn measure_processes(
         &self,
         name: &str,
+        budget: bool,
         outcome: &Outcome,
         process_plan: ProcessPlan,
         prior: Prior,
@@ -324,7 +326,7 @@ impl Runner {
             _ => vec![None; processes::WORKERS],
         };
         let started = Instant::now();
-        let mut run = WorkerRun::new(process_plan, prior, every);
+        let mut run = WorkerRun::new(process_plan, prior, every, budget);
         processes::take_looks(
             every,
             |upto| {
