@@ -156,6 +156,20 @@ pub struct PairedEstimate {
     /// stack and heap offsets, the kernel's address-space randomization.
     #[serde(default)]
     pub layout_sd: f64,
+    /// The lowest and the highest process pair's center (log scale): where
+    /// the pairs (each its own links, placement and processes) landed.
+    #[serde(default)]
+    pub center_range: (f64, f64),
+    /// The standard deviation one pair's center has from its own slices'
+    /// noise alone (log scale): how far a center may stray by chance.
+    #[serde(default)]
+    pub center_noise_sd: f64,
+    /// Process pairs whose center reads the head faster, and slower, beyond
+    /// that noise: by more than `q·center_noise_sd`, `q` the normal
+    /// quantile at `1 − (1 − c)/m` for `m` pairs (any of them may be the
+    /// extreme one by chance).
+    #[serde(default)]
+    pub pairs_beyond_noise: (usize, usize),
 }
 
 impl PairedEstimate {
@@ -237,6 +251,15 @@ pub fn paired_estimate_with(
     };
     let noise_var = within * within * center_noise / quads_per_pair.max(1.0);
     let layout_sd = ((between_pair_sd * between_pair_sd - noise_var).max(0.0) / 2.0).sqrt();
+    let center_range = centers
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+    let level = 1.0 - (1.0 - confidence) / centers.len() as f64;
+    let margin = crate::stats::dist::normal_quantile(level) * noise_var.sqrt();
+    let pairs_beyond_noise = (
+        centers.iter().filter(|&&c| c + margin < 0.0).count(),
+        centers.iter().filter(|&&c| c - margin > 0.0).count(),
+    );
     let (log_ratio, log_se, df) = trimmed_mean(&centers, log_ratio, between_pair_sd);
     let half = if log_se == 0.0 {
         0.0
@@ -274,6 +297,9 @@ pub fn paired_estimate_with(
         log_ratio,
         log_se,
         layout_sd,
+        center_range,
+        center_noise_sd: noise_var.sqrt(),
+        pairs_beyond_noise,
     })
 }
 
@@ -319,6 +345,11 @@ pub enum PairedChange {
     Improved,
     /// The interval lies within `[1 / (1 + tolerance), 1 + tolerance]`.
     Unchanged,
+    /// Significantly slower, the point within the tolerance (the interval
+    /// reaching beyond it): a clear change, too small to fail.
+    SlowerWithinTolerance,
+    /// Significantly faster, the point within the tolerance.
+    FasterWithinTolerance,
     /// Neither: the interval still spans an end of the tolerance band (or
     /// there was no estimate).
     Inconclusive,
@@ -329,6 +360,12 @@ pub enum PairedChange {
     /// spread between pairs. Neither failed nor passed: the test's time
     /// depends on where its code lands more than the change moved it.
     WithinLayoutSpread,
+    /// The change's sign depends on the build: one process pair read the
+    /// head faster and another slower, each beyond what its own slices'
+    /// noise allows ([`sign_depends_on_the_build`]). Said with the range,
+    /// never failed: whether the head is slower is a matter of where its
+    /// code and data landed and which processes ran it.
+    SignDependsOnBuild,
 }
 
 impl PairedChange {
@@ -338,8 +375,11 @@ impl PairedChange {
             PairedChange::Regressed => "regressed",
             PairedChange::Improved => "improved",
             PairedChange::Unchanged => "unchanged",
+            PairedChange::SlowerWithinTolerance => "slower_within_tolerance",
+            PairedChange::FasterWithinTolerance => "faster_within_tolerance",
             PairedChange::Inconclusive => "inconclusive",
             PairedChange::WithinLayoutSpread => "within_layout_spread",
+            PairedChange::SignDependsOnBuild => "sign_depends_on_build",
         }
     }
 }
@@ -368,6 +408,10 @@ pub struct PairedVerdict {
 ///   ratio below `1 / (1 + tolerance)`;
 /// - [`PairedChange::Unchanged`] when both bounds lie within
 ///   `[1 / (1 + tolerance), 1 + tolerance]`;
+/// - [`PairedChange::SlowerWithinTolerance`] or
+///   [`PairedChange::FasterWithinTolerance`] when the change is significant
+///   but its point within the tolerance: a clear change, never called
+///   inconclusive;
 /// - [`PairedChange::WithinLayoutSpread`] when none of these holds, the
 ///   builds came in several links (`layouts_drawn`), the interval holds 1
 ///   (a significant change is never put down to layout), the point is
@@ -377,7 +421,12 @@ pub struct PairedVerdict {
 ///   at least half the variance between pairs (`2·layout_sd² ≥
 ///   between_pair_sd² / 2`): what the interval cannot decide, the layouts
 ///   drawn alone would explain;
-/// - [`PairedChange::Inconclusive`] otherwise.
+/// - [`PairedChange::Inconclusive`] otherwise;
+/// - in place of a regression, an improvement or an inconclusive outcome,
+///   [`PairedChange::SignDependsOnBuild`] when one process pair read the
+///   head faster and another slower, each beyond its own noise
+///   ([`sign_depends_on_the_build`]): such a change is said with its range
+///   and never failed.
 ///
 /// `confidence` is the test's level, recorded for the words. The bounds in
 /// `est` are used as they are: after sequential looks they are at the
@@ -399,6 +448,10 @@ pub fn decide(
         PairedChange::Improved
     } else if est.upper_one_sided <= up && est.lower_one_sided >= down {
         PairedChange::Unchanged
+    } else if significantly_slower {
+        PairedChange::SlowerWithinTolerance
+    } else if est.upper_one_sided < 1.0 {
+        PairedChange::FasterWithinTolerance
     } else if layouts_drawn
         && !significantly_slower
         && est.upper_one_sided >= 1.0
@@ -408,6 +461,18 @@ pub fn decide(
     } else {
         PairedChange::Inconclusive
     };
+    let change = match change {
+        PairedChange::Regressed
+        | PairedChange::Improved
+        | PairedChange::SlowerWithinTolerance
+        | PairedChange::FasterWithinTolerance
+        | PairedChange::Inconclusive
+            if sign_depends_on_the_build(est) =>
+        {
+            PairedChange::SignDependsOnBuild
+        }
+        other => other,
+    };
     PairedVerdict {
         change,
         fails: change == PairedChange::Regressed,
@@ -415,6 +480,16 @@ pub fn decide(
         tolerance,
         significantly_slower,
     }
+}
+
+/// Whether the process pairs of `est` disagree in sign beyond their own
+/// noise ([`PairedEstimate::pairs_beyond_noise`]): more pairs than the
+/// trimmed mean drops from each end ([`TRIM`]) read the head faster, and
+/// as many read it slower, so that neither side is one wild process.
+pub fn sign_depends_on_the_build(est: &PairedEstimate) -> bool {
+    let need = 1 + (TRIM * est.process_pairs as f64).floor() as usize;
+    let (faster, slower) = est.pairs_beyond_noise;
+    faster >= need && slower >= need
 }
 
 /// Whether layout alone explains what the interval of `est` leaves open

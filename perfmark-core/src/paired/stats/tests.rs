@@ -162,12 +162,15 @@ fn decide_covers_every_outcome() {
     assert_eq!(d(1.06, 1.01, 1.11), PairedChange::Regressed);
     // Beyond the tolerance but not significant.
     assert_eq!(d(1.06, 0.99, 1.13), PairedChange::Inconclusive);
-    // Significant, within tolerance, interval reaching beyond it.
-    assert_eq!(d(1.03, 1.01, 1.06), PairedChange::Inconclusive);
+    // Significant, within tolerance, interval reaching beyond it: a clear
+    // change, too small to fail, and said so.
+    assert_eq!(d(1.03, 1.01, 1.06), PairedChange::SlowerWithinTolerance);
+    assert_eq!(d(0.953, 0.944, 0.963), PairedChange::FasterWithinTolerance);
     assert_eq!(d(1.02, 1.01, 1.04), PairedChange::Unchanged);
     assert_eq!(d(1.00, 0.98, 1.02), PairedChange::Unchanged);
     assert_eq!(d(0.92, 0.90, 0.94), PairedChange::Improved);
-    assert_eq!(d(0.97, 0.94, 0.99), PairedChange::Inconclusive);
+    assert_eq!(d(0.97, 0.94, 0.99), PairedChange::FasterWithinTolerance);
+    assert_eq!(d(0.97, 0.94, 1.01), PairedChange::Inconclusive);
     let v = decide(&estimate_at(1.081, 1.060, 1.103), true, 0.95, 0.05);
     assert!(v.fails && v.significantly_slower);
     assert!(!decide(&estimate_at(0.92, 0.90, 0.94), true, 0.95, 0.05).fails);
@@ -191,7 +194,7 @@ fn decide_covers_every_outcome() {
     let mut est = estimate_at(1.03, 1.01, 1.06);
     est.layout_sd = 0.05;
     est.between_pair_sd = 0.05;
-    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Inconclusive);
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::SlowerWithinTolerance);
     // A decided outcome stays decided, whatever the layout.
     let mut est = estimate_at(1.081, 1.060, 1.103);
     est.layout_sd = 0.05;
@@ -265,4 +268,67 @@ fn serde_names_are_snake_case() {
     assert_eq!(json, "\"inconclusive\"");
     let json = serde_json::to_string(&PairCenter::QuadMedian).unwrap();
     assert_eq!(json, "\"quad_median\"");
+}
+
+/// Pairs whose head is faster in some layouts and slower in others (a
+/// routine whose speed depends on where its data or loop lands, as a
+/// haystack's offset decides which path a search takes): `fast` or `slow`
+/// by the pair's layout, six slice pairs each with 2% noise. The links
+/// are drawn in turn (pair `p` runs link `p mod k`), half of them fast:
+/// the pairs alternate, from a side drawn per comparison.
+fn sign_flipping_pairs(g: &mut SeededNormal, pairs: usize, fast: f64, slow: f64) -> Vec<Vec<f64>> {
+    let first = usize::from(g.next() > 0.0);
+    (0..pairs)
+        .map(|p| {
+            let change: f64 = if (p + first) % 2 == 0 { fast } else { slow };
+            (0..6).map(|_| change.ln() + 0.02 * g.next()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_change_whose_sign_depends_on_the_build_is_said_and_never_failed() {
+    let mut g = SeededNormal(0x5eed_3880);
+    for (fast, slow) in [(0.85, 1.25), (0.90, 1.40), (0.95, 1.60)] {
+        let (mut sign, mut layout, mut failed, mut would_fail) = (0, 0, 0, 0);
+        for _ in 0..1000 {
+            let pairs = sign_flipping_pairs(&mut g, 10, fast, slow);
+            let est = paired_estimate(&pairs, 0.95).unwrap();
+            let v = decide(&est, true, 0.95, 0.05);
+            sign += usize::from(v.change == PairedChange::SignDependsOnBuild);
+            layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
+            failed += usize::from(v.fails);
+            would_fail += usize::from(est.lower_one_sided > 1.0 && est.ratio > 1.05);
+        }
+        eprintln!(
+            "{fast}/{slow}: sign depends {sign}, within layout {layout}, failed {failed} of \
+             1000; without the sign rule {would_fail} would fail"
+        );
+        assert_eq!(failed, 0, "{fast}/{slow}");
+        assert!(sign + layout >= 990, "{fast}/{slow}: {sign} + {layout}");
+    }
+    // The words give the range.
+    let est = paired_estimate(&sign_flipping_pairs(&mut g, 10, 0.95, 1.60), 0.95).unwrap();
+    let v = decide(&est, true, 0.95, 0.05);
+    assert_eq!(v.change, PairedChange::SignDependsOnBuild);
+    let line = crate::report::words::paired::summary_line(&est, &v);
+    assert!(line.contains("the sign of this change depends on the build"), "{line}");
+    assert!(line.contains(" from -") && line.contains(" to +"), "{line}");
+}
+
+#[test]
+fn a_real_slowdown_that_layout_moves_is_still_caught() {
+    // +10% in every layout, layout sd 2%, slice noise 2%: every pair reads
+    // the head slower, so the sign does not depend on the build.
+    let mut g = SeededNormal(0x5eed_3881);
+    let (mut caught, mut flagged) = (0, 0);
+    for _ in 0..1000 {
+        let pairs = layout_pairs(&mut g, 10, 1.10f64.ln(), 0.02, 0.02);
+        let est = paired_estimate(&pairs, 0.95).unwrap();
+        let v = decide(&est, true, 0.95, 0.05);
+        caught += usize::from(v.fails);
+        flagged += usize::from(v.change == PairedChange::SignDependsOnBuild);
+    }
+    assert_eq!(flagged, 0);
+    assert!(caught >= 950, "{caught}");
 }

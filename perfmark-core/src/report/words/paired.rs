@@ -77,6 +77,12 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
         }
         PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
         PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
+        PairedChange::SlowerWithinTolerance => {
+            format!("slower, within the {tolerance} tolerance")
+        }
+        PairedChange::FasterWithinTolerance => {
+            format!("faster, within the {tolerance} tolerance")
+        }
         PairedChange::Inconclusive => format!(
             "inconclusive: the interval spans the {tolerance} tolerance; process pairs differ \
              by ±{:.1}% (2 sd), so only slowdowns above {} would fail 9 runs in 10",
@@ -87,6 +93,12 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
             "within the layout spread: two layouts of the same code differ by up to ±{:.1}% \
              here (95%); neither failed nor passed",
             100.0 * ((2.0 * std::f64::consts::SQRT_2 * layout_sd).exp() - 1.0)
+        ),
+        PairedChange::SignDependsOnBuild => format!(
+            "the sign of this change depends on the build: its process pairs read from {} to \
+             {}, each beyond its own noise (layout- or process-sensitive); not failed",
+            signed_percent(est.center_range.0.exp()),
+            signed_percent(est.center_range.1.exp()),
         ),
     }
 }
