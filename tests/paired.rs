@@ -114,7 +114,14 @@ fn exactly_the_slowed_test_fails_and_new_and_removed_tests_are_listed() {
     let out = compare(
         &b.head,
         &b.base,
-        &["--skip", "crashes", "--skip", "hangs"],
+        &[
+            "--skip",
+            "crashes",
+            "--skip",
+            "hangs",
+            "--skip",
+            "layout_sensitive",
+        ],
         &dir,
     );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
@@ -217,11 +224,19 @@ fn two_identical_builds_pass() {
             "test crashes ... ok",
             "test dropped ... ok",
             "test hangs ... ok",
+            "test layout_sensitive ... ok",
             "test slowed ... ok",
             "test steady ... ok"
         ]
     );
-    for name in ["crashes", "dropped", "hangs", "slowed", "steady"] {
+    for name in [
+        "crashes",
+        "dropped",
+        "hangs",
+        "layout_sensitive",
+        "slowed",
+        "steady",
+    ] {
         assert!(
             detail(&out, name).contains("vs base (paired: "),
             "{}",
@@ -242,12 +257,68 @@ fn two_identical_builds_pass() {
 }
 
 #[test]
+fn a_change_whose_sign_depends_on_the_build_is_said_and_not_failed() {
+    // The head in two links: `layout_sensitive` does 0.85 times the base's
+    // work in one and 1.4 times in the other. Pair p runs link p mod 2, so
+    // the pairs read the head faster and slower by turns, each far beyond
+    // its own noise: the geometric mean (+9%) would have failed as a
+    // regression; the sign depends on the build, and the verdict says so.
+    let b = builds();
+    let dir = report_dir("sign");
+    let links = ["fast", "slow"].map(|name| {
+        let link = fixture_target_dir().join(format!("paired-pair-head-link-{name}"));
+        std::fs::copy(&b.head, &link).expect("copy the head");
+        link
+    });
+    let out = compare(
+        &b.head,
+        &b.base,
+        &[
+            "layout_sensitive",
+            "--exact",
+            "--head-layout",
+            links[0].to_str().unwrap(),
+            "--head-layout",
+            links[1].to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(
+        result_lines(&out),
+        ["test layout_sensitive ... ok"],
+        "{}",
+        explain(&out)
+    );
+    let line = detail(&out, "layout_sensitive");
+    assert!(
+        line.contains(
+            "the sign of this change depends on the build: its process pairs read from -"
+        ),
+        "{}",
+        explain(&out)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let c = &json["tests"][0]["comparison"];
+    assert_eq!(c["change"], "sign_depends_on_build", "{c}");
+    assert_eq!(c["fails"], false, "{c}");
+}
+
+#[test]
 fn a_killed_worker_fails_only_its_test() {
     let b = builds();
     let out = compare(
         &b.head,
         &b.base,
-        &["--skip", "slowed", "--skip", "hangs"],
+        &[
+            "--skip",
+            "slowed",
+            "--skip",
+            "hangs",
+            "--skip",
+            "layout_sensitive",
+        ],
         &report_dir("killed"),
     );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
@@ -276,7 +347,16 @@ fn a_hung_worker_is_killed_and_fails_only_its_test() {
     let out = compare_with_env(
         &b.head,
         &b.base,
-        &["--skip", "slowed", "--skip", "crashes", "--skip", "added"],
+        &[
+            "--skip",
+            "slowed",
+            "--skip",
+            "crashes",
+            "--skip",
+            "added",
+            "--skip",
+            "layout_sensitive",
+        ],
         &report_dir("hung"),
         &[("PERFMARK_WORKER_TIMEOUT", "2s")],
     );

@@ -7,11 +7,13 @@
 //! effects (address-space layout, page placement) differ from pair to pair
 //! and enter the uncertainty.
 //!
-//! Each worker also starts at its own stack and heap offsets
-//! ([`Placement`]), and when a build comes in several links (the same code,
-//! its functions in other orders), pair `p` runs link `p mod k` of each
-//! side: where code and data land is drawn anew for every pair, so it
-//! enters the spread between pairs instead of biasing the ratio.
+//! Both workers of a pair start at the pair's stack and heap offsets and
+//! on its CPU ([`Placement`], drawn anew for each pair), so that a
+//! placement effect cancels in the pair's ratio; and when a build comes in
+//! several links (the same code, its functions in other orders), pair `p`
+//! runs link `p mod k` of each side: where code and data land is drawn
+//! anew for every pair, so it enters the spread between pairs instead of
+//! biasing the ratio.
 
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -263,17 +265,14 @@ impl ProcessPair {
     }
 
     /// Starts a worker of `side` for the next pair (`self.pairs` is the
-    /// pair's index), its link chosen by the pair and its placement drawn.
-    fn start(&mut self, side: Side, cpu: Option<usize>) -> Result<WorkerProcess, Error> {
+    /// pair's index), its link chosen by the pair, at the pair's
+    /// `placement`.
+    fn start(&mut self, side: Side, placement: Placement) -> Result<WorkerProcess, Error> {
         let links = match side {
             Side::Head => &self.head,
             Side::Base => &self.base,
         };
         let path = links[self.pairs % links.len()].clone();
-        let placement = Placement {
-            cpu,
-            ..Placement::draw(&mut self.rng)
-        };
         WorkerProcess::spawn_with(
             &path,
             side,
@@ -315,8 +314,16 @@ impl PairDriver for ProcessPair {
         }
         let cpu = (!self.cpu_order.is_empty())
             .then(|| self.cpu_order[self.pairs % self.cpu_order.len()]);
-        let mut a = self.start(first, cpu)?;
-        let mut b = self.start(second, cpu)?;
+        // Both workers of a pair at one placement (stack and heap offsets,
+        // CPU): its effect cancels in the pair's ratio, and the next pair
+        // draws anew, so that only the links and the builds differ within
+        // a pair.
+        let placement = Placement {
+            cpu,
+            ..Placement::draw(&mut self.rng)
+        };
+        let mut a = self.start(first, placement)?;
+        let mut b = self.start(second, placement)?;
         let held = [a.held_on(), b.held_on()];
         self.pair_cpus
             .push(cpu.filter(|&c| held == [Some(c), Some(c)]));

@@ -422,9 +422,10 @@ pub struct PairedVerdict {
 ///   between_pair_sd² / 2`): what the interval cannot decide, the layouts
 ///   drawn alone would explain;
 /// - [`PairedChange::Inconclusive`] otherwise;
-/// - in place of a regression, an improvement or an inconclusive outcome,
-///   [`PairedChange::SignDependsOnBuild`] when one process pair read the
-///   head faster and another slower, each beyond its own noise
+/// - in place of any outcome but [`PairedChange::Unchanged`] (and of
+///   [`PairedChange::WithinLayoutSpread`] where the point lies within the
+///   tolerance), [`PairedChange::SignDependsOnBuild`] when process pairs
+///   read the head faster and others slower, each beyond its own noise
 ///   ([`sign_depends_on_the_build`]): such a change is said with its range
 ///   and never failed.
 ///
@@ -461,6 +462,7 @@ pub fn decide(
     } else {
         PairedChange::Inconclusive
     };
+    let beyond_tolerance = est.ratio > up || est.ratio < down;
     let change = match change {
         PairedChange::Regressed
         | PairedChange::Improved
@@ -469,6 +471,11 @@ pub fn decide(
         | PairedChange::Inconclusive
             if sign_depends_on_the_build(est) =>
         {
+            PairedChange::SignDependsOnBuild
+        }
+        // Layout explains the spread, but the point lies beyond the
+        // tolerance: the range the pairs read says more than the spread.
+        PairedChange::WithinLayoutSpread if beyond_tolerance && sign_depends_on_the_build(est) => {
             PairedChange::SignDependsOnBuild
         }
         other => other,
