@@ -26,12 +26,14 @@
 //!   ([`learned`]). With no spread between processes the interval is the
 //!   pooled one, which longer sampling narrows; with a real per-process
 //!   state it covers the processes.
-//! - **Spent where a verdict is close** ([`wanted`]): the runner decides
-//!   alone when its interval, widened by the learned spread, decides every
-//!   check as its own does, and no stored baseline is compared and none is
-//!   recorded. Otherwise [`FIRST_LOOK`] workers run, and [`WORKERS`] in all
-//!   when the first look leaves a check failing or undecided, or a baseline
-//!   is compared or recorded; the two looks split the budget's α.
+//! - **Spent where a verdict is close** ([`take_looks`]; the runner's
+//!   step is `runner/one_test.rs`): the runner decides alone when its
+//!   intervals, widened by the learned spread, settle every check and no
+//!   stored baseline is compared or recorded. Otherwise [`FIRST_LOOK`]
+//!   workers run, and [`WORKERS`] in all when the first look leaves a check
+//!   failing or undecided or the processes beyond the history; a recording
+//!   runs every worker in one look; a test with a budget splits its α
+//!   between the looks ([`WorkerRun::new`]).
 //!
 //! The phase is written over [`WorkerDriver`], so that it is tested on
 //! simulated processes whose states are known.

@@ -24,7 +24,7 @@ pub(crate) enum Across<'a> {
     Workers(&'a WorkerRun),
     /// This process alone, its intervals widened by the between-process
     /// spread learned on this machine: what workers could at most move
-    /// ([`crate::processes::wanted`]).
+    /// (`Runner::judge_measured`).
     Prior(Prior),
 }
 

@@ -215,7 +215,18 @@ impl Runner {
     ) {
         let judge_with = |outcome: &Outcome, across: Across<'_>| {
             let mut judged = Judged::default();
-            judge(&outcome.name, &outcome.measured, &mut judged, plan, tolerance, m, noise_floor, checks, across);
+            let (name, measured) = (&outcome.name, &outcome.measured);
+            judge(
+                name,
+                measured,
+                &mut judged,
+                plan,
+                tolerance,
+                m,
+                noise_floor,
+                checks,
+                across,
+            );
             judged
         };
         let prior = self.learned_prior(&outcome.name);
@@ -229,12 +240,19 @@ impl Runner {
                     ..prior
                 };
                 let provisional = judge_with(outcome, Across::Prior(anticipated));
-                let compared = provisional.baseline.as_ref().is_some_and(|b| b.comparison.is_some());
+                let compared = provisional
+                    .baseline
+                    .as_ref()
+                    .is_some_and(|b| b.comparison.is_some());
                 let every = self.options.save_baseline;
                 if !every && !compared && provisional.settled() {
                     judge_with(outcome, Across::One)
                 } else {
-                    match self.measure_processes(&outcome.name, plan.budget_ns.is_some(), outcome, process_plan, prior, every, &judge_with) {
+                    let budget = plan.budget_ns.is_some();
+                    let name = &outcome.name;
+                    let measured =
+                        self.measure_processes(name, budget, outcome, process_plan, prior, every, &judge_with);
+                    match measured {
                         Ok(judged) => judged,
                         Err(e) => {
                             let mut judged = judge_with(outcome, Across::One);
@@ -249,34 +267,7 @@ impl Runner {
             self.learn(&outcome.name, p.tau_own * p.tau_own, p.df);
         }
         let judged = &mut outcome.judged;
-        judged.not_measured |= decided.not_measured;
-        judged.reasons.extend(decided.reasons);
-        judged.warnings.extend(decided.warnings);
-        let Judged {
-            estimate,
-            summary,
-            outliers,
-            diagnostics,
-            rate_per_s,
-            processes,
-            budget,
-            baseline,
-            comparison,
-            complexity,
-            instructions,
-            ..
-        } = decided;
-        judged.estimate = estimate;
-        judged.summary = summary;
-        judged.outliers = outliers;
-        judged.diagnostics = diagnostics;
-        judged.rate_per_s = rate_per_s;
-        judged.processes = processes;
-        judged.budget = budget;
-        judged.baseline = baseline;
-        judged.comparison = comparison.or(judged.comparison.take());
-        judged.complexity = complexity.or(judged.complexity.take());
-        judged.instructions = instructions.or(judged.instructions.take());
+        judged.absorb(decided);
         let interference = outcome.measured.interference.as_ref();
         judged.warnings.extend(interference.and_then(|i| i.warning()));
     }

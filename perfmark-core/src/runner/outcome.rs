@@ -95,6 +95,27 @@ impl Judged {
         }
     }
 
+    /// Takes in `decided`, a judgement made apart (the processes' looks
+    /// judge a test more than once and keep the last): its reasons and
+    /// warnings after this one's, its figures and records in place of
+    /// this one's (a record it lacks is kept).
+    pub(crate) fn absorb(&mut self, decided: Judged) {
+        self.not_measured |= decided.not_measured;
+        self.reasons.extend(decided.reasons);
+        self.warnings.extend(decided.warnings);
+        self.estimate = decided.estimate;
+        self.summary = decided.summary;
+        self.outliers = decided.outliers;
+        self.diagnostics = decided.diagnostics;
+        self.rate_per_s = decided.rate_per_s;
+        self.processes = decided.processes;
+        self.budget = decided.budget;
+        self.baseline = decided.baseline;
+        self.comparison = decided.comparison.or(self.comparison.take());
+        self.complexity = decided.complexity.or(self.complexity.take());
+        self.instructions = decided.instructions.or(self.instructions.take());
+    }
+
     /// Whether this judgement needs no more processes: no check failed,
     /// the budget, if any, was decided, and the processes, if any, did not
     /// differ beyond what this machine's history allows.
