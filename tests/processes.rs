@@ -218,3 +218,30 @@ fn measured_in_one_process_a_side_the_same_code_fails() {
     let test = test_report(&reports);
     assert!(test["processes"].is_null(), "{test}");
 }
+
+#[test]
+fn a_state_that_lasts_a_process_fails_nothing_against_a_one_process_recording() {
+    // Recorded in one process (0: fast), checked with the workers the
+    // stored comparison starts: the runner's process (1) is slow, 40% off
+    // the recording, and the workers show that processes land that far
+    // apart here, so the same code is not failed.
+    let dir = scratch("one-process-recording");
+    let (states, baselines, reports) = (dir.join("states"), dir.join("b"), dir.join("r"));
+    let common = [
+        "--baseline-dir",
+        baselines.to_str().unwrap(),
+        "--report-dir",
+        reports.to_str().unwrap(),
+    ];
+    let mut save = common.to_vec();
+    save.extend(["--save-baseline", "--no-processes"]);
+    let out = run(&states, "1", &save);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let out = run(&states, "1", &common);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let checked = test_report(&reports);
+    assert!(estimates(&checked).len() >= 3, "{checked}");
+    // Twice the time in every process still fails.
+    let out = run(&states, "2", &common);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+}
