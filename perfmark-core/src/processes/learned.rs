@@ -22,7 +22,7 @@ use super::Prior;
 
 /// The prior of a machine with no history: a between-process sd of 2%
 /// (the median test's on the 2-core reference machine was 1.0%, the
-/// root-mean-square 3.2%) on 2 degrees of freedom, so that a run's own
+/// root-mean-square 3.2%) on 1 degree of freedom, so that a run's own
 /// processes soon outweigh it.
 pub const DEFAULT_PRIOR: Prior = Prior {
     tau2: 0.02 * 0.02,
