@@ -3,9 +3,10 @@
 //! variance `vᵢ` (on `dfᵢ` degrees of freedom), and the processes
 //! themselves differ by a between-process variance `τ²` beyond that.
 //!
-//! - `τ²` is estimated by DerSimonian and Laird's method of moments
-//!   (DerSimonian and Laird, "Meta-analysis in clinical trials", 1986):
-//!   Cochran's `Q = Σ wᵢ (yᵢ − ȳ_w)²` with `wᵢ = 1/vᵢ` has the expectation
+//! - `τ²` is estimated by Paule and Mandel's method ([`paule_mandel`]),
+//!   never below DerSimonian and Laird's method of moments (DerSimonian
+//!   and Laird, "Meta-analysis in clinical trials", 1986): Cochran's
+//!   `Q = Σ wᵢ (yᵢ − ȳ_w)²` with `wᵢ = 1/vᵢ` has the expectation
 //!   `k − 1 + τ² (Σw − Σw²/Σw)`, so `τ̂² = max(0, (Q − (k − 1)) / C)`.
 //! - The machine's learned spread ([`Prior`], `τ₀²` on `d₀` degrees of
 //!   freedom) moderates it, as Smyth moderates a gene's variance with the
@@ -19,7 +20,7 @@
 //!   meta-analysis of controlled clinical trials with binary outcome",
 //!   2001), never below the weighted spread of the processes about it,
 //!   `Σ wᵢ* (yᵢ − μ)² / ((k − 1) Σ wᵢ*)`; where that spread is more than
-//!   the model allows (its Q beyond χ²'s 95th percentile on `k − 1` df),
+//!   the model allows (its Q beyond χ²'s 75th percentile on `k − 1` df),
 //!   the processes disagree with the prior and only their own `k − 1`
 //!   degrees of freedom back the interval.
 //! - The degrees of freedom are Satterthwaite's over the variance's parts
@@ -135,10 +136,9 @@ pub struct Combined {
     /// Its degrees of freedom.
     pub tau2_df: f64,
     /// This run's own estimate of the between-process variance, before the
-    /// prior (DerSimonian–Laird; 0 with one process).
+    /// prior (Paule–Mandel, no smaller than DerSimonian–Laird; 0 with one
+    /// process).
     pub tau2_own: f64,
-    /// Cochran's Q over the processes (0 with one).
-    pub q: f64,
     /// Each process's share of the weight, in the order given.
     pub weights: Vec<f64>,
     /// Whether the processes scattered more than the model with the prior
@@ -160,25 +160,41 @@ impl Combined {
     }
 }
 
-/// DerSimonian and Laird's estimate of the between-process variance, with
-/// Cochran's Q: `(τ̂², Q)`; `(0, 0)` with fewer than two units.
-pub fn dersimonian_laird(units: &[Unit]) -> (f64, f64) {
-    if units.len() < 2 {
-        return (0.0, 0.0);
+/// The units weighted by `1/(vᵢ + tau2)`: the weights, their sum, the
+/// weighted mean of the logs and the generalized Q about it,
+/// `Σ wᵢ (yᵢ − μ)²` (Cochran's Q at `tau2 = 0`).
+struct Weighted {
+    w: Vec<f64>,
+    sum: f64,
+    mean: f64,
+    q: f64,
+}
+
+impl Weighted {
+    fn new(units: &[Unit], tau2: f64) -> Weighted {
+        let w: Vec<f64> = units.iter().map(|u| 1.0 / (u.var + tau2)).collect();
+        let sum: f64 = w.iter().sum();
+        let mean = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sum;
+        let q = units.iter().zip(&w).map(|(u, w)| w * (u.log - mean).powi(2)).sum();
+        Weighted { w, sum, mean, q }
     }
-    let w: Vec<f64> = units.iter().map(|u| 1.0 / u.var).collect();
-    let sw: f64 = w.iter().sum();
-    let sw2: f64 = w.iter().map(|x| x * x).sum();
-    let mean = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
-    let q: f64 = units
-        .iter()
-        .zip(&w)
-        .map(|(u, w)| w * (u.log - mean).powi(2))
-        .sum();
-    let c = sw - sw2 / sw;
+}
+
+/// DerSimonian and Laird's estimate of the between-process variance; 0
+/// with fewer than two units.
+pub fn dersimonian_laird(units: &[Unit]) -> f64 {
+    if units.len() < 2 {
+        return 0.0;
+    }
+    let fixed = Weighted::new(units, 0.0);
+    let sw2: f64 = fixed.w.iter().map(|x| x * x).sum();
+    let c = fixed.sum - sw2 / fixed.sum;
     let k = units.len() as f64;
-    let tau2 = if c > 0.0 { ((q - (k - 1.0)) / c).max(0.0) } else { 0.0 };
-    (tau2, q)
+    if c > 0.0 {
+        ((fixed.q - (k - 1.0)) / c).max(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// Paule and Mandel's estimate of the between-process variance: the `τ²`
@@ -193,13 +209,7 @@ pub fn paule_mandel(units: &[Unit]) -> f64 {
     if k < 2 {
         return 0.0;
     }
-    let excess = |tau2: f64| {
-        let w: Vec<f64> = units.iter().map(|u| 1.0 / (u.var + tau2)).collect();
-        let sw: f64 = w.iter().sum();
-        let mu = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
-        let q: f64 = units.iter().zip(&w).map(|(u, w)| w * (u.log - mu).powi(2)).sum();
-        q - (k - 1) as f64
-    };
+    let excess = |tau2: f64| Weighted::new(units, tau2).q - (k - 1) as f64;
     if excess(0.0) <= 0.0 {
         return 0.0;
     }
@@ -227,29 +237,21 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
     if k == 0 || (k == 1 && prior.is_none()) {
         return None;
     }
-    let (dl, q) = dersimonian_laird(units);
-    let own = paule_mandel(units).max(dl);
+    let own = paule_mandel(units).max(dersimonian_laird(units));
     let own_df = (k - 1) as f64;
     let (d0, t0) = prior.map_or((0.0, 0.0), |p| (p.df.max(0.0), p.tau2.max(0.0)));
     let tau2_df = d0 + own_df;
     let tau2 = (d0 * t0 + own_df * own) / tau2_df;
-    let w: Vec<f64> = units.iter().map(|u| 1.0 / (u.var + tau2)).collect();
-    let sw: f64 = w.iter().sum();
-    let log = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sw;
+    let Weighted { w, sum: sw, mean: log, q } = Weighted::new(units, tau2);
     let mut var = 1.0 / sw;
     // Hartung–Knapp's floor: the processes' own scatter about the point.
     // Where the scatter is more than the model allows (its Q beyond the
-    // 95th percentile of χ² on k − 1 df) the processes disagree with the
+    // 75th percentile of χ² on k − 1 df) the processes disagree with the
     // prior, and only their own degrees of freedom back the interval.
     let mut disagree = false;
     if k >= 2 {
-        let q_model: f64 = units
-            .iter()
-            .zip(&w)
-            .map(|(u, w)| w * (u.log - log).powi(2))
-            .sum();
-        var = var.max(q_model / (own_df * sw));
-        disagree = d0 > 0.0 && q_model > chi_squared_quantile(0.75, own_df);
+        var = var.max(q / (own_df * sw));
+        disagree = d0 > 0.0 && q > chi_squared_quantile(0.75, own_df);
     }
     // Satterthwaite over the parts of Σ wᵢ*² (vᵢ + τ²) / (Σ wᵢ*)².
     let sw_sq = sw * sw;
@@ -286,7 +288,6 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
         tau2,
         tau2_df,
         tau2_own: own,
-        q,
         weights: w.iter().map(|x| x / sw).collect(),
         disagree,
     })

@@ -271,7 +271,8 @@ pub struct ProcessSpread {
     /// Its degrees of freedom: processes − 1.
     pub df: f64,
     /// The between-process sd this run measured beyond each process's own
-    /// sampling (DerSimonian–Laird, log scale), before the learned prior.
+    /// sampling (Paule–Mandel, no smaller than DerSimonian–Laird; log
+    /// scale), before the learned prior.
     #[serde(default)]
     pub tau_own: f64,
     /// The between-process sd the interval used: this run's moderated by
