@@ -83,7 +83,7 @@ fn one_run(rng: &mut Rng, w: World) -> (bool, f64) {
         })
         .collect();
     // As the runner gives it: its samples over one worker's slices.
-    let over = over_processes(&runner, &workers, 200.0 / 5.0, w.prior, 0.95);
+    let over = over_processes(&runner, &workers, 200.0 / 5.0, w.prior, 0.95).0;
     let covered = over.ci.low <= truth && truth <= over.ci.high;
     (covered, (over.ci.high - over.ci.low) / 2.0 / over.point)
 }

@@ -183,7 +183,7 @@ pub struct WorkerRun {
     /// Each worker's CPU, when it was held on one.
     pub cpus: Vec<Option<usize>>,
     /// The spread learned on this machine, which moderates the run's own.
-    pub prior: Option<Prior>,
+    pub prior: Prior,
     /// Looks taken: 1 when the first [`FIRST_LOOK`] workers settled the
     /// verdict, 2 when every worker ran.
     pub looks: usize,
@@ -208,7 +208,7 @@ impl WorkerRun {
             plan,
             elapsed: Duration::ZERO,
             cpus: Vec::new(),
-            prior: Some(prior),
+            prior,
             looks: 0,
             split: if every || !budget { 1 } else { 2 },
         }
@@ -400,16 +400,17 @@ pub fn combine_interval(
 /// The runner's estimate `runner` over the processes: the point and the
 /// interval of [`combine_interval`] at `confidence` (the runner's
 /// serial-correlation interval as its process's precision), the effective
-/// sample size the combination's degrees of freedom + 1. With nothing to
-/// combine, `runner` as it is.
+/// sample size the combination's degrees of freedom + 1; with the units
+/// and the combination it was made from. With nothing to combine, `runner`
+/// as it is and `None`.
 pub fn over_processes(
     runner: &Estimate,
     workers: &[Vec<f64>],
     work_ratio: f64,
     prior: Option<Prior>,
     confidence: f64,
-) -> Estimate {
-    let Some((_, combined, ci)) = combine_interval(
+) -> (Estimate, Option<(Vec<Unit>, Combined)>) {
+    let Some((units, combined, ci)) = combine_interval(
         runner.point,
         runner.ci,
         runner.effective_n,
@@ -418,7 +419,7 @@ pub fn over_processes(
         prior,
         confidence,
     ) else {
-        return runner.clone();
+        return (runner.clone(), None);
     };
     let mut e = runner.clone();
     // Processes that agree exactly (synthetic timings) keep the runner's
@@ -427,15 +428,14 @@ pub fn over_processes(
     let exact = runner.ci.low == runner.point
         && runner.ci.high == runner.point
         && workers.iter().flatten().all(|&x| x == runner.point);
-    if exact {
-        return e;
+    if !exact {
+        if combined.tau2 > 0.0 || (combined.log - runner.point.ln()).abs() > 1e-12 {
+            e.point = combined.point_ns();
+        }
+        e.ci = ci;
+        e.effective_n = (combined.df + 1.0).min(2.0 * runner.n as f64).max(1.0);
     }
-    if combined.tau2 > 0.0 || (combined.log - runner.point.ln()).abs() > 1e-12 {
-        e.point = combined.point_ns();
-    }
-    e.ci = ci;
-    e.effective_n = (combined.df + 1.0).min(2.0 * runner.n as f64).max(1.0);
-    e
+    (e, Some((units, combined)))
 }
 
 /// The median of `xs` (any order); `None` when empty.

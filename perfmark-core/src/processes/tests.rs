@@ -179,7 +179,7 @@ fn the_interval_over_processes_covers_a_state_that_lasts_a_process() {
                 (0..5).map(|_| state * (1.0 + 0.002 * rng.next())).collect()
             })
             .collect();
-        let over = over_processes(&runner, &workers, 0.0, None, 0.95);
+        let over = over_processes(&runner, &workers, 0.0, None, 0.95).0;
         runner_covers += usize::from(runner.ci.low <= truth && truth <= runner.ci.high);
         processes_cover += usize::from(over.ci.low <= truth && truth <= over.ci.high);
     }
@@ -193,7 +193,7 @@ fn the_interval_over_processes_covers_a_state_that_lasts_a_process() {
 #[test]
 fn processes_that_agree_give_their_time_exactly() {
     let runner = estimate_with(&[100.0; 30], 0.95, Statistic::Median);
-    let same = over_processes(&runner, &[vec![100.0; 5], vec![100.0; 5]], 0.0, None, 0.95);
+    let same = over_processes(&runner, &[vec![100.0; 5], vec![100.0; 5]], 0.0, None, 0.95).0;
     assert_eq!(same.point, 100.0);
     assert!(same.ci.low > 99.9 && same.ci.high < 100.1, "{:?}", same.ci);
 }
@@ -209,7 +209,7 @@ fn with_no_spread_between_processes_longer_sampling_still_narrows_the_interval()
         let runner = estimate_with(&samples, 0.95, Statistic::Median);
         let workers: Vec<Vec<f64>> =
             (0..4).map(|_| (0..5).map(|_| 100.0 * (1.0 + 0.01 * rng.next())).collect()).collect();
-        let over = over_processes(&runner, &workers, 0.0, Some(Prior { tau2: 0.0, df: 4.0 }), 0.95);
+        let over = over_processes(&runner, &workers, 0.0, Some(Prior { tau2: 0.0, df: 4.0 }), 0.95).0;
         widths.push((over.ci.high - over.ci.low) / over.point);
     }
     assert!(widths[1] < 0.6 * widths[0], "{widths:?}");
@@ -219,6 +219,6 @@ fn with_no_spread_between_processes_longer_sampling_still_narrows_the_interval()
 fn one_unusable_runner_interval_leaves_the_estimate_as_it_was() {
     let mut runner = estimate_with(&[10.0, 11.0, 12.0], 0.95, Statistic::Median);
     runner.ci.low = 0.0;
-    let same = over_processes(&runner, &[vec![11.0; 5]], 0.0, None, 0.95);
+    let same = over_processes(&runner, &[vec![11.0; 5]], 0.0, None, 0.95).0;
     assert_eq!((same.point, same.ci), (runner.point, runner.ci));
 }

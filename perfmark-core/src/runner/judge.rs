@@ -61,17 +61,17 @@ pub(crate) fn judge(
     let widened_look = match across {
         Across::Workers(run) => {
             let (look, spread) = over_processes(&mut raw, m, &run.workers, run.prior, Some(run));
-            if let (Some(p), Some(prior)) = (spread.as_ref().filter(|p| p.beyond_history), run.prior) {
+            if let Some(p) = spread.as_ref().filter(|p| p.beyond_history) {
                 judged.warnings.push(crate::report::words::processes::beyond_history(
                     p.tau_own,
-                    prior.tau2.sqrt(),
+                    run.prior.tau2.sqrt(),
                     p.estimates_ns.len(),
                 ));
             }
             judged.processes = spread;
             look
         }
-        Across::Prior(prior) => over_processes(&mut raw, m, &[], Some(prior), None).0,
+        Across::Prior(prior) => over_processes(&mut raw, m, &[], prior, None).0,
         Across::One | Across::Groups(_) => None,
     };
     let m = widened_look.as_ref().unwrap_or(m);
@@ -132,7 +132,7 @@ fn over_processes(
     raw: &mut Estimate,
     m: &Measurement,
     workers: &[Vec<f64>],
-    prior: Option<Prior>,
+    prior: Prior,
     run: Option<&WorkerRun>,
 ) -> (Option<Measurement>, Option<ProcessSpread>) {
     // The α a test's looks share: each decides at this level.
@@ -152,7 +152,7 @@ fn over_processes(
             raw.effective_n,
             workers,
             work_ratio,
-            prior,
+            Some(prior),
             split(look.ci.confidence),
         )?;
         let mut wider = m.clone();
@@ -161,17 +161,9 @@ fn over_processes(
     });
     let own = raw.ci;
     let confidence = split(own.confidence);
-    let combined = processes::combine_interval(
-        raw.point,
-        own,
-        raw.effective_n,
-        workers,
-        work_ratio,
-        prior,
-        confidence,
-    );
-    *raw = processes::over_processes(raw, workers, work_ratio, prior, confidence);
-    let spread = run.zip(combined).and_then(|(run, (units, combined, _))| {
+    let (over, combined) = processes::over_processes(raw, workers, work_ratio, Some(prior), confidence);
+    *raw = over;
+    let spread = run.zip(combined).and_then(|(run, (units, combined))| {
         let mut spread = ProcessSpread::new(&units, &combined, run)?;
         spread.sets_interval = raw.ci.high - raw.ci.low > own.high - own.low;
         Some(spread)
