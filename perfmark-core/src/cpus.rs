@@ -203,14 +203,20 @@ impl Cpus {
     /// replacement puts them: where CPUs differ in speed (the two virtual
     /// CPUs of our reference machine differed by up to 1.4x), the mix of
     /// CPUs then moves the estimate less from run to run.
-    pub fn shuffled(&self, mut next: impl FnMut() -> u64) -> Vec<usize> {
-        let mut order = self.candidates.clone();
-        for i in (1..order.len()).rev() {
-            let j = (next() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
-        order
+    pub fn shuffled(&self, next: impl FnMut() -> u64) -> Vec<usize> {
+        shuffled(&self.candidates, next)
     }
+}
+
+/// `cpus` in an order drawn by `next` (a uniform 64-bit generator): a
+/// Fisher–Yates shuffle.
+pub fn shuffled(cpus: &[usize], mut next: impl FnMut() -> u64) -> Vec<usize> {
+    let mut order = cpus.to_vec();
+    for i in (1..order.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
 }
 
 /// Where the calling thread was placed: the CPU it was pinned to, or why

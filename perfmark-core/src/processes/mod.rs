@@ -155,12 +155,8 @@ pub fn run<D: WorkerDriver>(
 /// The CPUs a test's workers are held on, in turn: `candidates` in an
 /// order drawn with `draw`, the runner's CPU (`runner`) moved last so that
 /// the first workers sample the CPUs the runner did not.
-pub fn cpu_order(candidates: &[usize], runner: Option<usize>, mut draw: impl FnMut() -> u64) -> Vec<usize> {
-    let mut order = candidates.to_vec();
-    for i in (1..order.len()).rev() {
-        let j = (draw() % (i as u64 + 1)) as usize;
-        order.swap(i, j);
-    }
+pub fn cpu_order(candidates: &[usize], runner: Option<usize>, draw: impl FnMut() -> u64) -> Vec<usize> {
+    let mut order = crate::cpus::shuffled(candidates, draw);
     if let Some(r) = runner {
         if let Some(at) = order.iter().position(|&c| c == r) {
             let cpu = order.remove(at);
