@@ -59,13 +59,38 @@ fn run(states: &Path, scale: &str, args: &[&str]) -> Output {
         .expect("cargo runs")
 }
 
-/// A fresh directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("e2e-processes")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// One test's files, in a fresh directory: the process numbers' directory,
+/// the baselines and the reports.
+struct Scratch {
+    states: PathBuf,
+    baselines: PathBuf,
+    reports: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("e2e-processes")
+            .join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        Scratch {
+            states: dir.join("states"),
+            baselines: dir.join("b"),
+            reports: dir.join("r"),
+        }
+    }
+
+    /// [`run`] with these files' baselines and reports, and `args`.
+    fn run(&self, scale: &str, args: &[&str]) -> Output {
+        let mut all = vec![
+            "--baseline-dir",
+            self.baselines.to_str().unwrap(),
+            "--report-dir",
+            self.reports.to_str().unwrap(),
+        ];
+        all.extend(args);
+        run(&self.states, scale, &all)
+    }
 }
 
 fn test_report(dir: &Path) -> serde_json::Value {
@@ -96,20 +121,11 @@ fn estimates(test: &serde_json::Value) -> Vec<f64> {
 
 #[test]
 fn a_state_that_lasts_a_process_is_measured_on_both_sides_and_fails_nothing() {
-    let dir = scratch("measured");
-    let (states, baselines, reports) = (dir.join("states"), dir.join("b"), dir.join("r"));
-    let common = [
-        "--baseline-dir",
-        baselines.to_str().unwrap(),
-        "--report-dir",
-        reports.to_str().unwrap(),
-    ];
+    let files = Scratch::new("measured");
     // Processes 0–4: fast, slow, fast, slow, fast.
-    let mut args = common.to_vec();
-    args.push("--save-baseline");
-    let out = run(&states, "1", &args);
+    let out = files.run("1", &["--save-baseline"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    let recorded = test_report(&reports);
+    let recorded = test_report(&files.reports);
     // A recording runs every worker: the runner and four workers, one
     // process after another.
     assert_close(&estimates(&recorded), &[100.0, 100.0, 100.0, 140.0, 140.0]);
@@ -138,9 +154,10 @@ fn a_state_that_lasts_a_process_is_measured_on_both_sides_and_fails_nothing() {
     );
     // The baseline keeps the spread beyond each process's own sampling
     // (here all of it: each process is timed exactly).
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(baselines.join("states.json")).unwrap())
-            .unwrap();
+    let file: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(files.baselines.join("states.json")).unwrap(),
+    )
+    .unwrap();
     let stored = &file["tests"]["per_process_state"]["processes"];
     assert_eq!(stored["df"], 4.0, "{file}");
     assert!(
@@ -153,9 +170,9 @@ fn a_state_that_lasts_a_process_is_measured_on_both_sides_and_fails_nothing() {
     // allows for the spread both sides measured. A stored comparison
     // always starts workers: two, and two more if the first look does not
     // settle it.
-    let out = run(&states, "1", &common);
+    let out = files.run("1", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    let checked = test_report(&reports);
+    let checked = test_report(&files.reports);
     let seen = estimates(&checked);
     assert!(seen.len() == 3 || seen.len() == 5, "{seen:?}");
     assert!(
@@ -179,7 +196,7 @@ fn a_state_that_lasts_a_process_is_measured_on_both_sides_and_fails_nothing() {
     assert!(!reason.contains("regressed"), "{reason}");
 
     // Twice the time in every process still fails.
-    let out = run(&states, "2", &common);
+    let out = files.run("2", &[]);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     assert!(
         stdout(&out).contains("regressed beyond the 5% tolerance"),
@@ -193,20 +210,10 @@ fn measured_in_one_process_a_side_the_same_code_fails() {
     // What the worker processes prevent: the recording ran in a fast
     // process (0) and the check in a slow one (1), and nothing in either
     // process could tell.
-    let dir = scratch("one-process");
-    let (states, baselines, reports) = (dir.join("states"), dir.join("b"), dir.join("r"));
-    let args = [
-        "--no-processes",
-        "--baseline-dir",
-        baselines.to_str().unwrap(),
-        "--report-dir",
-        reports.to_str().unwrap(),
-    ];
-    let mut save = args.to_vec();
-    save.push("--save-baseline");
-    let out = run(&states, "1", &save);
+    let files = Scratch::new("one-process");
+    let out = files.run("1", &["--no-processes", "--save-baseline"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    let out = run(&states, "1", &args);
+    let out = files.run("1", &["--no-processes"]);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     let text = stdout(&out);
     // About +40% (the machine's own move, allowed for, shifts the middle).
@@ -215,7 +222,7 @@ fn measured_in_one_process_a_side_the_same_code_fails() {
         "{}",
         explain(&out)
     );
-    let test = test_report(&reports);
+    let test = test_report(&files.reports);
     assert!(test["processes"].is_null(), "{test}");
 }
 
@@ -225,23 +232,14 @@ fn a_state_that_lasts_a_process_fails_nothing_against_a_one_process_recording() 
     // stored comparison starts: the runner's process (1) is slow, 40% off
     // the recording, and the workers show that processes land that far
     // apart here, so the same code is not failed.
-    let dir = scratch("one-process-recording");
-    let (states, baselines, reports) = (dir.join("states"), dir.join("b"), dir.join("r"));
-    let common = [
-        "--baseline-dir",
-        baselines.to_str().unwrap(),
-        "--report-dir",
-        reports.to_str().unwrap(),
-    ];
-    let mut save = common.to_vec();
-    save.extend(["--save-baseline", "--no-processes"]);
-    let out = run(&states, "1", &save);
+    let files = Scratch::new("one-process-recording");
+    let out = files.run("1", &["--save-baseline", "--no-processes"]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    let out = run(&states, "1", &common);
+    let out = files.run("1", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
-    let checked = test_report(&reports);
+    let checked = test_report(&files.reports);
     assert!(estimates(&checked).len() >= 3, "{checked}");
     // Twice the time in every process still fails.
-    let out = run(&states, "2", &common);
+    let out = files.run("2", &[]);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
 }
