@@ -331,17 +331,10 @@ impl PairDriver for ProcessPair {
         b.greet(self.timeout)?;
         let mut kinds = Vec::with_capacity(2);
         for w in [&mut a, &mut b] {
-            match w.expect(self.timeout)? {
-                Reply::Ready {
-                    kind,
-                    first_call_ns,
-                } => {
-                    kinds.push(kind);
-                    if w.side == Side::Head {
-                        self.first_call_ns.get_or_insert(first_call_ns);
-                    }
-                }
-                other => return Err(w.error(format!("answered {other:?} instead of ready"))),
+            let (kind, first_call_ns) = w.ready(self.timeout)?;
+            kinds.push(kind);
+            if w.side == Side::Head {
+                self.first_call_ns.get_or_insert(first_call_ns);
             }
         }
         if kinds[0] != kinds[1] {
@@ -363,14 +356,9 @@ impl PairDriver for ProcessPair {
     fn slice(&mut self, side: Side, iters: u64, warm_iters: u64) -> Result<Duration, Error> {
         let timeout = self.timeout;
         self.last_observed = None;
-        let worker = self.worker(side);
-        match worker.ask(&Request::Slice { iters, warm_iters }, timeout)? {
-            Reply::Slice { ns, observed } if ns.is_finite() && ns >= 0.0 => {
-                self.last_observed = observed;
-                Ok(Duration::from_nanos(ns.round() as u64))
-            }
-            other => Err(worker.error(format!("answered {other:?} to a slice"))),
-        }
+        let (took, observed) = self.worker(side).slice(iters, warm_iters, timeout)?;
+        self.last_observed = observed;
+        Ok(took)
     }
 
     fn last_observation(&mut self) -> Option<ThreadObservation> {

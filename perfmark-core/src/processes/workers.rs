@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::paired::process::{fresh_seed, splitmix64, Placement, WorkerProcess};
-use crate::paired::protocol::{Reply, Request};
 use crate::paired::Side;
 use crate::Error;
 
@@ -78,10 +77,7 @@ impl WorkerDriver for OwnWorkers {
         )?;
         let held = cpu.filter(|&c| w.held_on() == Some(c));
         w.greet(self.timeout)?;
-        match w.expect(self.timeout)? {
-            Reply::Ready { .. } => {}
-            other => return Err(w.error(format!("answered {other:?} instead of ready"))),
-        }
+        w.ready(self.timeout)?;
         self.current = Some((w, held));
         Ok(())
     }
@@ -92,12 +88,7 @@ impl WorkerDriver for OwnWorkers {
             .current
             .as_mut()
             .expect("the process phase starts a worker before asking for slices");
-        match worker.ask(&Request::Slice { iters, warm_iters }, timeout)? {
-            Reply::Slice { ns, .. } if ns.is_finite() && ns >= 0.0 => {
-                Ok(Duration::from_nanos(ns.round() as u64))
-            }
-            other => Err(worker.error(format!("answered {other:?} to a slice"))),
-        }
+        worker.slice(iters, warm_iters, timeout).map(|(took, _)| took)
     }
 
     fn finish(&mut self) -> Result<Option<usize>, Error> {

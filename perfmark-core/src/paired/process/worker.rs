@@ -110,7 +110,7 @@ impl WorkerProcess {
         })
     }
 
-    pub(crate) fn error(&self, message: String) -> Error {
+    pub(super) fn error(&self, message: String) -> Error {
         Error::worker(self.side, &self.path, message)
     }
 
@@ -167,6 +167,35 @@ impl WorkerProcess {
             });
         }
         self.expect(timeout)
+    }
+
+    /// Waits for the worker to reach its routine: how it times it and its
+    /// first call, ns.
+    pub(crate) fn ready(&mut self, timeout: Duration) -> Result<(SampleKind, f64), Error> {
+        match self.expect(timeout)? {
+            Reply::Ready {
+                kind,
+                first_call_ns,
+            } => Ok((kind, first_call_ns)),
+            other => Err(self.error(format!("answered {other:?} instead of ready"))),
+        }
+    }
+
+    /// Asks for one slice: `warm_iters` untimed iterations, then `iters`
+    /// timed. The timed block, and what the worker observed of its thread
+    /// meanwhile.
+    pub(crate) fn slice(
+        &mut self,
+        iters: u64,
+        warm_iters: u64,
+        timeout: Duration,
+    ) -> Result<(Duration, Option<ThreadObservation>), Error> {
+        match self.ask(&Request::Slice { iters, warm_iters }, timeout)? {
+            Reply::Slice { ns, observed } if ns.is_finite() && ns >= 0.0 => {
+                Ok((Duration::from_nanos(ns.round() as u64), observed))
+            }
+            other => Err(self.error(format!("answered {other:?} to a slice"))),
+        }
     }
 
     /// Waits for the greeting and checks the protocol version.
