@@ -326,19 +326,19 @@ impl RegressionRule {
         if processes.is_empty() || !self.prior.df.is_finite() {
             return without;
         }
-        let df: f64 = processes.iter().map(|s| s.df).sum();
-        let sd = (processes.iter().map(|s| s.df * s.sd * s.sd).sum::<f64>() / df).sqrt();
-        if sd <= without.spread.sd {
+        // Pooled with each other alone: no prior weighs in.
+        let pooled = pool(Spread { sd: 0.0, df: 0.0 }, &processes);
+        if pooled.sd <= without.spread.sd {
             return without;
         }
         TestSpread {
             spread: Spread {
-                sd,
+                sd: pooled.sd,
                 df: without.spread.df,
             },
             source: TestSpreadSource::Processes {
                 runs: baseline.runs,
-                df: df.round() as usize,
+                df: pooled.df.round() as usize,
             },
         }
     }
