@@ -26,9 +26,16 @@ use support::{explain, fixture_dir, result_lines, stdout};
 fn build(features: &[&str]) -> PathBuf {
     let copy = format!(
         "asynch-{}",
-        if features.is_empty() { "base" } else { "head" }
+        if features.contains(&"head") {
+            "head"
+        } else {
+            "base"
+        }
     );
-    support::build_fixture("asynch", features, true, &copy)
+    // The head coordinates a comparison (`--compare-with`).
+    let mut features = features.to_vec();
+    features.push("perfmark/compare");
+    support::build_fixture("asynch", &features, true, &copy)
 }
 
 fn base() -> &'static Path {

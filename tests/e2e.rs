@@ -87,6 +87,35 @@ fn a_test_far_over_budget_fails_with_101() {
     );
 }
 
+/// A plain `cargo test` compiles neither the paired comparison's
+/// coordinator nor counting: asked for them, the test binary says which
+/// feature it lacks and how to get it, and measures nothing.
+#[test]
+fn a_plain_build_refuses_what_it_was_built_without() {
+    for (args, feature, tool) in [
+        (
+            &["--compare-with", "/nonexistent"][..],
+            "`compare`",
+            "cargo perfmark compare",
+        ),
+        (
+            &["--instructions"][..],
+            "`instructions`",
+            "cargo perfmark baseline --instructions",
+        ),
+    ] {
+        let out = cargo_perf(true, &[&["fast_add", "--exact"], args].concat(), &[]);
+        assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+        let text = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            text.contains(&format!("needs perfmark's {feature} feature")),
+            "{text}"
+        );
+        assert!(text.contains(tool), "{text}");
+        assert!(result_lines(&out).is_empty(), "{text}");
+    }
+}
+
 #[test]
 fn synthetic_timings_through_iter_custom_get_the_right_verdicts() {
     let out = cargo_perf(true, &["custom_"], &[]);

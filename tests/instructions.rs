@@ -27,12 +27,21 @@ struct Builds {
     aligned: PathBuf,
 }
 
+/// What a counting build turns on: counting, and the paired comparison
+/// that counts both builds.
+const COUNTING: &[&str] = &["perfmark/instructions", "perfmark/compare"];
+
 fn builds() -> &'static Builds {
     static BUILDS: OnceLock<Builds> = OnceLock::new();
     BUILDS.get_or_init(|| Builds {
-        base: build_fixture("counts", &[], false, "counts-base"),
-        head: build_fixture("counts", &["head"], false, "counts-head"),
-        aligned: build_fixture("counts", &[], true, "counts-aligned"),
+        base: build_fixture("counts", COUNTING, false, "counts-base"),
+        head: build_fixture(
+            "counts",
+            &[COUNTING, &["head"]].concat(),
+            false,
+            "counts-head",
+        ),
+        aligned: build_fixture("counts", COUNTING, true, "counts-aligned"),
     })
 }
 

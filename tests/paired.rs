@@ -34,10 +34,17 @@ fn build(target: &str, features: &[&str], aligned: bool) -> PathBuf {
     // later build can replace what a test runs.
     let copy = format!(
         "paired-{target}-{}{}",
-        if features.is_empty() { "base" } else { "head" },
+        if features.contains(&"head") {
+            "head"
+        } else {
+            "base"
+        },
         if aligned { "" } else { "-plain" }
     );
-    support::build_fixture(target, features, aligned, &copy)
+    // Every build here coordinates a comparison (`--compare-with`).
+    let mut features = features.to_vec();
+    features.push("perfmark/compare");
+    support::build_fixture(target, &features, aligned, &copy)
 }
 
 fn builds() -> &'static Builds {

@@ -24,7 +24,7 @@ use perfmark_core::baseline::{
     machine_dir, BaselineFile, BaselineStore, Entry, RecordedSpread, DEFAULT_DIR,
 };
 
-use crate::cargo::{build_perf_binaries, Selection, TestBinary, Workspace};
+use crate::cargo::{build_perf_binaries, perfmark_features, Selection, TestBinary, Workspace};
 use crate::Error;
 
 /// Processes per recording: enough for a spread with a few degrees of freedom.
@@ -72,7 +72,8 @@ pub fn record_workspace(ws: &Workspace, recording: &Recording) -> Result<(), Err
             "--runs: at least 2 processes are needed to know the between-run spread",
         ));
     }
-    let binaries = build_perf_binaries(&ws.root, None, None, &[], &recording.selection)?;
+    let features = perfmark_features(&recording.test_args, false);
+    let binaries = build_perf_binaries(&ws.root, None, None, &[], &recording.selection, &features)?;
     if binaries.is_empty() {
         return Err(Error::build(
             "no perf test target found: a perf test target is a `[[test]]` with \

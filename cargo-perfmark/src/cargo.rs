@@ -183,11 +183,30 @@ fn package_name(id: &str) -> String {
     id.split(' ').next().unwrap_or(id).to_owned()
 }
 
+/// The features of the `perfmark` dependency a build needs for a run of
+/// its test binaries with `test_args`: `compare` for a paired comparison
+/// (`compare`), `instructions` when the run counts (`--instructions` among
+/// `test_args`, or `PERFMARK_INSTRUCTIONS` set to anything but `0` or
+/// nothing). A plain `cargo test` compiles neither.
+pub fn perfmark_features(test_args: &[String], compare: bool) -> Vec<&'static str> {
+    let counts = test_args.iter().any(|a| a == "--instructions")
+        || std::env::var_os("PERFMARK_INSTRUCTIONS").is_some_and(|v| !v.is_empty() && v != "0");
+    let mut features = Vec::new();
+    if compare {
+        features.push("compare");
+    }
+    if counts {
+        features.push("instructions");
+    }
+    features
+}
+
 /// Builds the test targets `selection` names in the workspace at `dir`
 /// with `cargo test --release --no-run` (into `target_dir` when given,
 /// else cargo's own; with the layout pinned when `pinning` is given; with
 /// the variables `envs` set for cargo and the compiler, for values a test
-/// reads with `option_env!`) and returns its perfmark test binaries: those that
+/// reads with `option_env!`; with the `perfmark` dependency's `features`,
+/// [`perfmark_features`]) and returns its perfmark test binaries: those that
 /// greet in perfmark's worker mode, which a `harness = false` target whose
 /// `main` is `perfmark::main!()` does. Other test binaries are left out.
 ///
@@ -200,6 +219,7 @@ pub fn build_perf_binaries(
     pinning: Option<&Pinning>,
     envs: &[(&str, &str)],
     selection: &Selection,
+    features: &[&str],
 ) -> Result<Vec<TestBinary>, Error> {
     let mut cmd = cargo();
     if let Some(pinning) = pinning {
@@ -218,6 +238,10 @@ pub fn build_perf_binaries(
         .stderr(Stdio::inherit());
     if let Some(target_dir) = target_dir {
         cmd.env("CARGO_TARGET_DIR", target_dir);
+    }
+    if !features.is_empty() {
+        let list: Vec<String> = features.iter().map(|f| format!("perfmark/{f}")).collect();
+        cmd.args(["--features", &list.join(",")]);
     }
     let out = cmd
         .output()

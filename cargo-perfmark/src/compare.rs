@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use perfmark_core::Side;
 
-use crate::cargo::{build_perf_binaries, draw_layouts, Selection, TestBinary, Workspace};
+use crate::cargo::{
+    build_perf_binaries, draw_layouts, perfmark_features, Selection, TestBinary, Workspace,
+};
 use crate::layout::{self, seed_for, Pinning};
 use crate::Error;
 
@@ -179,6 +181,11 @@ pub fn compare_rev(
     // Both sides with every function aligned alike, so that code a change
     // did not touch keeps its alignment (crate::layout).
     let pinning = Pinning::from_env();
+    // The head coordinates (and counts), so it is built with what that
+    // takes; a base only serves as workers and counted processes, which
+    // every perfmark test binary can, so it is built as its revision
+    // stands (an older perfmark may not have these features).
+    let features = perfmark_features(test_args, true);
     let started = Instant::now();
     eprintln!(
         "perfmark compare: building the head (functions aligned to {} bytes)",
@@ -190,6 +197,7 @@ pub fn compare_rev(
         Some(&pinning),
         &[],
         selection,
+        &features,
     )?;
     eprintln!(
         "perfmark compare: built {} perf test binaries of the head in {:.1} s; building the \
@@ -204,6 +212,7 @@ pub fn compare_rev(
         Some(&pinning),
         &[],
         selection,
+        &[],
     )?;
     eprintln!(
         "perfmark compare: built {} perf test binaries of the base in {:.1} s",

@@ -53,7 +53,7 @@ use crate::measure::per_call::{
     metered_calls, per_call_block, CpuCallClock, RandomPhase, WallClock,
 };
 use crate::measure::{Adaptive, Driver, LocalDriver, Measurement, Policy, SampleKind};
-use crate::paired::serve::Serve;
+use crate::worker::serve::Serve;
 use crate::stats;
 
 /// Seed of the random waits of [`Bencher::iter_per_call`]: any fixed

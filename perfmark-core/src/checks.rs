@@ -21,6 +21,7 @@ use crate::allocations::Allocations;
 use crate::baseline::record::BaselineRecord;
 use crate::budget::record::BudgetRecord;
 use crate::complexity::record::ComplexityRecord;
+#[cfg(feature = "compare")]
 use crate::paired::record::ComparisonRecord;
 use crate::processes::ProcessSpread;
 use crate::measure::{Measurement, Plan};
@@ -93,6 +94,7 @@ pub enum Record {
     Budget(BudgetRecord),
     /// The check against the stored baseline (`baseline`).
     Baseline(BaselineRecord),
+    #[cfg(feature = "compare")]
     /// The paired comparison with another build (`comparison`).
     Comparison(ComparisonRecord),
     /// The growth over `args` against the declared class (`complexity`).

@@ -196,6 +196,7 @@ impl Cpus {
         (self.allowed.len() <= 1).then_some(NotPinned::OneCpu)
     }
 
+    #[cfg(feature = "compare")]
     /// The candidates in an order drawn by `next` (a uniform 64-bit
     /// generator): a Fisher–Yates shuffle. Process pair `p` takes the
     /// `p mod n`-th, so the pairs of one test spread over the CPUs evenly

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::paired::Side;
+use crate::worker::Side;
 
 /// Why a run of the test binary could not do what it was asked, in words
 /// meant for the user.

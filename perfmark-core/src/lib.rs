@@ -61,6 +61,7 @@ internal_modules!(
     runner,
     size,
     stats,
+    worker,
 );
 
 pub mod baseline;
@@ -78,9 +79,9 @@ mod props;
 pub use allocations::CountingAlloc;
 pub use bencher::{AsyncBencher, Bencher, BlockOn, Executor, Work};
 pub use error::Error;
-pub use paired::measure::Side;
-pub use paired::probe;
 pub use size::Size;
+pub use worker::probe;
+pub use worker::Side;
 
 /// What the `perfmark` facade's `main!` and the code `#[perf_test]`
 /// generates use. Not a public API.

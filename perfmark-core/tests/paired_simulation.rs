@@ -35,7 +35,8 @@ use std::time::Duration;
 
 use common::Rng;
 use perfmark_core::paired::measure::{run_paired, PairDriver, PairedMeasurement, PairedPlan, Side};
-use perfmark_core::paired::stats::{LookSchedule, PairCenter, PairedChange};
+use perfmark_core::paired::record::PairedChange;
+use perfmark_core::paired::stats::{LookSchedule, PairCenter};
 
 /// Comparisons per case.
 const REPS: usize = 2_000;

@@ -324,11 +324,18 @@ fn build_variant(
     selection: &Selection,
     envs: &[(&str, &str)],
 ) -> Result<TestBinary, String> {
-    build_perf_binaries(root, Some(target_dir), Some(pinning), envs, selection)
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .find(|b| b.target == "alarms")
-        .ok_or_else(|| "cargo built no perf test binary `alarms`".to_owned())
+    build_perf_binaries(
+        root,
+        Some(target_dir),
+        Some(pinning),
+        envs,
+        selection,
+        &["compare"],
+    )
+    .map_err(|e| e.to_string())?
+    .into_iter()
+    .find(|b| b.target == "alarms")
+    .ok_or_else(|| "cargo built no perf test binary `alarms`".to_owned())
 }
 
 /// The compared tests of one run of `variant`.

@@ -94,7 +94,7 @@ fn a_draw_picks_among_the_candidates_only() {
     let mut state = 7u64;
     let mut first = [0usize; 6];
     for _ in 0..300 {
-        let order = cpus.shuffled(|| crate::paired::process::splitmix64(&mut state));
+        let order = cpus.shuffled(|| crate::worker::splitmix64(&mut state));
         // Each candidate once: pairs spread over the CPUs evenly.
         let mut sorted = order.clone();
         sorted.sort_unstable();

@@ -42,6 +42,7 @@ pub struct InstructionCount {
     pub elapsed_s: f64,
 }
 
+#[cfg(feature = "instructions")]
 /// The per-iteration counts of one block pair, round by round.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Round {
@@ -51,6 +52,7 @@ pub struct Round {
     pub long: Events,
 }
 
+#[cfg(feature = "instructions")]
 /// The events a block collected.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Events {
@@ -61,6 +63,7 @@ pub struct Events {
     pub cache: Option<CacheHits>,
 }
 
+#[cfg(feature = "instructions")]
 /// Where a block's memory accesses were served, with the cache simulated.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct CacheHits {
@@ -72,6 +75,7 @@ pub struct CacheHits {
     pub memory: u64,
 }
 
+#[cfg(feature = "instructions")]
 impl CacheHits {
     /// From Callgrind's cache events (`Ir Dr Dw I1mr D1mr D1mw ILmr DLmr
     /// DLmw`); `None` when any is missing.
@@ -92,6 +96,7 @@ impl CacheHits {
     }
 }
 
+#[cfg(feature = "instructions")]
 /// Summarizes `rounds` of blocks of `iters` and `2 × iters` iterations;
 /// `None` when there are no rounds or a longer block counted fewer
 /// instructions than its shorter one (the counts are then not of the

@@ -90,9 +90,3 @@ pub(crate) fn judge(
         warnings,
     }
 }
-
-/// The reason of a test with an `instructions` limit in a run that does
-/// not count: said, never failed silently.
-pub(crate) fn limit_not_checked(limit: u64) -> Finding {
-    Finding::pass(Source::Instructions, words::limit_not_checked(limit))
-}

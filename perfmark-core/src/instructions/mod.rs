@@ -23,56 +23,32 @@
 //! profile in [`profile`].
 
 pub mod count;
+#[cfg(feature = "instructions")]
 pub(crate) mod judge;
+#[cfg(feature = "instructions")]
 pub mod profile;
 pub mod request;
+mod runner;
+#[cfg(feature = "instructions")]
+mod valgrind;
 pub(crate) mod worker;
 
-use std::ffi::{CString, OsString};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::ffi::CString;
 
 use crate::measure::driver::Meter;
 
 pub use count::InstructionCount;
-use count::{CacheHits, Events, Round};
+#[cfg(feature = "instructions")]
+pub use valgrind::{block_iters, count, Valgrind};
 
 /// The first argument that starts the test binary in counting mode: then
 /// the test's name, `k` and the rounds.
 pub const COUNT_FLAG: &str = "__perfmark_count";
 
-/// The variable naming the valgrind executable (default `valgrind` on the
-/// `PATH`).
-pub const VALGRIND_VAR: &str = "PERFMARK_VALGRIND";
-
-/// The variable that turns Callgrind's cache simulation on, for estimated
-/// cycles beside the instructions (it makes counting slower).
-pub const CACHE_VAR: &str = "PERFMARK_INSTRUCTIONS_CACHE";
-
+#[cfg(feature = "instructions")]
 /// Rounds of blocks per count: three, so that a count that is not
 /// deterministic shows it, at a cost of a few milliseconds of the routine.
 pub const ROUNDS: u32 = 3;
-
-/// Rounds whose counts per iteration differ by at most this fraction are
-/// taken to count the same work.
-const DETERMINISTIC_SPREAD: f64 = 1e-4;
-
-/// Native time the shorter block of a round is given: the longer runs
-/// twice as long, and Callgrind about 50 times slower, so a round costs
-/// tens of milliseconds.
-const BLOCK_NS: f64 = 200_000.0;
-
-/// The most iterations a block is given, for routines of a nanosecond.
-const MAX_BLOCK_ITERS: u64 = 100_000;
-
-/// Iterations of the shorter block for a routine of `ns_per_iter`.
-pub fn block_iters(ns_per_iter: f64) -> u64 {
-    if ns_per_iter.is_nan() || ns_per_iter <= 0.0 {
-        return 1;
-    }
-    ((BLOCK_NS / ns_per_iter).ceil() as u64).clamp(1, MAX_BLOCK_ITERS)
-}
 
 /// The [`Meter`] of a counting block: turns Callgrind's collection on
 /// before the block and off after it. Natively it does nothing.
@@ -121,255 +97,12 @@ pub(crate) fn run_rounds(k: u64, rounds: u32, mut block: impl FnMut(u64) -> Coll
 }
 
 /// The label of round `r`'s block `which` (`k` or `2k`).
-fn label(r: u32, which: &str) -> String {
+pub(crate) fn label(r: u32, which: &str) -> String {
     format!("perfmark {r} {which}")
 }
 
-/// A valgrind that runs, with its version (`valgrind-3.22.0`).
-#[derive(Debug, Clone)]
-pub struct Valgrind {
-    /// The executable.
-    pub program: OsString,
-    /// What `--version` printed.
-    pub version: String,
-    /// Whether the cache is simulated ([`CACHE_VAR`]).
-    pub cache: bool,
-}
-
-/// The oldest Valgrind counted with: client-request dumps into one
-/// combined file (`--combine-dumps`) and `--collect-atstart` are older,
-/// but 3.10 (2014) is the oldest this was reasoned about.
-const OLDEST: (u32, u32) = (3, 10);
-
-impl Valgrind {
-    /// Finds the valgrind to count with: [`VALGRIND_VAR`], else `valgrind`
-    /// on the `PATH`; checks that it runs and is recent enough.
-    ///
-    /// # Errors
-    /// One sentence that says why none can count and how to install one.
-    pub fn find() -> Result<Valgrind, String> {
-        let named = std::env::var_os(VALGRIND_VAR).filter(|v| !v.is_empty());
-        let program = named.clone().unwrap_or_else(|| OsString::from("valgrind"));
-        let how = "install Valgrind (`apt-get install valgrind` on Debian and Ubuntu, `dnf \
-                   install valgrind` on Fedora), or name it with PERFMARK_VALGRIND=/path/to/valgrind, \
-                   or run without --instructions";
-        if !request::SUPPORTED {
-            return Err(format!(
-                "--instructions: counting instructions needs Linux on x86-64, and this is {} on \
-                 {}; run without --instructions",
-                std::env::consts::OS,
-                std::env::consts::ARCH
-            ));
-        }
-        let shown = Path::new(&program).display().to_string();
-        let out = Command::new(&program)
-            .arg("--version")
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| {
-                format!("--instructions: valgrind (`{shown}`) could not be run: {e}; {how}")
-            })?;
-        let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        if !out.status.success() || !version.starts_with("valgrind-") {
-            return Err(format!(
-                "--instructions: `{shown} --version` did not answer as valgrind does \
-                 ({}); {how}",
-                if version.is_empty() { "no output".to_owned() } else { format!("{version:?}") }
-            ));
-        }
-        match parse_version(&version) {
-            Some(v) if v >= OLDEST => {}
-            _ => {
-                return Err(format!(
-                    "--instructions: {version} is older than valgrind-{}.{}, the oldest \
-                     perfmark counts with; {how}",
-                    OLDEST.0, OLDEST.1
-                ))
-            }
-        }
-        Ok(Valgrind {
-            program,
-            version,
-            cache: std::env::var_os(CACHE_VAR).is_some_and(|v| v == "1"),
-        })
-    }
-}
-
-/// `valgrind-3.22.0` → `(3, 22)`.
-fn parse_version(text: &str) -> Option<(u32, u32)> {
-    let rest = text.strip_prefix("valgrind-")?;
-    let mut parts = rest.split(|c: char| !c.is_ascii_digit());
-    let major = parts.next()?.parse().ok()?;
-    let minor = parts.next()?.parse().ok()?;
-    Some((major, minor))
-}
-
-/// Counts test `test` of the binary `exe` under `valgrind`, with blocks
-/// of `k` and `2k` iterations; `limit` is the test's `instructions` limit.
-///
-/// # Errors
-/// The counting process failed (the body panicked under Valgrind, the
-/// binary is not a perfmark test binary of this version) or wrote no
-/// usable profile: the words say which, with Valgrind's own last lines.
-pub fn count(
-    valgrind: &Valgrind,
-    exe: &Path,
-    test: &str,
-    k: u64,
-    limit: Option<u64>,
-) -> Result<InstructionCount, String> {
-    let started = Instant::now();
-    let dir = scratch_dir()?;
-    let out_file = dir.join("callgrind.out");
-    let log_file = dir.join("valgrind.log");
-    let mut cmd = Command::new(&valgrind.program);
-    cmd.arg("--tool=callgrind")
-        .arg("--collect-atstart=no")
-        .arg("--combine-dumps=yes")
-        .arg("--compress-strings=no")
-        .arg("--compress-pos=no")
-        .arg(format!("--callgrind-out-file={}", out_file.display()))
-        .arg(format!("--log-file={}", log_file.display()));
-    if valgrind.cache {
-        cmd.arg("--cache-sim=yes");
-    }
-    cmd.arg(exe)
-        .arg(COUNT_FLAG)
-        .arg(test)
-        .arg(k.to_string())
-        .arg(ROUNDS.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let result = cmd
-        .output()
-        .map_err(|e| format!("valgrind could not be started: {e}"))
-        .and_then(|out| {
-            let said = String::from_utf8_lossy(&out.stderr).trim().to_owned();
-            if !out.status.success() {
-                let log = std::fs::read_to_string(&log_file).unwrap_or_default();
-                let tail: Vec<&str> = log.lines().rev().take(3).collect();
-                let tail: Vec<&str> = tail.into_iter().rev().collect();
-                return Err(format!(
-                    "the counting process under valgrind failed ({}){}{}",
-                    out.status,
-                    if said.is_empty() { String::new() } else { format!(": {said}") },
-                    if tail.is_empty() { String::new() } else { format!("; valgrind: {}", tail.join(" / ")) }
-                ));
-            }
-            let text = std::fs::read_to_string(&out_file)
-                .map_err(|e| format!("callgrind wrote no profile ({}): {e}", out_file.display()))?;
-            rounds_of(&profile::parts(&text)?, ROUNDS)
-        });
-    let _ = std::fs::remove_dir_all(&dir);
-    let rounds = result?;
-    let (per_iter, min, max, cycles) = count::summarize(&rounds, k).ok_or_else(|| {
-        "the counts do not grow with the iterations (a longer block counted fewer \
-         instructions): they are not the routine's"
-            .to_owned()
-    })?;
-    // Rounds that differ by less than half an instruction per iteration,
-    // or by a ten-thousandth, count the same work: a few instructions a
-    // block outside the iterations (the allocator tidying up now and then)
-    // spread over thousands of them. Such a count is deterministic, and
-    // its rounds are recorded as their median.
-    let deterministic = max - min < 0.5 || max - min <= DETERMINISTIC_SPREAD * max;
-    let (min, max) = if deterministic {
-        let median = (min + max) / 2.0;
-        (median, median)
-    } else {
-        (min, max)
-    };
-    Ok(InstructionCount {
-        per_iter,
-        min_per_iter: min,
-        max_per_iter: max,
-        deterministic,
-        iters: k,
-        rounds: ROUNDS,
-        cycles_per_iter: cycles,
-        limit,
-        baseline: None,
-        base: None,
-        valgrind: valgrind.version.clone(),
-        elapsed_s: started.elapsed().as_secs_f64(),
-    })
-}
-
-/// The rounds in `parts`, matched by their labels.
-fn rounds_of(parts: &[profile::Part], rounds: u32) -> Result<Vec<Round>, String> {
-    let events = |label: &str| -> Result<Events, String> {
-        let part = parts.iter().find(|p| p.label == label).ok_or_else(|| {
-            format!(
-                "the profile has no part {label:?}: the test's body did not hand its routine to \
-                 the Bencher under valgrind, or this binary's perfmark does not count"
-            )
-        })?;
-        Ok(Events {
-            instructions: *part
-                .totals
-                .get("Ir")
-                .ok_or_else(|| format!("part {label:?} has no instruction count (Ir)"))?,
-            cache: CacheHits::from_events(&part.totals),
-        })
-    };
-    (0..rounds)
-        .map(|r| {
-            Ok(Round {
-                short: events(&label(r, "k"))?,
-                long: events(&label(r, "2k"))?,
-            })
-        })
-        .collect()
-}
-
-/// A fresh directory of this process's own for one count.
-fn scratch_dir() -> Result<PathBuf, String> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "perfmark-count-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot make a directory for the profile ({}): {e}", dir.display()))?;
-    Ok(dir)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn versions_are_read_and_compared() {
-        assert_eq!(parse_version("valgrind-3.22.0"), Some((3, 22)));
-        assert_eq!(parse_version("valgrind-3.9.0"), Some((3, 9)));
-        assert!(parse_version("valgrind-3.9.0").unwrap() < OLDEST);
-        assert_eq!(parse_version("valgrind-3.25.0.GIT"), Some((3, 25)));
-        assert_eq!(parse_version("memcheck"), None);
-    }
-
-    #[test]
-    fn blocks_last_about_two_hundred_microseconds() {
-        assert_eq!(block_iters(1.0), 100_000);
-        assert_eq!(block_iters(1000.0), 200);
-        assert_eq!(block_iters(1e9), 1);
-        assert_eq!(block_iters(f64::NAN), 1);
-        assert_eq!(block_iters(0.0), 1);
-    }
-
-    #[test]
-    fn rounds_are_matched_by_label_and_a_missing_one_is_said() {
-        let part = |label: &str, ir: u64| profile::Part {
-            label: label.to_owned(),
-            totals: [("Ir".to_owned(), ir)].into_iter().collect(),
-        };
-        let parts = vec![part("perfmark 0 k", 110), part("perfmark 0 2k", 210)];
-        let rounds = rounds_of(&parts, 1).unwrap();
-        assert_eq!(count::summarize(&rounds, 10), Some((10, 10.0, 10.0, None)));
-        let error = rounds_of(&parts, 2).unwrap_err();
-        assert!(error.contains("no part \"perfmark 1 k\""), "{error}");
-    }
+/// The reason of a test with an `instructions` limit in a run that does
+/// not count: said, never failed silently.
+pub(crate) fn limit_not_checked(limit: u64) -> crate::checks::Finding {
+    crate::checks::Finding::pass(crate::checks::Source::Instructions, crate::report::words::instructions::limit_not_checked(limit))
 }

@@ -11,6 +11,7 @@
 //! `valgrind.h` and `callgrind.h`; only x86-64 is implemented (the
 //! platforms perfmark counts on, [`SUPPORTED`]).
 
+#[cfg(feature = "instructions")]
 /// Whether this target can issue client requests.
 pub const SUPPORTED: bool = cfg!(all(target_arch = "x86_64", target_os = "linux"));
 

@@ -65,9 +65,9 @@ pub mod source;
 
 use std::time::Duration;
 
-pub use interference::{
-    Interference, PairedInterference, SideInterference, SlicePairObservation, ThreadObservation,
-};
+#[cfg(feature = "compare")]
+pub use interference::SlicePairObservation;
+pub use interference::{Interference, PairedInterference, SideInterference, ThreadObservation};
 #[cfg(feature = "internals")]
 pub use interference::CpuShare;
 use procfs::{CpuTimes, SchedStat};

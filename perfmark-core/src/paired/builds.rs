@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::paired::process::greeting;
-use crate::paired::Side;
+use crate::worker::greeting;
+use crate::worker::Side;
 use crate::Error;
 
 /// What compare mode knows for the whole run.

@@ -12,7 +12,7 @@ use std::path::Path;
 use crate::checks::{Check, Finding, Record, Source, Subject};
 use crate::paired::measure::PairedMeasurement;
 use crate::paired::record::ComparisonRecord;
-use crate::paired::stats::PairedChange;
+use crate::paired::record::PairedChange;
 
 /// The paired check of one test.
 #[derive(Debug)]

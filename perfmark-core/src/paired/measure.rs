@@ -52,26 +52,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::ThreadObservation;
-use crate::paired::stats::{LookSchedule, PairCenter, PairedChange, PairedEstimate, PairedVerdict};
-
-/// One of the two builds compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// The build compared against (e.g. the merge base of a pull request).
-    Base,
-    /// The build under test.
-    Head,
-}
-
-impl Side {
-    fn index(self) -> usize {
-        match self {
-            Side::Base => 0,
-            Side::Head => 1,
-        }
-    }
-}
+use crate::paired::record::{PairedChange, PairedStop};
+pub use crate::worker::Side;
+use crate::paired::stats::{LookSchedule, PairCenter, PairedEstimate, PairedVerdict};
 
 /// Runs timed slices of one test in a pair of processes, one per build.
 pub trait PairDriver {
@@ -204,21 +187,6 @@ impl PairedPlan {
             LookSchedule::equal(min, self.max_pairs.max(min), self.look_every.max(1))
         })
     }
-}
-
-/// Why a paired comparison stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PairedStop {
-    /// The interval was clear of the tolerance: a regression, or an upper
-    /// bound below `1 + tolerance`.
-    Clear,
-    /// The interval reached the target precision.
-    Precision,
-    /// `max_time` would have been exceeded by another process pair.
-    MaxTime,
-    /// The last look (`max_pairs`) was reached.
-    MaxPairs,
 }
 
 /// One base slice and the head slice next to it, as times per iteration

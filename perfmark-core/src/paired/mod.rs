@@ -10,10 +10,13 @@
 //! - [`check`]: the verdict as one of the run's checks; [`record`]: what
 //!   `report.json` keeps of it (its words are
 //!   [`crate::report::words::paired`]'s);
-//! - the process side: [`worker`] (the worker mode of a test binary),
-//!   [`protocol`] and [`lines`] (the line protocol it speaks), [`serve`]
-//!   (a worker's answers to the coordinator), [`process`] (the
-//!   coordinator's handles on worker processes, [`ProcessPair`]).
+//! - [`pair`]: [`ProcessPair`], the two builds' worker processes (the
+//!   transport, [`crate::worker`], is every run's).
+//!
+//! Only [`record`] (what `report.json` keeps, and the vocabulary of the
+//! outcome) is in every test binary; the rest is compiled with the
+//! `compare` feature, which `cargo perfmark compare` turns on: a build
+//! without it still serves as a base, as its workers are every run's.
 //!
 //! The measuring and statistical layers do not know the runner; the runner
 //! step is the only part that reads the run's options.
@@ -25,25 +28,22 @@
 //! runs the two side by side for the same reason.
 
 pub mod builds;
+#[cfg(feature = "compare")]
 pub mod check;
-pub mod lines;
+#[cfg(feature = "compare")]
 pub mod measure;
-pub mod process;
-pub mod protocol;
+#[cfg(feature = "compare")]
+pub mod pair;
 pub mod record;
+#[cfg(feature = "compare")]
 pub(crate) mod runner;
-pub mod serve;
+#[cfg(feature = "compare")]
 pub mod stats;
-pub mod worker;
 
+#[cfg(feature = "compare")]
 pub use check::Paired;
+#[cfg(all(feature = "compare", feature = "internals"))]
+pub use measure::{run_paired, PairedMeasurement, PairedPlan, SlicePair};
+#[cfg(feature = "compare")]
+pub use pair::ProcessPair;
 pub use record::{ComparisonRecord, RunComparison};
-pub use measure::Side;
-#[cfg(feature = "internals")]
-pub use measure::{run_paired, PairedMeasurement, PairedPlan, PairedStop, SlicePair};
-pub use process::{probe, ProcessPair};
-#[cfg(feature = "internals")]
-pub use process::WorkerProcess;
-pub use protocol::WORKER_FLAG;
-#[cfg(feature = "internals")]
-pub use protocol::PROTOCOL_VERSION;

@@ -3,8 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::paired::measure::PairedStop;
-use crate::paired::stats::PairedChange;
 
 fn one() -> usize {
     1
@@ -98,4 +96,69 @@ pub struct RunComparison {
     /// The same for the base.
     #[serde(default)]
     pub base_pinned: bool,
+}
+
+/// The outcome of a paired comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairedChange {
+    /// Significantly slower and the point above `1 + tolerance`: fails.
+    Regressed,
+    /// Significantly faster and the point below `1 / (1 + tolerance)`:
+    /// reported, never failed.
+    Improved,
+    /// The interval lies within `[1 / (1 + tolerance), 1 + tolerance]`.
+    Unchanged,
+    /// Significantly slower, the point within the tolerance (the interval
+    /// reaching beyond it): a clear change, too small to fail.
+    SlowerWithinTolerance,
+    /// Significantly faster, the point within the tolerance.
+    FasterWithinTolerance,
+    /// Neither: the interval still spans an end of the tolerance band (or
+    /// there was no estimate).
+    Inconclusive,
+    /// Neither, nothing significant either way, and the change is one that
+    /// the layouts drawn alone make: links were drawn, the point is within
+    /// two standard deviations of what `h` drawn layouts average to
+    /// (`|ln ratio| ≤ 2·√(2/h)·layout_sd`), and layout is most of the
+    /// spread between pairs. Neither failed nor passed: the test's time
+    /// depends on where its code lands more than the change moved it.
+    WithinLayoutSpread,
+    /// The change's sign depends on the build: one process pair read the
+    /// head faster and another slower, each beyond what its own slices'
+    /// noise allows ([`crate::paired::stats::sign_depends_on_the_build`]). Said with the range,
+    /// never failed: whether the head is slower is a matter of where its
+    /// code and data landed and which processes ran it.
+    SignDependsOnBuild,
+}
+
+impl PairedChange {
+    /// A stable snake_case name, as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PairedChange::Regressed => "regressed",
+            PairedChange::Improved => "improved",
+            PairedChange::Unchanged => "unchanged",
+            PairedChange::SlowerWithinTolerance => "slower_within_tolerance",
+            PairedChange::FasterWithinTolerance => "faster_within_tolerance",
+            PairedChange::Inconclusive => "inconclusive",
+            PairedChange::WithinLayoutSpread => "within_layout_spread",
+            PairedChange::SignDependsOnBuild => "sign_depends_on_build",
+        }
+    }
+}
+
+/// Why a paired comparison stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairedStop {
+    /// The interval was clear of the tolerance: a regression, or an upper
+    /// bound below `1 + tolerance`.
+    Clear,
+    /// The interval reached the target precision.
+    Precision,
+    /// `max_time` would have been exceeded by another process pair.
+    MaxTime,
+    /// The last look (`max_pairs`) was reached.
+    MaxPairs,
 }

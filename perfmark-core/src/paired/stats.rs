@@ -85,6 +85,7 @@ use crate::stats::dist::sorted_copy;
 use crate::stats::dist::{t_quantile, t_upper_tail};
 use crate::stats::summary::{mean, sd_about};
 use crate::stats::Interval;
+use super::record::PairedChange;
 
 /// How one process pair's log ratios are reduced to the pair's center.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -333,56 +334,6 @@ fn trimmed_mean(centers: &[f64], mean_: f64, sd: f64) -> (f64, f64, f64) {
     (kept, se, h as f64 - 1.0)
 }
 
-
-/// The outcome of a paired comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PairedChange {
-    /// Significantly slower and the point above `1 + tolerance`: fails.
-    Regressed,
-    /// Significantly faster and the point below `1 / (1 + tolerance)`:
-    /// reported, never failed.
-    Improved,
-    /// The interval lies within `[1 / (1 + tolerance), 1 + tolerance]`.
-    Unchanged,
-    /// Significantly slower, the point within the tolerance (the interval
-    /// reaching beyond it): a clear change, too small to fail.
-    SlowerWithinTolerance,
-    /// Significantly faster, the point within the tolerance.
-    FasterWithinTolerance,
-    /// Neither: the interval still spans an end of the tolerance band (or
-    /// there was no estimate).
-    Inconclusive,
-    /// Neither, nothing significant either way, and the change is one that
-    /// the layouts drawn alone make: links were drawn, the point is within
-    /// two standard deviations of what `h` drawn layouts average to
-    /// (`|ln ratio| ≤ 2·√(2/h)·layout_sd`), and layout is most of the
-    /// spread between pairs. Neither failed nor passed: the test's time
-    /// depends on where its code lands more than the change moved it.
-    WithinLayoutSpread,
-    /// The change's sign depends on the build: one process pair read the
-    /// head faster and another slower, each beyond what its own slices'
-    /// noise allows ([`sign_depends_on_the_build`]). Said with the range,
-    /// never failed: whether the head is slower is a matter of where its
-    /// code and data landed and which processes ran it.
-    SignDependsOnBuild,
-}
-
-impl PairedChange {
-    /// A stable snake_case name, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PairedChange::Regressed => "regressed",
-            PairedChange::Improved => "improved",
-            PairedChange::Unchanged => "unchanged",
-            PairedChange::SlowerWithinTolerance => "slower_within_tolerance",
-            PairedChange::FasterWithinTolerance => "faster_within_tolerance",
-            PairedChange::Inconclusive => "inconclusive",
-            PairedChange::WithinLayoutSpread => "within_layout_spread",
-            PairedChange::SignDependsOnBuild => "sign_depends_on_build",
-        }
-    }
-}
 
 /// The decision of a paired comparison, with what the summary line needs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

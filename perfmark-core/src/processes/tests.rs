@@ -126,7 +126,7 @@ fn workers_run_one_at_a_time_each_warmed_then_its_slices_back_to_back() {
 #[test]
 fn the_first_workers_sample_the_cpus_the_runner_did_not() {
     let mut state = 7u64;
-    let mut draw = || crate::paired::process::splitmix64(&mut state);
+    let mut draw = || crate::worker::splitmix64(&mut state);
     for runner in 0..4 {
         let order = cpu_order(&[0, 1, 2, 3], Some(runner), &mut draw);
         assert_eq!(order.len(), 4);

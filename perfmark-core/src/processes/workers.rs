@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::paired::process::{fresh_seed, splitmix64, Placement, WorkerProcess};
-use crate::paired::Side;
+use crate::worker::{fresh_seed, splitmix64, Placement, WorkerProcess};
+use crate::worker::Side;
 use crate::Error;
 
 /// What the process phase needs of its workers: one at a time, started

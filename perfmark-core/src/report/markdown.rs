@@ -167,8 +167,8 @@ mod tests {
 
     #[test]
     fn compare_mode_adds_the_paired_table() {
-        use crate::paired::measure::PairedStop;
-        use crate::paired::stats::PairedChange;
+        use crate::paired::record::PairedChange;
+        use crate::paired::record::PairedStop;
         use crate::paired::{ComparisonRecord, RunComparison};
         let mut report = fixtures::realistic();
         report.comparison = Some(RunComparison {

@@ -13,7 +13,7 @@ use super::{
 use perfmark_options::text as option_text;
 use perfmark_options::Key;
 
-use crate::paired::process::DEFAULT_WORKER_TIMEOUT;
+use crate::worker::DEFAULT_WORKER_TIMEOUT;
 use crate::Error;
 
 mod flags;
@@ -39,7 +39,7 @@ impl Env for EnvVars {
 #[derive(Debug)]
 pub(crate) struct Options {
     pub(super) libtest: Arguments,
-    pub(super) save_baseline: bool,
+    pub(crate) save_baseline: bool,
     pub(super) no_baseline: bool,
     pub(super) baseline_dir: Option<PathBuf>,
     pub(super) report_dir: Option<PathBuf>,

@@ -16,6 +16,7 @@ use crate::stats::{self, Estimate, Statistic, Summary};
 pub(crate) enum Across<'a> {
     /// This process alone.
     One,
+    #[cfg(feature = "compare")]
     /// Several, each sample's worker process given (a paired comparison's
     /// head slices).
     Groups(&'a [usize]),
@@ -51,6 +52,7 @@ pub(crate) fn judge(
     // are bounded by the spread between the processes.
     let statistic = m.kind.verdict_statistic();
     let mut raw = match across {
+        #[cfg(feature = "compare")]
         Across::Groups(groups) => {
             stats::estimate_in_groups(samples, groups, plan.confidence, statistic)
         }
@@ -72,7 +74,9 @@ pub(crate) fn judge(
             look
         }
         Across::Prior(prior) => over_processes(&mut raw, m, &[], prior, None).0,
-        Across::One | Across::Groups(_) => None,
+        #[cfg(feature = "compare")]
+        Across::Groups(_) => None,
+        Across::One => None,
     };
     let m = widened_look.as_ref().unwrap_or(m);
     let resolution_ns = m.resolution_ns(&plan.clock);

@@ -18,7 +18,7 @@ mod machine;
 pub(crate) mod one_test;
 pub(crate) mod outcome;
 mod remeasure;
-mod setup;
+pub(crate) mod setup;
 mod summary;
 mod watchdog;
 
@@ -33,7 +33,7 @@ use self::cli::{EnvVars, Options};
 use self::family::Family;
 use self::libtest_args::Format;
 use self::one_test::ignored_report;
-use self::outcome::{Finished, Outcome};
+use self::outcome::Finished;
 use self::setup::Setup;
 use self::summary::Ran;
 
@@ -49,7 +49,6 @@ use crate::budget::Budget;
 use crate::cpus::{Cpus, NotPinned};
 use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
-use crate::paired;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
 use crate::report::words::runner as words;
@@ -98,9 +97,9 @@ pub fn run_main(build: BuildInfo) -> ! {
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
-    if args.get(1).is_some_and(|a| a == paired::WORKER_FLAG) {
+    if args.get(1).is_some_and(|a| a == crate::worker::protocol::WORKER_FLAG) {
         let test = args.get(2).and_then(|a| a.to_str());
-        let code = paired::worker::run(test);
+        let code = crate::worker::mode::run(test);
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
@@ -147,6 +146,7 @@ pub(crate) struct Runner {
 /// spread and family-wise levels they read.
 struct Judging<'a> {
     checks: &'a [&'a dyn Check],
+    #[cfg(feature = "compare")]
     spreads: &'a RunSpreads<'a>,
     family: &'a Family,
 }
@@ -204,6 +204,7 @@ impl Runner {
         self.print_preamble(&setup, &family, selected.len(), console);
         let judging = Judging {
             checks: &checks,
+            #[cfg(feature = "compare")]
             spreads: &spreads,
             family: &family,
         };
@@ -387,6 +388,7 @@ impl Runner {
         let noise_floor = setup.noise_floor;
         let mut outcome = match (case, &setup.comparing) {
             (Case::Complexity(group), _) => self.run_complexity(group, noise_floor, earlier),
+            #[cfg(feature = "compare")]
             (Case::Test(_), Some(c)) if c.has(&name) && self.measuring() => {
                 self.compare_one(t, name, noise_floor, c, judging.family, judging.spreads)
             }
@@ -408,61 +410,6 @@ impl Runner {
         let finished = outcome.finish();
         console.test_finished(&finished.report, finished.failure_detail.as_deref());
         finished
-    }
-
-    /// Counts the instructions of a test this run measured, under the
-    /// run's valgrind (`--instructions`), and of the base build's test in
-    /// a paired comparison; the count is compared with the stored
-    /// baseline's when the baseline was counted by the same compiler
-    /// ([`crate::instructions`]). A test with an `instructions` limit in a
-    /// run that does not count says so.
-    fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, setup: &Setup) {
-        let judged = &mut outcome.judged;
-        let measured = outcome.measured.measurement.is_some() || judged.comparison.is_some();
-        if outcome.hung || outcome.measured.panic.is_some() || !measured {
-            return;
-        }
-        let limit = t.options.instructions;
-        let Some(valgrind) = &setup.valgrind else {
-            if let Some(limit) = limit {
-                judged.record(crate::instructions::judge::limit_not_checked(limit));
-            }
-            return;
-        };
-        let name = outcome.name.clone();
-        let k = crate::instructions::block_iters(
-            judged.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter),
-        );
-        let counted = std::env::current_exe()
-            .map_err(|e| format!("this test binary cannot be found to count it: {e}"))
-            .and_then(|me| crate::instructions::count(valgrind, &me, &name, k, limit));
-        let entry = setup
-            .baselines
-            .as_ref()
-            .filter(|_| !self.options.save_baseline)
-            .and_then(|file| file.get(&name));
-        let stored = entry
-            .filter(|e| e.fingerprint().rustc == setup.fingerprint.rustc)
-            .and_then(|e| e.instructions());
-        let base = setup
-            .comparing
-            .as_ref()
-            .filter(|c| c.has(&name))
-            .map(|c| crate::instructions::count(valgrind, &c.base[0], &name, k, None));
-        let tolerance = t.options.regression.unwrap_or(self.options.regression);
-        let counts = crate::instructions::judge::judge(counted, limit, stored, base, tolerance);
-        judged.instructions = counts.count;
-        judged.warnings.extend(counts.warnings);
-        for finding in counts.findings {
-            judged.record(finding);
-        }
-        if let Some(other) = entry.filter(|e| {
-            e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
-        }) {
-            judged
-                .warnings
-                .push(words::count_by_other_compiler(&other.fingerprint().rustc));
-        }
     }
 
     /// libtest's selection of a test known by its name: the filter

@@ -137,6 +137,7 @@ impl Judged {
         match finding.record {
             Some(Record::Budget(r)) => self.budget = Some(r),
             Some(Record::Baseline(r)) => self.baseline = Some(r),
+            #[cfg(feature = "compare")]
             Some(Record::Comparison(r)) => self.comparison = Some(r),
             Some(Record::Complexity(r)) => self.complexity = Some(r),
             None => {}

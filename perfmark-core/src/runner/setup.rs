@@ -24,7 +24,7 @@ use crate::report::Startup;
 use crate::Error;
 
 /// What a run knows before its first test.
-pub(super) struct Setup {
+pub(crate) struct Setup {
     /// Every registered test, selected or not.
     pub(super) tests: Vec<&'static PerfTest>,
     /// The machine-wide measurement lock, held until every test ran.
@@ -36,11 +36,11 @@ pub(super) struct Setup {
     pub(super) environment_warnings: Vec<String>,
     pub(super) store: BaselineStore,
     /// This machine and build, as baselines record it.
-    pub(super) fingerprint: Fingerprint,
+    pub(crate) fingerprint: Fingerprint,
     /// Compare mode's base build, if any.
-    pub(super) comparing: Option<Comparing>,
+    pub(crate) comparing: Option<Comparing>,
     /// The stored baselines the run compares with, if any.
-    pub(super) baselines: Option<BaselineFile>,
+    pub(crate) baselines: Option<BaselineFile>,
     /// The machine's noise floor, a fraction, when measured.
     pub(super) noise_floor: Option<f64>,
     /// What the start-up cost, when the run measures.
@@ -50,7 +50,8 @@ pub(super) struct Setup {
     pub(super) report_dir: PathBuf,
     /// The valgrind that counts instructions, with `--instructions` in a
     /// run that measures.
-    pub(super) valgrind: Option<crate::instructions::Valgrind>,
+    #[cfg(feature = "instructions")]
+    pub(crate) valgrind: Option<crate::instructions::Valgrind>,
 }
 
 impl Runner {
@@ -69,11 +70,16 @@ impl Runner {
         let will_measure = self.measuring() && selected.iter().any(|c| self.runs(c.test()));
         // Before anything is measured: a run asked to count that cannot
         // stops here, with how to install what it needs.
+        #[cfg(feature = "instructions")]
         let valgrind = if self.options.instructions && will_measure {
             Some(crate::instructions::Valgrind::find().map_err(Error::usage)?)
         } else {
             None
         };
+        #[cfg(not(feature = "instructions"))]
+        if self.options.instructions && will_measure {
+            return Err(Error::usage(crate::report::words::runner::WITHOUT_INSTRUCTIONS).into());
+        }
         // Taken before the clock's calibration and the noise floor, which
         // are measurements too.
         let (machine_lock, lock_warning) = if will_measure && !self.options.no_lock {
@@ -154,6 +160,7 @@ impl Runner {
             startup,
             prior,
             report_dir: self.report_dir(),
+            #[cfg(feature = "instructions")]
             valgrind,
         })
     }
@@ -185,6 +192,9 @@ impl Runner {
         selected: &[&Case],
     ) -> Result<(Option<Comparing>, Option<BaselineFile>), Box<dyn StdError>> {
         if !self.options.compare_with.is_empty() {
+            if cfg!(not(feature = "compare")) {
+                return Err(Error::usage(crate::report::words::runner::WITHOUT_COMPARE).into());
+            }
             let own: BTreeSet<String> = crate::registry::all_tests().iter().map(|t| t.name()).collect();
             let mut c = Comparing::start(
                 &self.options.compare_with,

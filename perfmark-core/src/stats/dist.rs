@@ -59,6 +59,7 @@ pub fn normal_quantile(p: f64) -> f64 {
     }
 }
 
+#[cfg(feature = "compare")]
 /// The upper tail of Student's t distribution with `df` degrees of freedom,
 /// `P(T > t)`: the one-sided p-value of a t statistic.
 ///

@@ -199,6 +199,7 @@ pub fn estimate_with(xs: &[f64], confidence: f64, statistic: Statistic) -> Estim
     }
 }
 
+#[cfg(feature = "compare")]
 /// [`estimate_with`] for samples taken in independent groups that each
 /// carry an offset of their own: the head's slices of a paired comparison,
 /// a group per worker process (`groups[i]` is sample `i`'s group). Within

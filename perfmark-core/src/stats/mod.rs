@@ -56,7 +56,9 @@ pub use dispersion::{
     diagnose_noise, gating_error_bound, robust_spread, sd_interval, NoiseDiagnosis,
 };
 pub use dist::quantile;
-pub use estimate::{estimate_in_groups, estimate_with, Estimate, Statistic};
+#[cfg(feature = "compare")]
+pub use estimate::estimate_in_groups;
+pub use estimate::{estimate_with, Estimate, Statistic};
 pub use family::bonferroni_confidence;
 pub use histogram::{bulk, histogram, text_histogram};
 pub use interval::Interval;

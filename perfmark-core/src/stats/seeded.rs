@@ -8,7 +8,7 @@ pub(crate) struct SeededNormal(pub(crate) u64);
 impl SeededNormal {
     /// Uniform in [0, 1), 53 bits.
     fn uniform(&mut self) -> f64 {
-        (crate::paired::process::splitmix64(&mut self.0) >> 11) as f64 / (1u64 << 53) as f64
+        (crate::worker::splitmix64(&mut self.0) >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// The next standard normal deviate.

@@ -7,8 +7,8 @@ use std::io::BufReader;
 
 use perfmark_core::measure::SampleKind;
 use perfmark_core::observe::ThreadObservation;
-use perfmark_core::paired::lines::{LineReader, MAX_LINE_BYTES};
-use perfmark_core::paired::protocol::{self, decode, decode_line, Reply, Request, LINE_PREFIX};
+use perfmark_core::worker::lines::{LineReader, MAX_LINE_BYTES};
+use perfmark_core::worker::protocol::{self, decode, decode_line, Reply, Request, LINE_PREFIX};
 use proptest::prelude::*;
 
 use crate::props::check;

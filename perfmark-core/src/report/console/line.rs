@@ -42,7 +42,7 @@ use crate::checks::{Source, Verdict};
 use crate::baseline::compare::Change;
 use crate::budget::BudgetOutcome;
 use crate::measure::SampleKind;
-use crate::paired::stats::PairedChange;
+use crate::paired::record::PairedChange;
 use crate::report::fmt::signed_percent;
 use crate::report::fmt::{fmt_ns, fmt_rate};
 use crate::report::TestReport;

@@ -20,7 +20,7 @@ use super::svg::escape;
 use crate::baseline::compare::Change;
 use crate::budget::BudgetOutcome;
 use crate::checks::Verdict;
-use crate::paired::stats::PairedChange;
+use crate::paired::record::PairedChange;
 use crate::report::TestReport;
 
 /// Width of the picture, SVG units.

@@ -131,6 +131,7 @@ pub fn explained(time: (f64, f64, f64), counts: &CountComparison) -> String {
     format!("{head}: {why}")
 }
 
+#[cfg(feature = "instructions")]
 /// Why a test with an instruction `limit` fails when counting failed with
 /// `error`.
 pub fn not_counted_for(limit: u64, error: &str) -> String {
@@ -140,17 +141,20 @@ pub fn not_counted_for(limit: u64, error: &str) -> String {
     )
 }
 
+#[cfg(feature = "instructions")]
 /// What a test without a limit says when counting failed with `error`.
 pub fn not_counted(error: &str) -> String {
     format!("instructions not counted: {error}")
 }
 
+#[cfg(feature = "instructions")]
 /// What a compared test says when the base build's count failed with
 /// `error`.
 pub fn base_not_counted(error: &str) -> String {
     format!("the base build's instructions not counted: {error}")
 }
 
+#[cfg(feature = "instructions")]
 /// The warning of a count whose rounds disagree.
 pub fn not_deterministic(count: &InstructionCount) -> String {
     format!(

@@ -1,9 +1,14 @@
 //! A paired comparison's verdict in words: the summary line the output
 //! contract spells (docs/output.md).
 
-use crate::paired::measure::PairedMeasurement;
 use crate::paired::record::ComparisonRecord;
-use crate::paired::stats::{min_detectable_slowdown, PairedChange, PairedEstimate, PairedVerdict};
+#[cfg(feature = "compare")]
+use crate::paired::{
+    measure::PairedMeasurement,
+    record::PairedChange,
+    stats::{min_detectable_slowdown, PairedEstimate, PairedVerdict},
+};
+#[cfg(feature = "compare")]
 use crate::report::fmt::{plain_percent, signed_percent};
 
 /// The summary line of a paired comparison, e.g.
@@ -17,6 +22,7 @@ use crate::report::fmt::{plain_percent, signed_percent};
 /// 9 runs in 10`, and
 /// `within the layout spread: two layouts of the same code differ by up to
 /// ±8.5% here (95%); neither failed nor passed` (`2·√2·layout_sd`).
+#[cfg(feature = "compare")]
 pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
     format!(
         "{} [{}, {}] vs base ({}): {}",
@@ -32,6 +38,7 @@ pub fn summary_line(est: &PairedEstimate, verdict: &PairedVerdict) -> String {
 /// pairs finished), e.g. `no estimate vs base (paired: 6 slices in 1
 /// process pair; 95% one-sided; tolerance 5%): inconclusive: fewer than 2
 /// process pairs`.
+#[cfg(feature = "compare")]
 pub fn summary_line_without_estimate(
     slices: usize,
     process_pairs: usize,
@@ -51,6 +58,7 @@ pub fn summary_line_without_estimate(
     )
 }
 
+#[cfg(feature = "compare")]
 fn design_words(slices: usize, process_pairs: usize, verdict: &PairedVerdict) -> String {
     let plural = |n: usize, word: &str| {
         if n == 1 {
@@ -68,6 +76,7 @@ fn design_words(slices: usize, process_pairs: usize, verdict: &PairedVerdict) ->
     )
 }
 
+#[cfg(feature = "compare")]
 fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     let layout_sd = est.layout_sd;
     let tolerance = plain_percent(verdict.tolerance);
@@ -103,6 +112,7 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     }
 }
 
+#[cfg(feature = "compare")]
 impl PairedMeasurement {
     /// The summary line (`… vs base (paired: …)`), with `verdict` (this
     /// measurement's).

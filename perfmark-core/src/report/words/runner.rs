@@ -57,12 +57,14 @@ pub fn workers_failed(error: &dyn Display) -> String {
     format!("measured in this process only: its worker processes failed ({error})")
 }
 
+#[cfg(feature = "instructions")]
 /// The warning of a stored instruction count made by another compiler,
 /// `rustc`.
 pub fn count_by_other_compiler(rustc: &str) -> String {
     format!("the stored instruction count was made by another compiler ({rustc}): not compared")
 }
 
+#[cfg(feature = "compare")]
 /// The reason of a paired comparison that failed with `error`.
 pub fn paired_failed(error: &dyn Display) -> String {
     format!("paired comparison failed: {error}")
@@ -125,3 +127,17 @@ fn fmt_secs(d: Duration) -> String {
         format!("{s:.3}")
     }
 }
+
+/// `--instructions` given to a test binary built without perfmark's
+/// `instructions` feature.
+#[cfg(not(feature = "instructions"))]
+pub const WITHOUT_INSTRUCTIONS: &str = "--instructions needs perfmark's `instructions` feature, \
+     which this test binary was built without: run `cargo perfmark baseline --instructions` or \
+     `cargo perfmark compare --instructions`, which turn it on, or build with `cargo test \
+     --release --features perfmark/instructions`";
+
+/// `--compare-with` given to a test binary built without perfmark's
+/// `compare` feature.
+pub const WITHOUT_COMPARE: &str = "--compare-with needs perfmark's `compare` feature, which \
+     this test binary was built without: run `cargo perfmark compare`, which turns it on, or \
+     build with `cargo test --release --features perfmark/compare`";

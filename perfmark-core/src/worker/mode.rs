@@ -8,7 +8,7 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use super::process::HEAP_OFFSET_VAR;
+use super::HEAP_OFFSET_VAR;
 use super::protocol::{Reply, PROTOCOL_VERSION};
 use super::serve::{say, Serve};
 use crate::bencher::{Bencher, Measurer};
@@ -90,7 +90,7 @@ pub fn run(test: Option<&str>) -> i32 {
 }
 
 /// Takes the bytes the coordinator's placement asks for
-/// ([`super::process::Placement`]) from the heap and keeps them for the
+/// ([`super::Placement`]) from the heap and keeps them for the
 /// process's life, so that the test's own allocations start that much
 /// further on. Nothing when the variable is absent or not a number below
 /// a page.
@@ -98,7 +98,7 @@ fn take_heap_offset() {
     let Some(bytes) = std::env::var(HEAP_OFFSET_VAR)
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&n| n > 0 && n <= super::process::PLACEMENT_RANGE)
+        .filter(|&n| n > 0 && n <= super::PLACEMENT_RANGE)
     else {
         return;
     };

@@ -15,144 +15,20 @@
 //! anew for every pair, so it enters the spread between pairs instead of
 //! biasing the ratio.
 
-use std::io::{BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::lines::{LineReader, MAX_LINE_BYTES};
-use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
-use crate::paired::measure::{PairDriver, Side};
 use crate::cpus::Cpus;
 use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
+use crate::paired::measure::PairDriver;
+use crate::worker::protocol::{Reply, Request};
+use crate::worker::{fresh_seed, splitmix64, Placement, Side, WorkerProcess, DEFAULT_WORKER_TIMEOUT};
 use crate::Error;
 
-/// How long a worker may take to greet and to reach its routine (the
-/// test's own setup runs in between), and how long one request may go
-/// unanswered, before the worker is taken to hang and is killed: the
-/// default of `PERFMARK_WORKER_TIMEOUT`. A slice lasts about 10 ms, so only
-/// a test's setup or a hung routine comes near it.
-pub const DEFAULT_WORKER_TIMEOUT: Duration = Duration::from_secs(60);
-/// How long a greeting-only run (listing the tests) may take.
-pub const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// The shortest block timed when measuring the harness's own cost.
 const OVERHEAD_BLOCK_NS: f64 = 1e6;
-
-#[derive(Debug)]
-enum Event {
-    Reply(Result<Reply, Error>),
-    Closed,
-}
-
-/// The variable whose length shifts a worker's initial stack: the kernel
-/// copies the environment's strings to the top of a new process's stack,
-/// so `main` starts that many bytes lower (rounded to the ABI's 16).
-pub const STACK_PAD_VAR: &str = "PERFMARK_WORKER_STACK_PAD";
-/// The variable that tells a worker how many bytes to take from the heap,
-/// and keep, before the test's own setup: later small allocations then
-/// start at another offset within their pages and cache lines.
-pub const HEAP_OFFSET_VAR: &str = "PERFMARK_WORKER_HEAP_OFFSET";
-/// Offsets are drawn below this many bytes: a page, over which every
-/// cache-line and fetch-block offset is reached.
-pub const PLACEMENT_RANGE: usize = 4096;
-
-/// Where a worker's stack and heap start, relative to where they would:
-/// drawn for each worker so that the offsets of a test's data (which
-/// caches, pages and store-to-load forwarding see) differ from process to
-/// process, as Mytkowicz, Diwan, Hauswirth and Sweeney ("Producing wrong
-/// data without doing anything obviously wrong!", ASPLOS 2009) showed the
-/// environment's size alone can move a program's time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placement {
-    /// Bytes of environment string added, lowering the initial stack.
-    pub stack_pad: usize,
-    /// Bytes allocated and kept before the test's setup, a multiple of 16.
-    pub heap_offset: usize,
-    /// The CPU the worker is held on from its start, when pinned: both
-    /// workers of a process pair share one ([`crate::cpus`]).
-    pub cpu: Option<usize>,
-}
-
-impl Placement {
-    /// A placement drawn from `rng` (splitmix64 state), both offsets below
-    /// [`PLACEMENT_RANGE`].
-    pub fn draw(rng: &mut u64) -> Placement {
-        let range = PLACEMENT_RANGE as u64;
-        Placement {
-            stack_pad: (splitmix64(rng) % range) as usize,
-            heap_offset: ((splitmix64(rng) % range) & !15) as usize,
-            cpu: None,
-        }
-    }
-}
-
-/// The next value of a splitmix64 sequence (Steele, Lea and Flood, "Fast
-/// splittable pseudorandom number generators", OOPSLA 2014).
-pub(crate) fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A seed that differs from run to run (std's per-process hash keys).
-pub(crate) fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.finish()
-}
-
-/// Whether the variable `key` belongs to the worker protocol (what a
-/// worker must never inherit from its coordinator). A worker reads no
-/// other option: the rest are a run's, or a test's own.
-fn is_run_option(key: &str) -> bool {
-    key.starts_with("PERFMARK_WORKER_")
-}
-
-mod worker;
-pub use worker::WorkerProcess;
-
-/// What a perfmark test binary says of itself when it greets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Greeting {
-    /// Its perf tests.
-    pub(crate) tests: Vec<String>,
-    /// Whether it was built with its layout pinned.
-    pub(crate) pinned: bool,
-}
-
-/// The perf tests of the perfmark test binary at `path`, from its greeting.
-/// An error names the path when it is not a perfmark test binary or speaks
-/// another protocol version.
-pub fn probe(path: &Path, side: Side) -> Result<Vec<String>, Error> {
-    greeting(path, side).map(|g| g.tests)
-}
-
-/// The greeting of the perfmark test binary at `path`; errors as
-/// [`probe`]'s.
-pub(crate) fn greeting(path: &Path, side: Side) -> Result<Greeting, Error> {
-    if !path.is_file() {
-        return Err(Error::worker(
-            side,
-            path,
-            "is not a file: give the path of another build of this test target",
-        ));
-    }
-    let mut worker = WorkerProcess::spawn(path, side, None, None)?;
-    let greeting = worker.greet(PROBE_TIMEOUT)?;
-    let _ = worker.wait_briefly();
-    Ok(greeting)
-}
 
 /// A [`PairDriver`] over worker processes of two builds of one test, each
 /// build in one or more links.

@@ -2,12 +2,25 @@
 //! to line by line over its stdin and stdout, read with a timeout, and
 //! killed when dropped.
 
-use super::*;
+use std::io::{BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::lines::{LineReader, MAX_LINE_BYTES};
+use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
+use super::{is_run_option, Event, Greeting, Placement, Side, HEAP_OFFSET_VAR, STACK_PAD_VAR};
+use crate::measure::SampleKind;
+use crate::observe::ThreadObservation;
+use crate::Error;
 
 /// One running worker process.
 #[derive(Debug)]
 pub struct WorkerProcess {
-    pub(super) side: Side,
+    pub(crate) side: Side,
     path: PathBuf,
     child: Child,
     stdin: Option<ChildStdin>,
@@ -110,7 +123,7 @@ impl WorkerProcess {
         })
     }
 
-    pub(super) fn error(&self, message: String) -> Error {
+    pub(crate) fn error(&self, message: String) -> Error {
         Error::worker(self.side, &self.path, message)
     }
 
@@ -245,7 +258,7 @@ impl WorkerProcess {
         result
     }
 
-    pub(super) fn wait_briefly(&mut self) -> Option<std::process::ExitStatus> {
+    pub(crate) fn wait_briefly(&mut self) -> Option<std::process::ExitStatus> {
         let until = Instant::now() + Duration::from_secs(5);
         loop {
             match self.child.try_wait() {
@@ -256,12 +269,12 @@ impl WorkerProcess {
         }
     }
 
-    pub(super) fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 
-    pub(super) fn stderr_tail(&self) -> String {
+    pub(crate) fn stderr_tail(&self) -> String {
         // Let the reader thread catch the last words.
         thread::sleep(Duration::from_millis(20));
         let text = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();

@@ -1,0 +1,79 @@
+//! The run's counting step (`--instructions`): after a test is timed, its
+//! instructions are counted under Callgrind, and the base build's too in
+//! a paired comparison; the counts are judged ([`super::judge`]).
+
+use crate::registry::PerfTest;
+use crate::runner::outcome::Outcome;
+use crate::runner::setup::Setup;
+use crate::runner::Runner;
+
+impl Runner {
+    #[cfg(feature = "instructions")]
+    /// Counts the instructions of a test this run measured, under the
+    /// run's valgrind (`--instructions`), and of the base build's test in
+    /// a paired comparison; the count is compared with the stored
+    /// baseline's when the baseline was counted by the same compiler
+    /// ([`crate::instructions`]). A test with an `instructions` limit in a
+    /// run that does not count says so.
+    pub(crate) fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, setup: &Setup) {
+        let judged = &mut outcome.judged;
+        let measured = outcome.measured.measurement.is_some() || judged.comparison.is_some();
+        if outcome.hung || outcome.measured.panic.is_some() || !measured {
+            return;
+        }
+        let limit = t.options.instructions;
+        let Some(valgrind) = &setup.valgrind else {
+            if let Some(limit) = limit {
+                judged.record(super::limit_not_checked(limit));
+            }
+            return;
+        };
+        let name = outcome.name.clone();
+        let k = super::block_iters(
+            judged.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter),
+        );
+        let counted = std::env::current_exe()
+            .map_err(|e| format!("this test binary cannot be found to count it: {e}"))
+            .and_then(|me| super::count(valgrind, &me, &name, k, limit));
+        let entry = setup
+            .baselines
+            .as_ref()
+            .filter(|_| !self.options.save_baseline)
+            .and_then(|file| file.get(&name));
+        let stored = entry
+            .filter(|e| e.fingerprint().rustc == setup.fingerprint.rustc)
+            .and_then(|e| e.instructions());
+        let base = setup
+            .comparing
+            .as_ref()
+            .filter(|c| c.has(&name))
+            .map(|c| super::count(valgrind, &c.base[0], &name, k, None));
+        let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        let counts = super::judge::judge(counted, limit, stored, base, tolerance);
+        judged.instructions = counts.count;
+        judged.warnings.extend(counts.warnings);
+        for finding in counts.findings {
+            judged.record(finding);
+        }
+        if let Some(other) = entry.filter(|e| {
+            e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
+        }) {
+            judged
+                .warnings
+                .push(crate::report::words::runner::count_by_other_compiler(&other.fingerprint().rustc));
+        }
+    }
+
+    /// Without the `instructions` feature nothing is counted: a test with
+    /// an `instructions` limit says that the limit was not checked.
+    #[cfg(not(feature = "instructions"))]
+    pub(crate) fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, _: &Setup) {
+        let measured = outcome.measured.measurement.is_some() || outcome.judged.comparison.is_some();
+        if outcome.hung || outcome.measured.panic.is_some() || !measured {
+            return;
+        }
+        if let Some(limit) = t.options.instructions {
+            outcome.judged.record(super::limit_not_checked(limit));
+        }
+    }
+}
