@@ -1,10 +1,84 @@
-//! Writing files so that no crash leaves a torn one: the reports and the
-//! baseline store both write through [`replace_file`].
+//! Files that no crash leaves torn and no two processes write at once: the
+//! reports and the baseline store both write through [`replace_file`], and
+//! the baseline store and the machine-wide measurement lock both lock
+//! through [`lock`].
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How [`lock`] waits for another process's lock.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Wait {
+    /// As long as it takes (the OS blocks until the holder lets go).
+    Forever,
+    /// Polling, backing off from 1 ms to 20 ms, at most this long.
+    AtMost(Duration),
+}
+
+/// Why [`lock`] returned without the lock.
+#[derive(Debug)]
+pub(crate) enum LockError {
+    /// The lock file could not be opened (`opening`) or locked.
+    Io { opening: bool, error: io::Error },
+    /// Another process held it for the whole [`Wait::AtMost`].
+    TimedOut,
+}
+
+/// Opens (creating it if needed) the lock file `path` and takes an
+/// exclusive advisory lock on it (`File::lock`: `flock` on Unix, which the
+/// kernel releases when its holder dies, even by SIGKILL). `on_wait` is
+/// called once, with the path, when another process holds it. The lock is
+/// held until the returned file is closed.
+///
+/// # Errors
+/// [`LockError::Io`] when the file cannot be opened or locked (a read-only
+/// directory, say); [`LockError::TimedOut`] after a [`Wait::AtMost`].
+pub(crate) fn lock(
+    path: &Path,
+    wait: Wait,
+    on_wait: impl FnOnce(&Path),
+) -> Result<File, LockError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|error| LockError::Io {
+            opening: true,
+            error,
+        })?;
+    let locked = |error| LockError::Io {
+        opening: false,
+        error,
+    };
+    match file.try_lock() {
+        Ok(()) => return Ok(file),
+        Err(TryLockError::WouldBlock) => on_wait(path),
+        Err(TryLockError::Error(e)) => return Err(locked(e)),
+    }
+    let limit = match wait {
+        Wait::Forever => return file.lock().map(|()| file).map_err(locked),
+        Wait::AtMost(limit) => limit,
+    };
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if started.elapsed() >= limit {
+            return Err(LockError::TimedOut);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => return Err(locked(e)),
+        }
+    }
+}
 
 /// Distinguishes the temporary files of successive writes in one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);

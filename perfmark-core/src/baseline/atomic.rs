@@ -2,13 +2,13 @@
 //! clean-up of the temporary files that killed saves left. The file itself
 //! is replaced by [`crate::fs::replace_file`], which no crash can tear.
 
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use super::BaselineError;
+use crate::fs::{LockError, Wait};
 
 /// How long a save waits for another process's lock before giving up. A
 /// save holds the lock for the milliseconds it takes to read, merge and
@@ -22,8 +22,8 @@ pub(super) const DIR_ADVICE: &str =
 /// An exclusive lock on `.<file>.lock` beside a baseline file, held until
 /// dropped.
 ///
-/// The lock is `File::lock` (`flock` on Unix), so the kernel releases it when
-/// its holder dies, even by SIGKILL: a killed save never blocks the next.
+/// The lock is [`crate::fs::lock`]'s, which the kernel releases when its
+/// holder dies: a killed save never blocks the next.
 /// On Unix the lock file is deleted by its holder before unlocking, so no
 /// stray file stays beside the committed baselines. That is safe because a
 /// process that obtains the lock checks that the path still names the file
@@ -40,36 +40,18 @@ impl LockGuard {
     pub(super) fn acquire(path: &Path) -> Result<LockGuard, BaselineError> {
         let started = Instant::now();
         loop {
-            let file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(path)
-                .map_err(|e| {
-                    BaselineError::io(path, "cannot create the baseline lock file", DIR_ADVICE, e)
-                })?;
-            let mut pause = Duration::from_millis(1);
-            loop {
-                match file.try_lock() {
-                    Ok(()) => break,
-                    Err(TryLockError::WouldBlock) => {
-                        if started.elapsed() >= LOCK_TIMEOUT {
-                            return Err(BaselineError::lock_timeout(path, LOCK_TIMEOUT.as_secs()));
-                        }
-                        thread::sleep(pause);
-                        pause = (pause * 2).min(Duration::from_millis(20));
-                    }
-                    Err(TryLockError::Error(e)) => {
-                        return Err(BaselineError::io(
-                            path,
-                            "cannot lock the baseline lock file",
-                            DIR_ADVICE,
-                            e,
-                        ))
-                    }
+            let left = LOCK_TIMEOUT.saturating_sub(started.elapsed());
+            let file = crate::fs::lock(path, Wait::AtMost(left), |_| {}).map_err(|e| match e {
+                LockError::TimedOut => BaselineError::lock_timeout(path, LOCK_TIMEOUT.as_secs()),
+                LockError::Io { opening, error } => {
+                    let what = if opening {
+                        "cannot create the baseline lock file"
+                    } else {
+                        "cannot lock the baseline lock file"
+                    };
+                    BaselineError::io(path, what, DIR_ADVICE, error)
                 }
-            }
+            })?;
             if still_names(path, &file) {
                 return Ok(LockGuard {
                     path: path.to_owned(),

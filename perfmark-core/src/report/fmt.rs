@@ -74,19 +74,47 @@ pub fn fmt_percent(fraction: f64, decimals: usize) -> String {
 
 /// `1.124` → `+12.4%`; infinite → `+inf%`.
 pub fn signed_percent(ratio: f64) -> String {
+    signed_percent_with(ratio, 1)
+}
+
+/// A ratio's change as a signed percentage with `decimals` decimals:
+/// `1.0123` with 2 → `+1.23%`; infinite → `+inf%`.
+pub fn signed_percent_with(ratio: f64, decimals: usize) -> String {
     let pct = (ratio - 1.0) * 100.0;
     if pct.is_finite() {
-        format!("{pct:+.1}%")
+        format!("{pct:+.decimals$}%")
     } else {
         format!("{pct:+}%")
     }
 }
 
-/// `0.05` → `5%`, `0.025` → `2.5%`: no trailing zeros.
+/// `0.05` → `5%`, `0.025` → `2.5%`: no trailing zeros, at most two
+/// decimals.
 pub fn plain_percent(fraction: f64) -> String {
-    let text = format!("{:.2}", fraction * 100.0);
-    let text = text.trim_end_matches('0').trim_end_matches('.');
+    trimmed_percent(fraction, 2)
+}
+
+/// A fraction as a percentage with at most `decimals` decimals and no
+/// trailing zeros: `0.95` → `95%`, `0.96875` with 3 → `96.875%`.
+pub fn trimmed_percent(fraction: f64, decimals: usize) -> String {
+    let text = format!("{:.decimals$}", fraction * 100.0);
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
     format!("{text}%")
+}
+
+/// A share as a reader says it: whole percent from `whole_from` (a
+/// fraction) up, one decimal below: `0.14` → `14%`, `0.062` → `6.2%` with
+/// `whole_from` 0.0995.
+pub fn rounded_percent(fraction: f64, whole_from: f64) -> String {
+    if fraction >= whole_from {
+        fmt_percent(fraction, 0)
+    } else {
+        fmt_percent(fraction, 1)
+    }
 }
 
 #[cfg(test)]
@@ -117,6 +145,19 @@ mod tests {
         assert_eq!(fmt_rate(Work::Bytes(1000), rate), "10.00 GB/s");
         assert_eq!(fmt_rate(Work::Items(1), 2.079e8), "207.9 Mitem/s");
         assert_eq!(rate_per_s(Work::Items(1), 0.0), None);
+    }
+
+    #[test]
+    fn every_percentage_style() {
+        assert_eq!(signed_percent_with(1.0123, 2), "+1.23%");
+        assert_eq!(signed_percent(f64::INFINITY), "+inf%");
+        assert_eq!(trimmed_percent(0.95, 3), "95%");
+        assert_eq!(trimmed_percent(0.96875, 3), "96.875%");
+        assert_eq!(trimmed_percent(0.1, 0), "10%");
+        assert_eq!(rounded_percent(0.14, 0.0995), "14%");
+        assert_eq!(rounded_percent(0.062, 0.0995), "6.2%");
+        assert_eq!(rounded_percent(0.04, 0.02), "4%");
+        assert_eq!(rounded_percent(0.015, 0.02), "1.5%");
     }
 
     #[test]

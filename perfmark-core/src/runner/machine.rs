@@ -21,10 +21,12 @@
 //! (`NEXTEST_RUN_ID`) share the first one's instead, through a file beside
 //! the lock, read and written only while holding it.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::fs::{LockError, Wait};
 
 /// The environment variable nextest sets to the same id for every test of
 /// one `cargo nextest run`.
@@ -54,21 +56,11 @@ impl MachineLock {
     /// temporary directory, say).
     pub fn acquire(dir: &Path, on_wait: impl FnOnce(&Path)) -> io::Result<MachineLock> {
         let path = lock_path(dir);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&path)?;
         let started = Instant::now();
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                on_wait(&path);
-                file.lock()?;
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(e),
-        }
+        let file = crate::fs::lock(&path, Wait::Forever, on_wait).map_err(|e| match e {
+            LockError::Io { error, .. } => error,
+            LockError::TimedOut => unreachable!("a lock waited for forever does not time out"),
+        })?;
         Ok(MachineLock {
             _file: file,
             path,

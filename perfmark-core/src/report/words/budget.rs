@@ -4,7 +4,7 @@
 
 use crate::budget::near_line::near_spread;
 use crate::budget::record::{BudgetOutcome, BudgetRecord};
-use crate::report::fmt::fmt_ns;
+use crate::report::fmt::{fmt_ns, rounded_percent, trimmed_percent};
 use crate::stats::Estimate;
 
 impl BudgetRecord {
@@ -21,12 +21,12 @@ impl BudgetRecord {
         if let Some(look) = &self.look {
             if (look.ci.confidence - estimate.ci.confidence).abs() > 1e-9 {
                 reason.push_str(&format!(
-                    "; look {} of up to {} at the budget, on a {}% CI so that all looks together \
-                     keep {}%",
+                    "; look {} of up to {} at the budget, on a {} CI so that all looks together \
+                     keep {}",
                     look.look,
                     look.max_looks,
-                    percent(look.ci.confidence),
-                    percent(estimate.ci.confidence)
+                    trimmed_percent(look.ci.confidence, 3),
+                    trimmed_percent(estimate.ci.confidence, 3)
                 ));
             }
         }
@@ -64,9 +64,9 @@ pub fn flip_note(budget_ns: f64, estimate_ns: f64, sd: f64) -> Option<String> {
     let side = if gap >= 0.0 { "above" } else { "below" };
     Some(format!(
         "may flip between runs: the budget is {:.1}% {side} the estimate, and runs here differ by about \
-         {}%",
+         {}",
         gap.abs(),
-        round_percent(spread.exp_m1() * 100.0)
+        rounded_percent(spread.exp_m1(), 0.02)
     ))
 }
 
@@ -89,23 +89,6 @@ pub fn inconclusive_warning(processes_sd_log: Option<f64>, max_time_ns: f64) -> 
             fmt_ns(max_time_ns)
         ),
     }
-}
-
-/// A spread in percent as a reader says it: whole percent from 2% up, one
-/// decimal below.
-fn round_percent(pct: f64) -> String {
-    if pct >= 2.0 {
-        format!("{:.0}", pct)
-    } else {
-        format!("{:.1}", pct)
-    }
-}
-
-/// A level as a percentage with at most three decimals and no trailing
-/// zeros: `0.95` → `95`, `0.99375` → `99.375`.
-fn percent(level: f64) -> String {
-    let text = format!("{:.3}", level * 100.0);
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 #[cfg(test)]
@@ -137,11 +120,5 @@ mod tests {
         // Nothing to say about numbers that are not times.
         assert_eq!(flip_note(100.0, 0.0, 0.02), None);
         assert_eq!(flip_note(100.0, 100.0, f64::NAN), None);
-    }
-
-    #[test]
-    fn levels_read_as_short_percentages() {
-        assert_eq!(percent(0.95), "95");
-        assert_eq!(percent(0.96875), "96.875");
     }
 }

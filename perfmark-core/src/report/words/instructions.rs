@@ -3,16 +3,11 @@
 //! comparison's time change is the instructions'.
 
 use crate::instructions::count::{CountChange, CountComparison, CountSource, InstructionCount};
-use crate::report::fmt::{plain_percent, signed_percent};
+use crate::report::fmt::{plain_percent, signed_percent, signed_percent_with};
 
 /// `1.0123` → `+1.23%`: counts are exact, so two decimals.
 fn count_percent(ratio: f64) -> String {
-    let pct = (ratio - 1.0) * 100.0;
-    if pct.is_finite() {
-        format!("{pct:+.2}%")
-    } else {
-        format!("{pct:+}%")
-    }
+    signed_percent_with(ratio, 2)
 }
 
 impl InstructionCount {

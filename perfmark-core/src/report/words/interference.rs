@@ -3,6 +3,7 @@
 //! run's header line on what can be observed.
 
 use crate::observe::{Coverage, Interference, PairedInterference, ProcFile};
+use crate::report::fmt::rounded_percent;
 
 impl Interference {
     /// The warning of a disturbed span, with its figures; `None` when it is
@@ -82,12 +83,7 @@ impl Coverage {
 
 /// `14%`; one decimal below 10%.
 pub(crate) fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p < 9.95 {
-        format!("{p:.1}%")
-    } else {
-        format!("{p:.0}%")
-    }
+    rounded_percent(share, 0.0995)
 }
 
 /// `0.28 s`, `12 ms`.
