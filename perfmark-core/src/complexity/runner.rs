@@ -45,7 +45,7 @@ impl Runner {
                 Some(r) => r,
                 None => {
                     let plan = self.plan_for(member);
-                    let tolerance = member.options.regression.unwrap_or(self.options.regression);
+                    let tolerance = self.tolerance(member);
                     measured_now = self
                         .measure_one(member, name.clone(), &plan, tolerance, noise_floor, &[])
                         .finish()

@@ -48,7 +48,7 @@ impl Runner {
             .as_ref()
             .filter(|c| c.has(&name))
             .map(|c| super::count(valgrind, &c.base[0], &name, k, None));
-        let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        let tolerance = self.tolerance(t);
         let counts = super::judge::judge(counted, limit, stored, base, tolerance);
         judged.instructions = counts.count;
         judged.warnings.extend(counts.warnings);

@@ -46,7 +46,7 @@ impl Runner {
         let test_confidence = plan.confidence;
         plan.confidence = family.confidence(&name, test_confidence);
         let confidence = plan.confidence;
-        let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        let tolerance = self.tolerance(t);
         let mut outcome = Outcome::of(t, name.clone());
         let paired_plan = PairedPlan::new(confidence, tolerance, plan.max_time);
         let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base)

@@ -32,8 +32,7 @@ pub fn to_string(report: &Report) -> String {
 /// Reads a report from `deserializer`, as `report.json` holds it: of this
 /// version or a later one (whose added fields are ignored), `null` read
 /// back as NaN (or as ±∞ for a CI bound). This is the format's half that a
-/// reader needs; opening and parsing a file is the reader's
-/// (`cargo_perfmark::report::read`).
+/// reader needs ([`read`] opens and parses a file with it).
 ///
 /// Generic, so perfmark-core itself compiles none of it, nor the whole
 /// report's `Deserialize` it instantiates: a test binary never reads a
@@ -47,20 +46,31 @@ pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Report,
     Report::deserialize(NullAsNan(deserializer))
 }
 
-/// The tests' reader of a `report.json` text.
-#[cfg(test)]
-pub(crate) fn from_str(text: &str) -> Result<Report, serde_json::Error> {
-    let mut json = serde_json::Deserializer::from_str(text);
+/// Reads a report from the text of a `report.json` ([`deserialize`]).
+/// Generic (any `str`-like text) for the reason [`deserialize`] is: only a
+/// reader compiles it.
+///
+/// # Errors
+/// When `text` is not JSON, or lacks a field of this version or has one
+/// of the wrong type; the error names the line and column.
+pub fn from_str(text: impl AsRef<str>) -> Result<Report, serde_json::Error> {
+    let mut json = serde_json::Deserializer::from_str(text.as_ref());
     let report = deserialize(&mut json)?;
     json.end()?;
     Ok(report)
 }
 
-/// The tests' reader of a `report.json` file: errors name it.
-#[cfg(test)]
-pub(crate) fn read(path: &std::path::Path) -> Result<Report, String> {
+/// Reads the `report.json` at `path` ([`from_str`]); generic as
+/// [`from_str`] is.
+///
+/// # Errors
+/// When the file cannot be read, is not UTF-8 text or is not a report of
+/// this version: the message names the file and says which.
+pub fn read(path: impl AsRef<std::path::Path>) -> Result<Report, String> {
+    let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let not_a_report = |why: String| format!("{} is not a perfmark report: {why}", path.display());
+    // A file that reads but is not text is not a report, rather than "cannot be read".
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| not_a_report(format!("it is not UTF-8 text ({e})")))?;
     from_str(text).map_err(|e| not_a_report(e.to_string()))

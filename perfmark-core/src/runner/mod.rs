@@ -163,6 +163,12 @@ impl Runner {
     }
 
     /// Whether this run measures (an optimized build, or `PERFMARK_FORCE`).
+    /// The time rule's tolerance for test `t`: its `regression` option,
+    /// else the run's (`PERFMARK_REGRESSION`, default 5%).
+    pub(crate) fn tolerance(&self, t: &PerfTest) -> f64 {
+        t.options.regression.unwrap_or(self.options.regression)
+    }
+
     fn measuring(&self) -> bool {
         !self.build.debug_assertions || self.options.force
     }

@@ -66,7 +66,7 @@ impl Runner {
         // until that interval clears the budget, and every verdict of the
         // test is decided at it.
         plan.confidence = family.confidence(&name, plan.confidence);
-        let tolerance = t.options.regression.unwrap_or(self.options.regression);
+        let tolerance = self.tolerance(t);
         let mut outcome = self.measure_one(t, name.clone(), &plan, tolerance, noise_floor, checks);
         if !self.options.no_remeasure && !outcome.hung && remeasure::wanted(&outcome) {
             let mut again = plan.clone();
