@@ -59,7 +59,6 @@ internal_modules!(
     processes,
     registry,
     runner,
-    size,
     stats,
     worker,
 );
@@ -68,7 +67,6 @@ pub mod baseline;
 mod error;
 pub(crate) mod fs;
 mod json_text;
-mod layout;
 pub mod report;
 
 /// The property tests' runner, shared with `tests/properties/`.
@@ -78,8 +76,8 @@ mod props;
 
 pub use allocations::CountingAlloc;
 pub use bencher::{AsyncBencher, Bencher, BlockOn, Executor, Work};
+pub use complexity::size::Size;
 pub use error::Error;
-pub use size::Size;
 pub use worker::probe;
 pub use worker::Side;
 

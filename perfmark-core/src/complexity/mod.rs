@@ -15,5 +15,6 @@ pub mod check;
 pub mod fit;
 pub mod record;
 pub(crate) mod runner;
+pub mod size;
 
 pub use record::ComplexityRecord;

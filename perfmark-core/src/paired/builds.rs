@@ -43,7 +43,7 @@ impl Comparing {
         for link in &base[1..] {
             base_pinned &= same_build(link, Side::Base, &base_tests, first)?;
         }
-        let mut head_pinned = crate::layout::pinned();
+        let mut head_pinned = crate::worker::layout::pinned();
         let head = if head_layouts.is_empty() {
             vec![std::env::current_exe().map_err(|e| {
                 Error::worker(

@@ -9,6 +9,7 @@
 //! comparison (`--compare-with`) workers of two builds. The worker side is
 //! in every test binary, so any build can serve as the base of another.
 
+pub(crate) mod layout;
 pub mod lines;
 pub(crate) mod mode;
 pub mod process;

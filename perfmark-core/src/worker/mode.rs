@@ -27,7 +27,7 @@ pub fn run(test: Option<&str>) -> i32 {
             None => tests.iter().map(|t| t.name()).collect(),
             Some(_) => Vec::new(),
         },
-        pinned: crate::layout::pinned(),
+        pinned: crate::worker::layout::pinned(),
     };
     say(&hello);
     let Some(name) = test else {

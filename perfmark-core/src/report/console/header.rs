@@ -131,7 +131,7 @@ impl<O: Write, E: Write> Console<O, E> {
         self.say(format_args!(
             "note: {which} (cargo perfmark compare builds both with every function aligned to \
              {} bytes): a change of a few percent can be where code landed, not its speed",
-            crate::layout::PINNED_ALIGNMENT
+            crate::worker::layout::PINNED_ALIGNMENT
         ));
     }
 
