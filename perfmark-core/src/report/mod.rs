@@ -11,6 +11,10 @@
 //! [`Report::write`] writes the files through the crate's atomic file
 //! helper (`fs.rs`).
 //!
+//! A reader of `report.json` (cargo-perfmark) names the verdict and
+//! outcome enums this module re-exports, and the statistics of [`plot`],
+//! all without the `internals` feature.
+//!
 //! This file holds the data and its assembly only, and imports none of the
 //! forms: they import it (the files are written from `write.rs`).
 
@@ -24,20 +28,25 @@ pub mod markdown;
 pub(crate) mod words;
 mod write;
 
-#[cfg(test)]
-pub(crate) mod fixtures;
+// With `internals` for the page's tests in cargo-perfmark. Not a public API.
+#[cfg(any(test, feature = "internals"))]
+#[doc(hidden)]
+pub mod fixtures;
 
 use crate::allocations::Allocations;
+pub use crate::baseline::compare::Change;
 pub use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::Prior;
 use crate::bencher::Work;
+pub use crate::budget::BudgetOutcome;
 use crate::budget::BudgetRecord;
-use crate::checks::{Source, Verdict};
+pub use crate::checks::{Source, Verdict};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 pub use crate::cpus::CpuRecord;
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
+pub use crate::paired::stats::PairedChange;
 use crate::paired::{ComparisonRecord, RunComparison};
 use crate::platform::Platform;
 pub use crate::processes::ProcessSpread;
@@ -46,6 +55,13 @@ use crate::stats::{
 };
 
 pub use fmt::{fmt_ns, fmt_rate, rate_per_s};
+
+/// The statistics a plot of a test's samples is drawn with: the same
+/// functions the runtime decides with, so that a page's fences and bins
+/// are those of the report.
+pub mod plot {
+    pub use crate::stats::{bulk, histogram, tukey, Bulk, Histogram, Outliers};
+}
 
 /// Version of `report.json`'s format ([`json`]).
 pub const REPORT_SCHEMA: u32 = 1;
