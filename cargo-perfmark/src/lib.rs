@@ -25,6 +25,7 @@ pub mod cargo;
 pub mod cli;
 pub mod compare;
 mod error;
+pub mod html;
 pub mod layout;
 pub mod report;
 

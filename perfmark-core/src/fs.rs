@@ -1,5 +1,6 @@
-//! Writing files so that no crash leaves a torn one: the reports and the
-//! baseline store both write through [`replace_file`].
+//! Writing files so that no crash leaves a torn one: the reports, the
+//! baseline store and `cargo perfmark report`'s pages all write through
+//! [`replace_file`].
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -24,7 +25,7 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// When the temporary file cannot be created, written or synced, or the
 /// rename or the directory sync fails; the temporary file is then removed
 /// (best effort) and `target` is untouched.
-pub(crate) fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
+pub fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = file_name(target);
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));

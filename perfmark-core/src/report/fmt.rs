@@ -82,10 +82,12 @@ pub fn signed_percent(ratio: f64) -> String {
     }
 }
 
-/// `0.05` → `5%`, `0.025` → `2.5%`: no trailing zeros.
+/// `0.05` → `5%`, `0.025` → `2.5%`, `-0.2` → `-20%`: two decimals at
+/// most, no trailing zeros, and `0%` for what rounds to zero from below.
 pub fn plain_percent(fraction: f64) -> String {
     let text = format!("{:.2}", fraction * 100.0);
     let text = text.trim_end_matches('0').trim_end_matches('.');
+    let text = if text == "-0" { "0" } else { text };
     format!("{text}%")
 }
 
@@ -123,5 +125,10 @@ mod tests {
     fn percentages() {
         assert_eq!(fmt_percent(0.0123, 1), "1.2%");
         assert_eq!(fmt_percent(0.95, 0), "95%");
+        assert_eq!(plain_percent(0.05), "5%");
+        assert_eq!(plain_percent(0.025), "2.5%");
+        assert_eq!(plain_percent(-0.2), "-20%");
+        assert_eq!(plain_percent(-0.0), "0%");
+        assert_eq!(plain_percent(-0.000_01), "0%");
     }
 }

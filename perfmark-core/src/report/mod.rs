@@ -5,15 +5,16 @@
 //! measured and what the checks decided (the runner's `Outcome`). The
 //! forms it takes are one module each: [`console`] (the lines under
 //! `test NAME ... ok` and the `--verbose` account), [`json`]
-//! (`report.json`, typed both ways), [`markdown`] (`summary.md`) and
-//! [`html`] (`report.html`). The facts both the page and `--verbose` state
-//! in words come from [`facts`]; numbers are printed by [`fmt`].
-//! [`Report::write`] writes the files through the crate's atomic file
-//! helper (`fs.rs`).
+//! (`report.json`, typed both ways) and [`markdown`] (`summary.md`). The
+//! facts that `--verbose` and the page state in words come from [`facts`];
+//! numbers are printed by [`fmt`]. [`Report::write`] writes the files
+//! through the crate's atomic file helper ([`crate::fs`]).
 //!
-//! A reader of `report.json` (cargo-perfmark) names the verdict and
-//! outcome enums this module re-exports, and the statistics of [`plot`],
-//! all without the `internals` feature.
+//! The page ([`PAGE_FILE`]) is not the test binary's: `cargo perfmark
+//! report` draws it from `report.json`, so what every test binary links
+//! stays lean. It reads a [`Report`] back and names the verdict and outcome
+//! enums this module re-exports, and the statistics of [`plot`], all
+//! without the `internals` feature.
 //!
 //! This file holds the data and its assembly only, and imports none of the
 //! forms: they import it (the files are written from `write.rs`).
@@ -22,11 +23,11 @@ pub mod bencher;
 pub mod console;
 pub mod facts;
 pub mod fmt;
-pub mod html;
 pub mod json;
 pub mod markdown;
 pub(crate) mod words;
 mod write;
+pub use write::PAGE_FILE;
 
 // With `internals` for the page's tests in cargo-perfmark. Not a public API.
 #[cfg(any(test, feature = "internals"))]
