@@ -312,8 +312,20 @@ fn report_json_has_the_stable_core() {
     assert_eq!(tests[2]["verdict"], "pass");
     assert!(dir.join("summary.md").exists());
     // The page is `cargo perfmark report`'s: the test binary removed the
-    // earlier one and drew none.
+    // earlier one and drew none, and the header says how to draw it.
     assert!(!dir.join("report.html").exists(), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "(the page: cargo perfmark report {})\n",
+            dir.display()
+        )),
+        "{}",
+        explain(&out)
+    );
+    let page = cargo_perfmark::report::draw_page(&dir).expect("the page is drawn");
+    assert_eq!(page.tests, 3);
+    let html = std::fs::read_to_string(&page.path).expect("report.html written");
+    assert!(html.contains("custom_over") && html.contains("<svg"));
 }
 
 #[test]

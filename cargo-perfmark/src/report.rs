@@ -1,12 +1,21 @@
-//! Reading `report.json` back: the file a test binary writes into
-//! `target/perfmark/<test target>/` (its format: perfmark-core's
-//! `report::json`).
+//! Reading `report.json` back, and drawing its page: `cargo perfmark
+//! report`.
+//!
+//! A test binary writes `report.json` (its format: perfmark-core's
+//! `report::json`) into its report directory, `target/perfmark/<test
+//! target>/` unless told otherwise, and no page: [`draw_page`] draws
+//! `report.html` beside it ([`crate::html`]). [`report_dirs`] finds the
+//! report directories under a directory; [`draw_pages`] is the command.
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
-use perfmark_core::report::{json, Report};
+use perfmark_core::report::{json, Report, PAGE_FILE};
 
 use crate::Error;
+
+/// The file a report directory holds: what a test binary wrote.
+pub const REPORT_FILE: &str = "report.json";
 
 /// Reads a report from the text of a `report.json`, of this version or a
 /// later one (whose added fields are ignored); `null` numbers read back as
@@ -42,6 +51,152 @@ pub fn read(path: &Path) -> Result<Report, Error> {
     from_str(text).map_err(|e| not_a_report(e.to_string()))
 }
 
+/// A page [`draw_page`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// The page: `report.html` in the report directory.
+    pub path: PathBuf,
+    /// The tests it shows.
+    pub tests: usize,
+}
+
+impl fmt::Display for Page {
+    /// `wrote target/perfmark/perf/report.html (3 tests)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.tests == 1 { "" } else { "s" };
+        write!(f, "wrote {} ({} test{s})", self.path.display(), self.tests)
+    }
+}
+
+/// Draws the page of the report directory `dir`: reads its `report.json`
+/// ([`read`]) and replaces its `report.html` atomically (a temporary file
+/// in `dir`, renamed over it), so that a reader never sees half a page.
+///
+/// # Errors
+/// [`Error::is_report`] when `report.json` cannot be read or is not a
+/// report, or the page cannot be written; the message names the file.
+pub fn draw_page(dir: &Path) -> Result<Page, Error> {
+    let report = read(&dir.join(REPORT_FILE))?;
+    let path = dir.join(PAGE_FILE);
+    perfmark_core::fs::replace_file(dir, &path, crate::html::render(&report).as_bytes())
+        .map_err(|e| Error::report(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Page {
+        path,
+        tests: report.tests.len(),
+    })
+}
+
+/// The report directories at or under `root`, sorted: `root` itself when
+/// it holds a `report.json`, and every directory below it that does, at any
+/// depth. Symbolic links below `root` are not followed, and directories
+/// below it that cannot be read are passed over. `root` may also be a
+/// `report.json`: its directory is the one report directory.
+///
+/// # Errors
+/// [`Error::is_report`] when `root` does not exist or cannot be read, or
+/// is a file other than a `report.json`.
+pub fn report_dirs(root: &Path) -> Result<Vec<PathBuf>, Error> {
+    let meta = std::fs::metadata(root)
+        .map_err(|e| Error::report(format!("cannot read {}: {e}", root.display())))?;
+    if meta.is_file() {
+        return match (root.file_name(), root.parent()) {
+            (Some(name), Some(dir)) if name == REPORT_FILE => Ok(vec![dir.to_owned()]),
+            _ => Err(Error::report(format!(
+                "{} is a file: give a report directory (one that holds {REPORT_FILE}) or a \
+                 directory above report directories",
+                root.display()
+            ))),
+        };
+    }
+    std::fs::read_dir(root)
+        .map_err(|e| Error::report(format!("cannot read {}: {e}", root.display())))?;
+    let mut found = Vec::new();
+    let mut pending = vec![root.to_owned()];
+    while let Some(dir) = pending.pop() {
+        if dir.join(REPORT_FILE).is_file() {
+            found.push(dir.clone());
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            // The entry's own type: a link to a directory is not a directory.
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                pending.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// `cargo perfmark report [DIR...]`: draws the page of every report
+/// directory at or under each of `dirs` ([`report_dirs`]), or when none is
+/// given under `default_root()` (the target directory's `perfmark/`),
+/// printing a [`Page`] line for each page written and `error: …` for each
+/// that could not be. Every page that can be drawn is drawn. Returns the
+/// exit status: 0 when every page was written, 2 when one was not or a
+/// `DIR` holds no report.
+///
+/// # Errors
+/// When `default_root` fails, or no report directory is found at all
+/// (the message says where it looked and what writes a `report.json`).
+pub fn draw_pages(
+    dirs: &[PathBuf],
+    default_root: impl FnOnce() -> Result<PathBuf, Error>,
+) -> Result<u8, Error> {
+    let roots = if dirs.is_empty() {
+        let root = default_root()?;
+        // No test binary has written into the target directory yet.
+        if !root.exists() {
+            return Err(nothing_in(&[root]));
+        }
+        vec![root]
+    } else {
+        dirs.to_vec()
+    };
+    let mut code = 0;
+    let mut found = Vec::new();
+    for root in &roots {
+        match report_dirs(root) {
+            Ok(under) if under.is_empty() && roots.len() > 1 => {
+                eprintln!("error: {}", nothing_in(std::slice::from_ref(root)));
+                code = 2;
+            }
+            Ok(under) => found.extend(under),
+            Err(e) => {
+                eprintln!("error: {e}");
+                code = 2;
+            }
+        }
+    }
+    if found.is_empty() && code == 0 {
+        return Err(nothing_in(&roots));
+    }
+    for dir in found {
+        match draw_page(&dir) {
+            Ok(page) => println!("{page}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                code = 2;
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// No `report.json` at or under `roots`: where we looked, and what would
+/// have written one.
+fn nothing_in(roots: &[PathBuf]) -> Error {
+    let places: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+    Error::report(format!(
+        "no {REPORT_FILE} in or under {}: a perf test binary writes one into \
+         target/perfmark/<test target>/ (or its --report-dir) when `cargo test --release` runs \
+         its perf tests",
+        places.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +212,137 @@ mod tests {
             e.is_report() && e.to_string().contains("/nonexistent/report.json"),
             "{e}"
         );
+    }
+
+    use perfmark_core::report::fixtures;
+
+    /// A fresh directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "cargo-perfmark-report-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Writes a report of tests named `names` into `dir` (created).
+    fn write_report(dir: &Path, names: &[&str]) {
+        let tests = names
+            .iter()
+            .map(|n| fixtures::measured(n, vec![10.0, 11.0, 12.0, 11.0], Some(20.0)))
+            .collect();
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join(REPORT_FILE),
+            json::to_string(&fixtures::report(tests)),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn report_directories_at_any_depth_are_found_and_links_are_not_followed() {
+        let root = scratch("find");
+        write_report(&root.join("perf"), &["a"]);
+        write_report(&root.join("deep/er/still"), &["b"]);
+        std::fs::create_dir_all(root.join("empty/nothing")).unwrap();
+        std::fs::write(root.join("empty/report.html"), "").unwrap();
+        assert_eq!(
+            report_dirs(&root).unwrap(),
+            [root.join("deep/er/still"), root.join("perf")]
+        );
+        // A report directory given itself, or its report.json.
+        assert_eq!(
+            report_dirs(&root.join("perf")).unwrap(),
+            [root.join("perf")]
+        );
+        assert_eq!(
+            report_dirs(&root.join("perf").join(REPORT_FILE)).unwrap(),
+            [root.join("perf")]
+        );
+        #[cfg(unix)]
+        {
+            // A link to a report directory below the root is not followed.
+            std::os::unix::fs::symlink(root.join("perf"), root.join("empty/link")).unwrap();
+            assert_eq!(report_dirs(&root).unwrap().len(), 2);
+        }
+        assert!(report_dirs(&root.join("empty")).unwrap().is_empty());
+        let missing = report_dirs(&root.join("missing")).unwrap_err();
+        assert!(missing.to_string().contains("missing"), "{missing}");
+        let file = report_dirs(&root.join("empty/report.html")).unwrap_err();
+        assert!(file.to_string().contains("is a file"), "{file}");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_page_is_drawn_beside_its_report() {
+        let root = scratch("draw");
+        write_report(&root, &["sort_1k", "parse::json"]);
+        let page = draw_page(&root).unwrap();
+        assert_eq!(page.path, root.join(PAGE_FILE));
+        assert_eq!(page.tests, 2);
+        assert_eq!(
+            page.to_string(),
+            format!("wrote {} (2 tests)", root.join(PAGE_FILE).display())
+        );
+        let html = std::fs::read_to_string(&page.path).unwrap();
+        assert!(html.contains("<code>sort_1k</code>") && html.contains("<svg"));
+        assert!(html.contains("<code>parse::json</code>"));
+        // No temporary file is left beside it.
+        let names: Vec<String> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_corrupt_report_is_an_error_naming_it_and_the_other_pages_are_drawn() {
+        let root = scratch("corrupt");
+        write_report(&root.join("good"), &["a"]);
+        std::fs::create_dir_all(root.join("bad")).unwrap();
+        std::fs::write(root.join("bad").join(REPORT_FILE), "{\"schema\": 1, \"tes").unwrap();
+        let e = draw_page(&root.join("bad")).unwrap_err();
+        assert!(
+            e.is_report() && e.to_string().contains("bad/report.json"),
+            "{e}"
+        );
+        assert_eq!(
+            draw_pages(std::slice::from_ref(&root), || unreachable!()).unwrap(),
+            2
+        );
+        assert!(root.join("good").join(PAGE_FILE).is_file());
+        assert!(!root.join("bad").join(PAGE_FILE).exists());
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn no_report_anywhere_says_where_it_looked_and_what_writes_one() {
+        let root = scratch("none");
+        // No DIR: the default root, here one with no report under it, or
+        // none at all.
+        for default in [root.clone(), root.join("perfmark")] {
+            let e = draw_pages(&[], || Ok(default.clone())).unwrap_err();
+            assert!(e.is_report() && e.exit_code() == 2, "{e}");
+            assert!(
+                e.to_string().contains(&default.display().to_string()),
+                "{e}"
+            );
+            assert!(e.to_string().contains("cargo test --release"), "{e}");
+        }
+        // Of several DIRs, one without a report fails the command, and the
+        // others' pages are still drawn.
+        write_report(&root.join("perf"), &["a"]);
+        std::fs::create_dir_all(root.join("other")).unwrap();
+        let code = draw_pages(&[root.join("other"), root.join("perf")], || unreachable!());
+        assert_eq!(code.unwrap(), 2);
+        assert!(root.join("perf").join(PAGE_FILE).is_file());
+        assert_eq!(
+            draw_pages(&[root.join("perf")], || unreachable!()).unwrap(),
+            0
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 }
