@@ -5,10 +5,14 @@
 //! `report::json`) into its report directory, `target/perfmark/<test
 //! target>/` unless told otherwise, and no page: [`draw_page`] draws
 //! `report.html` beside it ([`crate::html`]). [`report_dirs`] finds the
-//! report directories under a directory; [`draw_pages`] is the command.
+//! report directories under a directory; [`draw_pages`] is the command,
+//! and [`draw_pages_written_since`] what `baseline` and `compare` draw
+//! after their runs.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use perfmark_core::report::{json, Report, PAGE_FILE};
 
@@ -185,6 +189,46 @@ pub fn draw_pages(
     Ok(code)
 }
 
+/// Draws the page of each of the report directories `candidates` whose
+/// `report.json` was written at or after `since` (less a slack of
+/// [`MTIME_SLACK`] for file systems with coarse times): the reports of the
+/// runs a command made. Prints a [`Page`] line for each page written; a
+/// page that cannot be drawn is a `warning: …` line, never an error, so
+/// that the runs' verdicts and exit status stand. A candidate named twice,
+/// or without a `report.json`, is passed over. Returns the pages written.
+pub fn draw_pages_written_since(
+    candidates: impl IntoIterator<Item = PathBuf>,
+    since: SystemTime,
+) -> Vec<Page> {
+    let since = since.checked_sub(MTIME_SLACK).unwrap_or(since);
+    let written_since = |dir: &Path| {
+        std::fs::metadata(dir.join(REPORT_FILE))
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t >= since)
+    };
+    let dirs: BTreeSet<PathBuf> = candidates
+        .into_iter()
+        .filter(|dir| written_since(dir))
+        .map(|dir| dir.canonicalize().unwrap_or(dir))
+        .collect();
+    let mut pages = Vec::new();
+    for dir in dirs {
+        match draw_page(&dir) {
+            Ok(page) => {
+                println!("{page}");
+                pages.push(page);
+            }
+            Err(e) => eprintln!("warning: {e} (its page was not drawn)"),
+        }
+    }
+    pages
+}
+
+/// How much earlier than a command's start a `report.json` may say it was
+/// written and still be taken for one of its runs': file systems that keep
+/// times to the second or two round them down.
+pub const MTIME_SLACK: Duration = Duration::from_secs(2);
+
 /// No `report.json` at or under `roots`: where we looked, and what would
 /// have written one.
 fn nothing_in(roots: &[PathBuf]) -> Error {
@@ -314,6 +358,44 @@ mod tests {
             2
         );
         assert!(root.join("good").join(PAGE_FILE).is_file());
+        assert!(!root.join("bad").join(PAGE_FILE).exists());
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn after_a_run_only_the_reports_it_wrote_are_drawn() {
+        let root = scratch("since");
+        write_report(&root.join("old"), &["a"]);
+        // The old report predates the command by more than the slack.
+        let old = SystemTime::now() - 2 * MTIME_SLACK;
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("old").join(REPORT_FILE))
+            .unwrap()
+            .set_modified(old - MTIME_SLACK)
+            .unwrap();
+        let since = SystemTime::now();
+        write_report(&root.join("new"), &["b"]);
+        std::fs::create_dir_all(root.join("bad")).unwrap();
+        std::fs::write(root.join("bad").join(REPORT_FILE), "not json").unwrap();
+        let candidates = [
+            root.join("old"),
+            root.join("new"),
+            root.join("new"),
+            root.join("bad"),
+            root.join("missing"),
+        ];
+        // The corrupt one is a warning; the new one is drawn once.
+        let pages = draw_pages_written_since(candidates, since);
+        let new = root.join("new").canonicalize().unwrap();
+        assert_eq!(
+            pages,
+            [Page {
+                path: new.join(PAGE_FILE),
+                tests: 1
+            }]
+        );
+        assert!(!root.join("old").join(PAGE_FILE).exists());
         assert!(!root.join("bad").join(PAGE_FILE).exists());
         let _ = std::fs::remove_dir_all(&root);
     }

@@ -205,6 +205,14 @@ fn baseline_and_compare_in_a_user_crate() {
         "{}",
         explain(&out)
     );
+    // The last run's report got its page.
+    let page = shared_target_dir().join("perfmark-baseline/perf-user-perf/report/report.html");
+    assert!(page.is_file(), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("/report.html (2 tests)\n"),
+        "{}",
+        explain(&out)
+    );
     // The recording is not part of the comparisons below.
     std::fs::remove_dir_all(dir.join("perf-baselines")).unwrap();
 
@@ -240,6 +248,15 @@ fn baseline_and_compare_in_a_user_crate() {
             .expect("the head's report"),
     )
     .unwrap();
+    // The head's report got its page.
+    let page = std::fs::read_to_string(shared_target_dir().join("perfmark/perf/report.html"))
+        .unwrap_or_else(|e| panic!("the head's page: {e}\n{}", explain(&out)));
+    assert!(page.contains("<code>slowed</code>") && page.contains("<svg"));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("/perfmark/perf/report.html (2 tests)\n"),
+        "{}",
+        explain(&out)
+    );
     assert_eq!(report["comparison"]["head_links"], 10, "{report}");
     assert_eq!(report["comparison"]["base_links"], 10, "{report}");
     for t in report["tests"].as_array().unwrap() {
@@ -328,6 +345,12 @@ fn baseline_and_compare_in_a_user_crate() {
     // One link a side: the run says layout was not drawn.
     assert!(
         stdout.contains("note: one link of each build"),
+        "{}",
+        explain(&out)
+    );
+    // A regression changes nothing in drawing the page of the filtered run.
+    assert!(
+        stdout.contains("/perfmark/perf/report.html (1 test)\n"),
         "{}",
         explain(&out)
     );
