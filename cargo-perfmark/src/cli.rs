@@ -39,7 +39,7 @@ options:
   -h, --help          this text
 
 exit status: 0 nothing regressed, 101 a test failed, 2 a usage or build error
-             (report: 2 when a page could not be drawn)
+             (report: 2 when no report.json is found or a page cannot be drawn)
 ";
 
 /// A parsed command line.

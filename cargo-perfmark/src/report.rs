@@ -135,58 +135,58 @@ pub fn report_dirs(root: &Path) -> Result<Vec<PathBuf>, Error> {
 }
 
 /// `cargo perfmark report [DIR...]`: draws the page of every report
-/// directory at or under each of `dirs` ([`report_dirs`]), or when none is
-/// given under `default_root()` (the target directory's `perfmark/`),
-/// printing a [`Page`] line for each page written and `error: …` for each
-/// that could not be. Every page that can be drawn is drawn. Returns the
-/// exit status: 0 when every page was written, 2 when one was not or a
-/// `DIR` holds no report.
+/// directory at or under each of `dirs`, or when none is given under
+/// `default_root()` (the target directory's `perfmark/`), as
+/// [`draw_under`] does; prints a [`Page`] line for each page written and
+/// `error: …` for each error. Returns the exit status: 0 when every page
+/// was written, 2 when one was not or a place holds no report.
 ///
 /// # Errors
-/// When `default_root` fails, or no report directory is found at all
-/// (the message says where it looked and what writes a `report.json`).
+/// When `default_root` fails.
 pub fn draw_pages(
     dirs: &[PathBuf],
     default_root: impl FnOnce() -> Result<PathBuf, Error>,
 ) -> Result<u8, Error> {
     let roots = if dirs.is_empty() {
-        let root = default_root()?;
-        // No test binary has written into the target directory yet.
-        if !root.exists() {
-            return Err(nothing_in(&[root]));
-        }
-        vec![root]
+        vec![default_root()?]
     } else {
         dirs.to_vec()
     };
-    let mut code = 0;
-    let mut found = Vec::new();
-    for root in &roots {
+    let (pages, errors) = draw_under(&roots);
+    for page in &pages {
+        println!("{page}");
+    }
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
+    Ok(if errors.is_empty() { 0 } else { 2 })
+}
+
+/// Draws the page of every report directory at or under each of `roots`
+/// ([`report_dirs`]), each once. Every page that can be drawn is drawn.
+/// Returns the pages written, and an error ([`Error::is_report`]) for each
+/// root that holds no report (saying where it looked and what writes a
+/// `report.json`) or cannot be read, and for each page that could not be
+/// drawn (naming its `report.json`).
+pub fn draw_under(roots: &[PathBuf]) -> (Vec<Page>, Vec<Error>) {
+    let mut errors = Vec::new();
+    let mut found = BTreeSet::new();
+    for root in roots {
         match report_dirs(root) {
-            Ok(under) if under.is_empty() && roots.len() > 1 => {
-                eprintln!("error: {}", nothing_in(std::slice::from_ref(root)));
-                code = 2;
-            }
-            Ok(under) => found.extend(under),
-            Err(e) => {
-                eprintln!("error: {e}");
-                code = 2;
-            }
+            Ok(under) if !under.is_empty() => found.extend(under),
+            Err(e) if root.exists() => errors.push(e),
+            // Missing or empty: no test binary has written there yet.
+            _ => errors.push(nothing_in(root)),
         }
     }
-    if found.is_empty() && code == 0 {
-        return Err(nothing_in(&roots));
-    }
+    let mut pages = Vec::new();
     for dir in found {
         match draw_page(&dir) {
-            Ok(page) => println!("{page}"),
-            Err(e) => {
-                eprintln!("error: {e}");
-                code = 2;
-            }
+            Ok(page) => pages.push(page),
+            Err(e) => errors.push(e),
         }
     }
-    Ok(code)
+    (pages, errors)
 }
 
 /// Draws the page of each of the report directories `candidates` whose
@@ -229,15 +229,14 @@ pub fn draw_pages_written_since(
 /// times to the second or two round them down.
 pub const MTIME_SLACK: Duration = Duration::from_secs(2);
 
-/// No `report.json` at or under `roots`: where we looked, and what would
+/// No `report.json` at or under `root`: where we looked, and what would
 /// have written one.
-fn nothing_in(roots: &[PathBuf]) -> Error {
-    let places: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+fn nothing_in(root: &Path) -> Error {
     Error::report(format!(
         "no {REPORT_FILE} in or under {}: a perf test binary writes one into \
          target/perfmark/<test target>/ (or its --report-dir) when `cargo test --release` runs \
          its perf tests",
-        places.join(", ")
+        root.display()
     ))
 }
 
@@ -353,6 +352,14 @@ mod tests {
             e.is_report() && e.to_string().contains("bad/report.json"),
             "{e}"
         );
+        let (pages, errors) = draw_under(std::slice::from_ref(&root));
+        assert_eq!(pages.len(), 1);
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].to_string().contains("bad/report.json"),
+            "{}",
+            errors[0]
+        );
         assert_eq!(
             draw_pages(std::slice::from_ref(&root), || unreachable!()).unwrap(),
             2
@@ -406,20 +413,25 @@ mod tests {
         // No DIR: the default root, here one with no report under it, or
         // none at all.
         for default in [root.clone(), root.join("perfmark")] {
-            let e = draw_pages(&[], || Ok(default.clone())).unwrap_err();
+            let (pages, errors) = draw_under(std::slice::from_ref(&default));
+            assert!(pages.is_empty());
+            let [e] = &errors[..] else {
+                panic!("{errors:?}")
+            };
             assert!(e.is_report() && e.exit_code() == 2, "{e}");
-            assert!(
-                e.to_string().contains(&default.display().to_string()),
-                "{e}"
-            );
-            assert!(e.to_string().contains("cargo test --release"), "{e}");
+            let text = e.to_string();
+            assert!(text.contains(&default.display().to_string()), "{e}");
+            assert!(text.contains("cargo test --release"), "{e}");
+            assert_eq!(draw_pages(&[], || Ok(default.clone())).unwrap(), 2);
         }
         // Of several DIRs, one without a report fails the command, and the
-        // others' pages are still drawn.
+        // others' pages are still drawn, each once.
         write_report(&root.join("perf"), &["a"]);
         std::fs::create_dir_all(root.join("other")).unwrap();
-        let code = draw_pages(&[root.join("other"), root.join("perf")], || unreachable!());
-        assert_eq!(code.unwrap(), 2);
+        let (pages, errors) = draw_under(&[root.join("other"), root.join("perf"), root.clone()]);
+        assert_eq!(pages.len(), 1, "{pages:?}");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].to_string().contains("other"), "{}", errors[0]);
         assert!(root.join("perf").join(PAGE_FILE).is_file());
         assert_eq!(
             draw_pages(&[root.join("perf")], || unreachable!()).unwrap(),
