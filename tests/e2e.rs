@@ -311,6 +311,9 @@ fn the_header_names_the_platform_and_the_timer() {
 fn report_json_has_the_stable_core() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-report");
     let _ = std::fs::remove_dir_all(&dir);
+    // A page left by an earlier run, which the new report.json would belie.
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("report.html"), "<p>an earlier run</p>").unwrap();
     let out = cargo_perf(
         true,
         &["custom_", "--report-dir", dir.to_str().unwrap()],
@@ -337,7 +340,20 @@ fn report_json_has_the_stable_core() {
     assert_eq!(tests[2]["name"], "custom_under");
     assert_eq!(tests[2]["verdict"], "pass");
     assert!(dir.join("summary.md").exists());
-    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html written");
+    // The page is `cargo perfmark report`'s: the test binary removed the
+    // earlier one and drew none, and the header says how to draw it.
+    assert!(!dir.join("report.html").exists(), "{}", explain(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "(the page: cargo perfmark report {})\n",
+            dir.display()
+        )),
+        "{}",
+        explain(&out)
+    );
+    let page = cargo_perfmark::report::draw_page(&dir).expect("the page is drawn");
+    assert_eq!(page.tests, 3);
+    let html = std::fs::read_to_string(&page.path).expect("report.html written");
     assert!(html.contains("custom_over") && html.contains("<svg"));
 }
 

@@ -13,12 +13,13 @@
 //! spread is estimated from all the tests' spreads
 //! (`RecordedSpread::from_entries`, Smyth's empirical-Bayes prior), and
 //! both are saved into the package's baseline directory with the store's
-//! locked, atomic save.
+//! locked, atomic save. The last run's report gets its page
+//! ([`crate::report::draw_pages_written_since`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use perfmark_core::baseline::{
     machine_dir, BaselineFile, BaselineStore, Entry, RecordedSpread, DEFAULT_DIR,
@@ -61,7 +62,8 @@ impl Default for Recording {
 /// each over `recording.runs` processes, and saves the merged entries into
 /// its package's baseline directory (`perf-baselines/`, or
 /// `PERFMARK_BASELINE_DIR` relative to the package), printing a table of
-/// each target's tests.
+/// each target's tests, and draws the page of the last run's report (a
+/// page that cannot be drawn is a warning).
 ///
 /// # Errors
 /// When the build fails, a run fails otherwise than with test verdicts,
@@ -82,6 +84,7 @@ pub fn record_workspace(ws: &Workspace, recording: &Recording) -> Result<(), Err
     }
     for binary in &binaries {
         let started = Instant::now();
+        let since = SystemTime::now();
         let scratch = ws
             .target_dir
             .join("perfmark-baseline")
@@ -114,6 +117,7 @@ pub fn record_workspace(ws: &Workspace, recording: &Recording) -> Result<(), Err
             recording.runs,
             started.elapsed().as_secs_f64()
         );
+        crate::report::draw_pages_written_since([reports_in(&scratch)], since);
     }
     Ok(())
 }
@@ -134,7 +138,7 @@ pub fn save(store: &BaselineStore, test: &str, merged: &[Entry]) -> Result<Basel
 
 /// Runs `binary` `runs` times with `--save-baseline` into directories
 /// under `scratch` (extra `args`, e.g. a filter, passed on; its reports
-/// into `scratch/report`), waiting `pause` between processes, and merges
+/// into [`reports_in`]`(scratch)`), waiting `pause` between processes, and merges
 /// each test's runs ([`merge_runs`]). A test missing from a run is left
 /// out. A run whose tests fail (exit 101) still counts.
 ///
@@ -159,7 +163,7 @@ pub fn record(
         eprintln!("baseline {test}: process {} of {runs}", r + 1);
         let dir = scratch.join(format!("run-{r}"));
         let _ = std::fs::remove_dir_all(&dir);
-        run_once(binary, args, &dir, &scratch.join("report"))?;
+        run_once(binary, args, &dir, &reports_in(scratch))?;
         let file = BaselineStore::new(&dir)
             .load(test)
             .map_err(Error::baseline)?
@@ -183,6 +187,12 @@ pub fn record(
         .filter(|entries| entries.len() == runs)
         .map(|entries| merge_runs(&entries))
         .collect()
+}
+
+/// The report directory of the runs [`record`] makes in `scratch`: each
+/// run replaces the one before's report.
+pub fn reports_in(scratch: &Path) -> PathBuf {
+    scratch.join("report")
 }
 
 /// One `--save-baseline` process of `binary` into `baseline_dir`.

@@ -1,11 +1,13 @@
-//! The command line of `cargo perfmark`: parsed by hand (two commands and
-//! a few options do not need a parser crate's build time).
+//! The command line of `cargo perfmark`: parsed by hand (three commands
+//! and a few options do not need a parser crate's build time).
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::baseline::{self, Recording};
 use crate::cargo::{Selection, Workspace};
 use crate::compare;
+use crate::report;
 use crate::Error;
 
 /// What `cargo perfmark --help` prints.
@@ -22,6 +24,10 @@ commands:
       times a side with its functions in other orders (default 10; 1: once,
       as built); run each perf test binary with --compare-with its twin of
       REV, every process pair drawing a link of each side
+  report [DIR...]
+      draw report.html beside each report.json in or under each DIR
+      (default: the target directory's perfmark/); baseline and compare
+      draw the pages of the reports their runs wrote
 
 options:
       --instructions  also count each test's instructions under Valgrind's
@@ -33,6 +39,7 @@ options:
   -h, --help          this text
 
 exit status: 0 nothing regressed, 101 a test failed, 2 a usage or build error
+             (report: 2 when no report.json is found or a page cannot be drawn)
 ";
 
 /// A parsed command line.
@@ -52,6 +59,12 @@ pub enum Invocation {
         layouts: usize,
         /// Passed on to every test binary.
         test_args: Vec<String>,
+    },
+    /// `cargo perfmark report`.
+    Report {
+        /// The directories to draw the pages in or under; none: the
+        /// target directory's `perfmark/`.
+        dirs: Vec<PathBuf>,
     },
 }
 
@@ -93,9 +106,11 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
         };
         match name.as_str() {
             "-h" | "--help" => return Ok(Invocation::Help),
-            "-p" | "--package" => selection.packages.push(value("a package name")?),
-            "--test" => selection.tests.push(value("a test target's name")?),
-            "--instructions" if inline.is_none() => instructions = true,
+            "-p" | "--package" if command != "report" => {
+                selection.packages.push(value("a package name")?)
+            }
+            "--test" if command != "report" => selection.tests.push(value("a test target's name")?),
+            "--instructions" if inline.is_none() && command != "report" => instructions = true,
             "--runs" if command == "baseline" => runs = Some(parse_runs(&value("a number")?)?),
             "--layouts" if command == "compare" => {
                 layouts = Some(parse_layouts(&value("a number")?)?)
@@ -145,8 +160,21 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
                 test_args,
             })
         }
+        "report" => {
+            if !test_args.is_empty() {
+                return Err(Error::usage(format!(
+                    "report runs no test binary: it takes report directories, not `-- \
+                     {}`\n\n{USAGE}",
+                    test_args.join(" ")
+                )));
+            }
+            Ok(Invocation::Report {
+                dirs: positional.into_iter().map(PathBuf::from).collect(),
+            })
+        }
         other => Err(Error::usage(format!(
-            "unknown command `{other}`: the commands are `baseline` and `compare`\n\n{USAGE}"
+            "unknown command `{other}`: the commands are `baseline`, `compare` and \
+             `report`\n\n{USAGE}"
         ))),
     }
 }
@@ -217,6 +245,9 @@ pub fn run(invocation: Invocation) -> Result<u8, Error> {
             layouts,
             &test_args,
         ),
+        Invocation::Report { dirs } => report::draw_pages(&dirs, || {
+            Ok(Workspace::locate(&here)?.target_dir.join("perfmark"))
+        }),
     }
 }
 
@@ -296,6 +327,22 @@ mod tests {
     }
 
     #[test]
+    fn report_takes_directories() {
+        assert_eq!(
+            parse_str("perfmark report").unwrap(),
+            Invocation::Report { dirs: Vec::new() }
+        );
+        assert_eq!(
+            parse_str("report target/perfmark/perf other").unwrap(),
+            Invocation::Report {
+                dirs: vec!["target/perfmark/perf".into(), "other".into()]
+            }
+        );
+        assert_eq!(parse_str("report --help").unwrap(), Invocation::Help);
+        assert!(USAGE.contains("\n  report [DIR...]\n"), "{USAGE}");
+    }
+
+    #[test]
     fn mistakes_say_what_is_accepted() {
         let cases = [
             ("frobnicate", "unknown command `frobnicate`"),
@@ -310,6 +357,18 @@ mod tests {
             ("compare --layouts 0", "--layouts takes a whole number"),
             ("baseline --layouts 3", "unknown option `--layouts`"),
             ("compare -p", "-p needs a package name"),
+            (
+                "report -p k",
+                "unknown option `-p` for `cargo perfmark report`",
+            ),
+            ("report --test perf", "unknown option `--test`"),
+            ("report --instructions", "unknown option `--instructions`"),
+            ("report --runs 3", "unknown option `--runs`"),
+            ("report dir -- sort", "report runs no test binary"),
+            (
+                "reports",
+                "the commands are `baseline`, `compare` and `report`",
+            ),
         ];
         for (line, expected) in cases {
             let e = parse_str(line).unwrap_err();

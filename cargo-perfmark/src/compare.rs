@@ -1,11 +1,12 @@
 //! `cargo perfmark compare [REV]`: the working tree (the head) against a
 //! revision (the base) checked out in a git worktree, each perf test binary
-//! run with `--compare-with` its base twin.
+//! run with `--compare-with` its base twin; then the pages of the reports
+//! the runs wrote are drawn.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use perfmark_core::Side;
 
@@ -155,8 +156,11 @@ impl BaseDirs {
 /// ([`draw_layouts`]; none when `layouts` is 1, or when the linker cannot);
 /// then runs each head perf test binary with `--compare-with` each link of
 /// its base twin, `--head-layout` each of its own, and `test_args`, its
-/// output going to ours. Returns the exit status: 101 when any binary
-/// failed (a regression, a budget, a crashed worker), else 0.
+/// output going to ours; then draws the pages of the reports they wrote
+/// since it began ([`crate::report::draw_pages_written_since`]: a page
+/// that cannot be drawn is a warning).
+/// Returns the exit status: 101 when any binary failed (a regression, a
+/// budget, a crashed worker), else 0.
 ///
 /// # Errors
 /// When git or a build fails, when no perf test binary is in both builds,
@@ -168,6 +172,7 @@ pub fn compare_rev(
     layouts: usize,
     test_args: &[String],
 ) -> Result<u8, Error> {
+    let since = SystemTime::now();
     let dirs = BaseDirs::of(ws)?;
     if let Some(parent) = dirs.worktree.parent() {
         std::fs::create_dir_all(parent)
@@ -301,7 +306,62 @@ pub fn compare_rev(
             code = 101;
         }
     }
+    let heads: Vec<&TestBinary> = pairing.pairs.iter().map(|(h, _)| h).collect();
+    crate::report::draw_pages_written_since(head_report_dirs(ws, &dirs, &heads, test_args), since);
     Ok(code)
+}
+
+/// The report directories the `heads` may have written into, run as
+/// [`compare_rev`] runs them (in their package's directory, with our
+/// environment and `test_args`): each `--report-dir` of `test_args` and
+/// `PERFMARK_REPORT_DIR`, relative to the package; and every report
+/// directory under the `perfmark/` of `CARGO_TARGET_DIR` (relative to the
+/// package), of the head's own target directory and of the workspace's,
+/// where a test binary's report goes unless told otherwise. More than
+/// were written: [`crate::report::draw_pages_written_since`] keeps those
+/// written since the command began.
+fn head_report_dirs(
+    ws: &Workspace,
+    dirs: &BaseDirs,
+    heads: &[&TestBinary],
+    test_args: &[String],
+) -> Vec<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let mut given = report_dir_args(test_args);
+    given.extend(var("PERFMARK_REPORT_DIR").map(PathBuf::from));
+    let mut trees = vec![
+        ws.target_dir.join("perfmark"),
+        dirs.head_target_dir.join("perfmark"),
+    ];
+    let target_dir = var("CARGO_TARGET_DIR").map(PathBuf::from);
+    let mut found = Vec::new();
+    for head in heads {
+        found.extend(given.iter().map(|d| head.package_dir.join(d)));
+        trees.extend(
+            target_dir
+                .iter()
+                .map(|t| head.package_dir.join(t).join("perfmark")),
+        );
+    }
+    for tree in trees {
+        found.extend(crate::report::report_dirs(&tree).unwrap_or_default());
+    }
+    found
+}
+
+/// The directories `--report-dir DIR` and `--report-dir=DIR` in a test
+/// binary's arguments give.
+fn report_dir_args(args: &[String]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--report-dir" {
+            found.extend(args.next().map(PathBuf::from));
+        } else if let Some(dir) = arg.strip_prefix("--report-dir=") {
+            found.push(PathBuf::from(dir));
+        }
+    }
+    found
 }
 
 /// The links of one side's `binary`, drawn into
@@ -333,6 +393,21 @@ fn draw_side(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn report_dirs_given_to_the_test_binaries_are_read_in_both_forms() {
+        let args = |line: &str| {
+            line.split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            report_dir_args(&args("sort --report-dir r1 --exact --report-dir=/abs/r2")),
+            [PathBuf::from("r1"), PathBuf::from("/abs/r2")]
+        );
+        assert!(report_dir_args(&args("sort --exact --report-dir")).is_empty());
+        assert!(report_dir_args(&args("--report-directory x")).is_empty());
+    }
 
     #[test]
     fn binaries_pair_by_package_and_target() {

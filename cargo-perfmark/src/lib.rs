@@ -8,6 +8,10 @@
 //! - `cargo perfmark compare [REV]` ([`compare::compare_rev`]): the working
 //!   tree against REV, each perf test binary measured slice by slice
 //!   beside its twin built from REV (`--compare-with`).
+//! - `cargo perfmark report [DIR...]` ([`report::draw_pages`]): draws the
+//!   HTML page ([`html`]) of each report directory from the `report.json`
+//!   a test binary wrote there; `baseline` and `compare` draw the pages of
+//!   the reports their runs wrote.
 //!
 //! A perf test target is a `[[test]]` with `harness = false` whose `main`
 //! is `perfmark::main!()`: after building the test targets, the tasks keep
@@ -17,14 +21,15 @@
 //!
 //! This is tooling a test binary never runs: building revisions in git
 //! worktrees, reading cargo's messages, merging runs into a baseline
-//! ([`baseline::merge_runs`]) and reading `report.json` back
-//! ([`report::read`]) live here, not in perfmark-core.
+//! ([`baseline::merge_runs`]), reading `report.json` back
+//! ([`report::read`]) and drawing its page live here, not in perfmark-core.
 
 pub mod baseline;
 pub mod cargo;
 pub mod cli;
 pub mod compare;
 mod error;
+pub mod html;
 pub mod layout;
 pub mod report;
 

@@ -2,9 +2,10 @@
 //! outside this workspace (set up as perfmark's README shows, committed to
 //! a git repository of its own): `baseline` writes the baseline file with
 //! the between-run spread, `compare` exits 0 on an unchanged tree and 101
-//! on a slowed one, and a wrong command line exits 2. The timings are
-//! synthetic (`iter_custom`), so every verdict is deterministic on a noisy
-//! machine.
+//! on a slowed one, both draw the pages of the reports their runs wrote,
+//! `report` draws the page the test binary no longer writes, and a wrong
+//! command line exits 2. The timings are synthetic (`iter_custom`), so
+//! every verdict is deterministic on a noisy machine.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -62,17 +63,20 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", explain(&out));
 }
 
-/// A user's crate in a fresh directory under the system's temp dir,
-/// committed with `slowed` at 100 ns.
-fn user_crate() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cargo-perfmark-e2e-{}", std::process::id()));
+/// A user's crate, the package `package`, in a fresh directory under the
+/// system's temp dir, committed with `slowed` at 100 ns.
+fn user_crate(package: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "cargo-perfmark-e2e-{package}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let perfmark = perfmark_root();
     write(
         &dir.join("Cargo.toml"),
         &format!(
             r#"[package]
-name = "perf-user"
+name = "{package}"
 version = "0.1.0"
 edition = "2021"
 publish = false
@@ -97,10 +101,16 @@ harness = false
 }
 
 fn cargo_perfmark(dir: &Path, args: &[&str]) -> Output {
+    cargo_perfmark_into(dir, &shared_target_dir(), args)
+}
+
+/// `cargo perfmark ARGS` in `dir` with `target_dir` as cargo's target
+/// directory.
+fn cargo_perfmark_into(dir: &Path, target_dir: &Path, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-perfmark"));
     cmd.current_dir(dir)
         .args(args)
-        .env("CARGO_TARGET_DIR", shared_target_dir());
+        .env("CARGO_TARGET_DIR", target_dir);
     for (k, _) in std::env::vars() {
         if k.starts_with("PERFMARK_") {
             cmd.env_remove(k);
@@ -154,7 +164,7 @@ fn explain(out: &Output) -> String {
 
 #[test]
 fn baseline_and_compare_in_a_user_crate() {
-    let dir = user_crate();
+    let dir = user_crate("perf-user");
 
     // Usage: bare prints it; a wrong option or revision exits 2 and says why.
     let out = cargo_perfmark(&dir, &["perfmark"]);
@@ -195,6 +205,14 @@ fn baseline_and_compare_in_a_user_crate() {
         "{}",
         explain(&out)
     );
+    // The last run's report got its page.
+    let page = shared_target_dir().join("perfmark-baseline/perf-user-perf/report/report.html");
+    assert!(page.is_file(), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("/report.html (2 tests)\n"),
+        "{}",
+        explain(&out)
+    );
     // The recording is not part of the comparisons below.
     std::fs::remove_dir_all(dir.join("perf-baselines")).unwrap();
 
@@ -230,6 +248,15 @@ fn baseline_and_compare_in_a_user_crate() {
             .expect("the head's report"),
     )
     .unwrap();
+    // The head's report got its page.
+    let page = std::fs::read_to_string(shared_target_dir().join("perfmark/perf/report.html"))
+        .unwrap_or_else(|e| panic!("the head's page: {e}\n{}", explain(&out)));
+    assert!(page.contains("<code>slowed</code>") && page.contains("<svg"));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("/perfmark/perf/report.html (2 tests)\n"),
+        "{}",
+        explain(&out)
+    );
     assert_eq!(report["comparison"]["head_links"], 10, "{report}");
     assert_eq!(report["comparison"]["base_links"], 10, "{report}");
     for t in report["tests"].as_array().unwrap() {
@@ -318,6 +345,90 @@ fn baseline_and_compare_in_a_user_crate() {
     // One link a side: the run says layout was not drawn.
     assert!(
         stdout.contains("note: one link of each build"),
+        "{}",
+        explain(&out)
+    );
+    // A regression changes nothing in drawing the page of the filtered run.
+    assert!(
+        stdout.contains("/perfmark/perf/report.html (1 test)\n"),
+        "{}",
+        explain(&out)
+    );
+
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn report_draws_the_page_the_test_binary_no_longer_writes() {
+    let dir = user_crate("perf-pages");
+    let reports = dir.join("reports");
+    // A page left by an earlier run, which the new report.json would belie.
+    write(&reports.join("report.html"), "<p>an earlier run</p>");
+
+    // The perf tests as a user runs them, into a report directory of ours.
+    let out = Command::new(env!("CARGO"))
+        .current_dir(&dir)
+        .args(["test", "--release", "--test", "perf", "--", "--report-dir"])
+        .arg(&reports)
+        .env("CARGO_TARGET_DIR", shared_target_dir())
+        .output()
+        .expect("cargo runs");
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    // The header says once how to get the page.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = format!(
+        "reports: {0} (the page: cargo perfmark report {0})\n",
+        reports.display()
+    );
+    assert_eq!(stdout.matches(&line).count(), 1, "{}", explain(&out));
+    assert!(reports.join("report.json").is_file(), "{}", explain(&out));
+    assert!(
+        !reports.join("report.html").exists(),
+        "the test binary removed the earlier page and drew none"
+    );
+
+    let out = cargo_perfmark(&dir, &["perfmark", "report", reports.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "wrote {} (2 tests)\n",
+            reports.join("report.html").display()
+        )
+    );
+    let page = std::fs::read_to_string(reports.join("report.html")).expect("the page");
+    for test in ["steady", "slowed"] {
+        assert!(page.contains(&format!("<code>{test}</code>")), "{test}");
+    }
+    assert!(page.contains("<svg"));
+
+    // With no DIR: every report directory under the target directory's
+    // perfmark/, here a target directory of its own that holds none yet.
+    let target = dir.join("other-target");
+    std::fs::create_dir_all(&target).unwrap();
+    let out = cargo_perfmark_into(&dir, &target, &["perfmark", "report"]);
+    assert_eq!(out.status.code(), Some(2), "{}", explain(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&target.join("perfmark").display().to_string())
+            && stderr.contains("cargo test --release"),
+        "{}",
+        explain(&out)
+    );
+    let perf = target.join("perfmark").join("perf");
+    std::fs::create_dir_all(&perf).unwrap();
+    std::fs::copy(reports.join("report.json"), perf.join("report.json")).unwrap();
+    let out = cargo_perfmark_into(&dir, &target, &["perfmark", "report"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert!(perf.join("report.html").is_file(), "{}", explain(&out));
+
+    // A corrupt report.json: exit 2, naming it.
+    std::fs::write(perf.join("report.json"), "{\"schema\": 1,").unwrap();
+    let out = cargo_perfmark_into(&dir, &target, &["perfmark", "report"]);
+    assert_eq!(out.status.code(), Some(2), "{}", explain(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains(&perf.join("report.json").display().to_string()),
         "{}",
         explain(&out)
     );

@@ -160,7 +160,7 @@ impl Error {
         matches!(self.kind, Kind::Usage { .. })
     }
 
-    /// Whether a report file (`report.json`, `report.html`, `summary.md`,
+    /// Whether a report file (`report.json`, `bencher.json`, `summary.md`,
     /// or the appended `$GITHUB_STEP_SUMMARY`) could not be written.
     pub fn is_report(&self) -> bool {
         matches!(self.kind, Kind::Report { .. })

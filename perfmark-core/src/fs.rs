@@ -1,7 +1,7 @@
 //! Files that no crash leaves torn and no two processes write at once: the
-//! reports and the baseline store both write through [`replace_file`], and
-//! the baseline store and the machine-wide measurement lock both lock
-//! through [`lock`].
+//! reports, the baseline store and `cargo perfmark report`'s pages all
+//! write through [`replace_file`], and the baseline store and the
+//! machine-wide measurement lock both lock through [`lock`].
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Write};
@@ -98,7 +98,7 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// When the temporary file cannot be created, written or synced, or the
 /// rename or the directory sync fails; the temporary file is then removed
 /// (best effort) and `target` is untouched.
-pub(crate) fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
+pub fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = file_name(target);
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));

@@ -4,7 +4,8 @@
 //! [`runner`] (command line, filters, one test at a time, exit status) →
 //! [`measure`] (the [`Bencher`] hands its routine to a driver; the adaptive
 //! sampler is one policy over it, timed with the [`clock`]) → [`stats`] →
-//! [`checks`] → [`report`] (console, `report.json`, Markdown, HTML).
+//! [`checks`] → [`report`] (console, `report.json`, Markdown; the HTML page
+//! is `cargo perfmark report`'s, drawn from `report.json`).
 //! [`observe`] reads what the OS knows about other work around each
 //! test's measurement (steal, run-queue waits, switches, migrations).
 //!
@@ -65,7 +66,7 @@ internal_modules!(
 
 pub mod baseline;
 mod error;
-pub(crate) mod fs;
+pub mod fs;
 mod json_text;
 pub mod report;
 

@@ -1,6 +1,6 @@
 //! The facts of a run in words, one source for every form that states them:
-//! the HTML page's facts tables and the `--verbose` account print the same
-//! [`Fact`]s, each in its own layout.
+//! the facts tables of `cargo perfmark report`'s page and the `--verbose`
+//! account print the same [`Fact`]s, each in its own layout.
 //!
 //! A fact is plain text (a form escapes it as it needs). The platform facts
 //! follow the `SystemInfo` of Sestoft's "Microbenchmarks in Java and C#"

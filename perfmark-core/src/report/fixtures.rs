@@ -17,7 +17,7 @@ use crate::report::{
 };
 use crate::stats::{self, estimate, summarize, tukey, Statistic};
 
-pub(crate) fn platform() -> Platform {
+pub fn platform() -> Platform {
     Platform {
         os: "linux".to_owned(),
         kernel: Some("6.1.0-test".to_owned()),
@@ -35,7 +35,7 @@ pub(crate) fn platform() -> Platform {
     }
 }
 
-pub(crate) fn report(tests: Vec<TestReport>) -> Report {
+pub fn report(tests: Vec<TestReport>) -> Report {
     Report {
         schema: REPORT_SCHEMA,
         target: "perf".to_owned(),
@@ -66,7 +66,7 @@ pub(crate) fn report(tests: Vec<TestReport>) -> Report {
 
 /// A test report as the runner builds it from `samples`, with the real
 /// statistics.
-pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) -> TestReport {
+pub fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) -> TestReport {
     let e = estimate(&samples, 0.95);
     let budget = budget_ns.map(|b| BudgetRecord::decide(&e, b));
     let verdict = match &budget {
@@ -135,7 +135,7 @@ pub(crate) fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) ->
 
 /// The interference of one second on two CPUs in which the measuring
 /// thread waited `wait_ms` for a CPU while other processes kept a CPU busy.
-pub(crate) fn interference(wait_ms: u64) -> Interference {
+pub fn interference(wait_ms: u64) -> Interference {
     let reading = |at_ms: u64, run_ms: u64, wait_ms: u64, busy: [u64; 2], own_ms: u64| {
         Reading::take(&Fixed {
             schedstat: Some(format!("{} {} 1", run_ms * 1_000_000, wait_ms * 1_000_000)),
@@ -163,7 +163,7 @@ pub(crate) fn interference(wait_ms: u64) -> Interference {
 }
 
 /// A test that was not measured: ignored, or panicked before measuring.
-pub(crate) fn unmeasured(name: &str, verdict: Verdict, panic: Option<&str>) -> TestReport {
+pub fn unmeasured(name: &str, verdict: Verdict, panic: Option<&str>) -> TestReport {
     let mut t = TestReport::new(name.to_owned(), verdict, "tests/perf.rs", 40);
     t.reasons = panic
         .map(|p| vec![Reason::failing(Source::Runner, format!("panicked: {p}"))])
@@ -174,7 +174,7 @@ pub(crate) fn unmeasured(name: &str, verdict: Verdict, panic: Option<&str>) -> T
 
 /// `t` with a baseline from another machine, not used to fail: the
 /// sentence the regression check gives (`MachineMatch`'s).
-pub(crate) fn from_another_machine(mut t: TestReport) -> TestReport {
+pub fn from_another_machine(mut t: TestReport) -> TestReport {
     let sentence = "baseline recorded on AMD EPYC 7B13, 8 cores, linux 6.1.0, x86_64, release \
                     profile; this machine Test CPU <8 cores> @ 3.0GHz, 2 cores, linux 6.1.0, \
                     x86_64, release profile: not used to fail"
@@ -193,10 +193,11 @@ pub(crate) fn from_another_machine(mut t: TestReport) -> TestReport {
 }
 
 /// A seeded generator (64-bit LCG, top bits) for reproducible samples.
-pub(crate) struct Lcg(pub(crate) u64);
+#[derive(Debug)]
+pub struct Lcg(pub u64);
 
 impl Lcg {
-    pub(crate) fn unit(&mut self) -> f64 {
+    pub fn unit(&mut self) -> f64 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
@@ -205,13 +206,13 @@ impl Lcg {
     }
 
     /// Roughly normal: the sum of 12 uniforms, less 6.
-    pub(crate) fn normal(&mut self) -> f64 {
+    pub fn normal(&mut self) -> f64 {
         (0..12).map(|_| self.unit()).sum::<f64>() - 6.0
     }
 }
 
 /// 20,000 samples around 100 µs with one 5 ms spike, at index 12,345.
-pub(crate) fn long_spiky_series() -> Vec<f64> {
+pub fn long_spiky_series() -> Vec<f64> {
     let mut rng = Lcg(7);
     let mut samples: Vec<f64> = (0..20_000)
         .map(|_| 100_000.0 + 500.0 * rng.normal())
@@ -223,7 +224,7 @@ pub(crate) fn long_spiky_series() -> Vec<f64> {
 /// A realistic run: a fast test with spikes and a rate, a slow drifting
 /// one with 20,000 samples and a budget it straddles, a failing one, a
 /// bimodal one compared with a baseline, an ignored one and a panicked one.
-pub(crate) fn realistic() -> Report {
+pub fn realistic() -> Report {
     let mut rng = Lcg(2024);
     let mut fast: Vec<f64> = (0..120).map(|_| 41.0 + 0.6 * rng.normal()).collect();
     for i in [17, 64, 98] {

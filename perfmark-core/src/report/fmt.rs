@@ -88,14 +88,15 @@ pub fn signed_percent_with(ratio: f64, decimals: usize) -> String {
     }
 }
 
-/// `0.05` → `5%`, `0.025` → `2.5%`: no trailing zeros, at most two
-/// decimals.
+/// `0.05` → `5%`, `0.025` → `2.5%`, `-0.2` → `-20%`: two decimals at
+/// most, no trailing zeros, and `0%` for what rounds to zero from below.
 pub fn plain_percent(fraction: f64) -> String {
     trimmed_percent(fraction, 2)
 }
 
-/// A fraction as a percentage with at most `decimals` decimals and no
-/// trailing zeros: `0.95` → `95%`, `0.96875` with 3 → `96.875%`.
+/// A fraction as a percentage with at most `decimals` decimals, no
+/// trailing zeros, and `0%` for what rounds to zero from below: `0.95` →
+/// `95%`, `0.96875` with 3 → `96.875%`.
 pub fn trimmed_percent(fraction: f64, decimals: usize) -> String {
     let text = format!("{:.decimals$}", fraction * 100.0);
     let text = if text.contains('.') {
@@ -103,6 +104,7 @@ pub fn trimmed_percent(fraction: f64, decimals: usize) -> String {
     } else {
         &text
     };
+    let text = if text == "-0" { "0" } else { text };
     format!("{text}%")
 }
 
@@ -164,5 +166,10 @@ mod tests {
     fn percentages() {
         assert_eq!(fmt_percent(0.0123, 1), "1.2%");
         assert_eq!(fmt_percent(0.95, 0), "95%");
+        assert_eq!(plain_percent(0.05), "5%");
+        assert_eq!(plain_percent(0.025), "2.5%");
+        assert_eq!(plain_percent(-0.2), "-20%");
+        assert_eq!(plain_percent(-0.0), "0%");
+        assert_eq!(plain_percent(-0.000_01), "0%");
     }
 }

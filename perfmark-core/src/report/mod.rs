@@ -5,11 +5,16 @@
 //! measured and what the checks decided (the runner's `Outcome`). The
 //! forms it takes are one module each: [`console`] (the lines under
 //! `test NAME ... ok` and the `--verbose` account), [`json`]
-//! (`report.json`, typed both ways), [`markdown`] (`summary.md`) and
-//! [`html`] (`report.html`). The facts both the page and `--verbose` state
-//! in words come from [`facts`]; numbers are printed by [`fmt`].
-//! [`Report::write`] writes the files through the crate's atomic file
-//! helper (`fs.rs`).
+//! (`report.json`, typed both ways) and [`markdown`] (`summary.md`). The
+//! facts that `--verbose` and the page state in words come from [`facts`];
+//! numbers are printed by [`fmt`]. [`Report::write`] writes the files
+//! through the crate's atomic file helper ([`crate::fs`]).
+//!
+//! The page ([`PAGE_FILE`]) is not the test binary's: `cargo perfmark
+//! report` draws it from `report.json`, so what every test binary links
+//! stays lean. It reads a [`Report`] back and names the verdict and outcome
+//! enums this module re-exports, and the statistics of [`plot`], all
+//! without the `internals` feature.
 //!
 //! This file holds the data and its assembly only, and imports none of the
 //! forms: they import it (the files are written from `write.rs`).
@@ -18,26 +23,31 @@ pub mod bencher;
 pub mod console;
 pub mod facts;
 pub mod fmt;
-pub mod html;
 pub mod json;
 pub mod markdown;
 pub(crate) mod words;
 mod write;
+pub use write::PAGE_FILE;
 
-#[cfg(test)]
-pub(crate) mod fixtures;
+// With `internals` for the page's tests in cargo-perfmark. Not a public API.
+#[cfg(any(test, feature = "internals"))]
+#[doc(hidden)]
+pub mod fixtures;
 
 use crate::allocations::Allocations;
+pub use crate::baseline::compare::Change;
 pub use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::Prior;
 use crate::bencher::Work;
+pub use crate::budget::BudgetOutcome;
 use crate::budget::BudgetRecord;
-use crate::checks::{Source, Verdict};
+pub use crate::checks::{Source, Verdict};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 pub use crate::cpus::CpuRecord;
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
+pub use crate::paired::record::PairedChange;
 use crate::paired::{ComparisonRecord, RunComparison};
 use crate::platform::Platform;
 pub use crate::processes::ProcessSpread;
@@ -46,6 +56,13 @@ use crate::stats::{
 };
 
 pub use fmt::{fmt_ns, fmt_rate, rate_per_s};
+
+/// The statistics a plot of a test's samples is drawn with: the same
+/// functions the runtime decides with, so that a page's fences and bins
+/// are those of the report.
+pub mod plot {
+    pub use crate::stats::{bulk, histogram, tukey, Bulk, Histogram, Outliers};
+}
 
 /// Version of `report.json`'s format ([`json`]).
 pub const REPORT_SCHEMA: u32 = 1;

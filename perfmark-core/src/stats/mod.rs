@@ -60,7 +60,7 @@ pub use dist::quantile;
 pub use estimate::estimate_in_groups;
 pub use estimate::{estimate_with, Estimate, Statistic};
 pub use family::bonferroni_confidence;
-pub use histogram::{bulk, histogram, text_histogram};
+pub use histogram::{bulk, histogram, text_histogram, Bulk, Histogram};
 pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality};
@@ -79,7 +79,7 @@ pub use dist::{normal_quantile, t_quantile};
 #[cfg(any(test, feature = "internals"))]
 pub use estimate::estimate;
 #[cfg(feature = "internals")]
-pub use histogram::{bin_counts, Bulk, Histogram};
+pub use histogram::bin_counts;
 #[cfg(feature = "internals")]
 pub use modality::{Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 #[cfg(feature = "internals")]

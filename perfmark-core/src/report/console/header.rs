@@ -14,7 +14,9 @@ impl<O: Write, E: Write> Console<O, E> {
     /// The header: perfmark and the platform (Peter Sestoft's SystemInfo,
     /// "Microbenchmarks in Java and C#" (2016)), the timers and the noise
     /// floor, a word when the build is not `measuring`, the run's
-    /// `warnings`, and where the reports go.
+    /// `warnings`, and where the reports go with the command that draws
+    /// their page (`cargo perfmark report DIR`, the path quoted for a shell
+    /// where it needs to be).
     pub fn header(
         &mut self,
         p: &Platform,
@@ -57,7 +59,11 @@ impl<O: Write, E: Write> Console<O, E> {
         for w in warnings {
             self.say(format_args!("warning: {w}"));
         }
-        self.say(format_args!("reports: {}", report_dir.display()));
+        let dir = report_dir.display().to_string();
+        self.say(format_args!(
+            "reports: {dir} (the page: cargo perfmark report {})",
+            shell_word(&dir)
+        ));
     }
 
     /// The run waited `waited` for the machine-wide lock at `path`.
@@ -142,5 +148,30 @@ impl<O: Write, E: Write> Console<O, E> {
             return;
         }
         self.say(format_args!("{line}"));
+    }
+}
+
+/// `text` as one word of a POSIX shell command line: as it is when it holds
+/// only characters no shell treats specially, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_path_is_quoted_only_where_a_shell_would_split_or_expand_it() {
+        assert_eq!(shell_word("target/perfmark/perf"), "target/perfmark/perf");
+        assert_eq!(shell_word("/home/me/my crate/t"), "'/home/me/my crate/t'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word("$HOME"), "'$HOME'");
+        assert_eq!(shell_word(""), "''");
     }
 }

@@ -126,7 +126,7 @@ fn the_header_names_the_platform_timers_and_reports() {
          timer: Instant, resolution 20.00 ns, overhead 24.50 ns per read · noise floor 1.23% \
          (LFSR task, robust spread)\n\
          warning: load average 3.1 above 2 cores\n\
-         reports: target/perfmark/perf\n\
+         reports: target/perfmark/perf (the page: cargo perfmark report target/perfmark/perf)\n\
          machine lock: waited 1.50 s for another perfmark run measuring on this machine \
          (/tmp/perfmark.lock)\n"
     );

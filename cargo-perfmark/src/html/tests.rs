@@ -1,6 +1,6 @@
 use super::*;
-use crate::report::fixtures::{self, measured, report, unmeasured};
-use crate::stats;
+use perfmark_core::report::fixtures::{self, measured, report, unmeasured};
+use perfmark_core::report::{plot, Reason, Source};
 
 /// No coordinate or label came out as `NaN` or `inf`.
 fn assert_finite(html: &str) {
@@ -28,10 +28,7 @@ fn scatter_points(html: &str) -> usize {
 #[test]
 fn user_text_is_escaped_everywhere() {
     let mut t = measured("mod::<script>alert(1)</script>", vec![1.0, 2.0, 3.0], None);
-    t.reasons = vec![crate::report::Reason::said(
-        crate::checks::Source::Budget,
-        "a < b & c",
-    )];
+    t.reasons = vec![Reason::said(Source::Budget, "a < b & c")];
     t.warnings = vec!["\"quoted\"".to_owned()];
     let p = unmeasured("boom", Verdict::Fail, Some("index 3 <out of range> & more"));
     let html = render(&report(vec![t, p]));
@@ -123,7 +120,7 @@ fn long_series_are_thinned_but_keep_their_spikes() {
     assert!(html.contains("1 above (max 5.000 ms) beyond the severe Tukey fences, drawn at"));
     assert_eq!(count(&html, "<path class=\"offscale\""), 1);
     assert!(html.contains("1 above (max 5.000 ms)"));
-    let b = stats::histogram(&samples, MAX_HISTOGRAM_BINS);
+    let b = plot::histogram(&samples, MAX_HISTOGRAM_BINS);
     assert_eq!(b.counts.len(), MAX_HISTOGRAM_BINS);
     assert_eq!((b.bulk.below, b.bulk.above), (0, 1));
     let bars = b.counts.iter().filter(|&&c| c > 0).count();
@@ -135,7 +132,7 @@ fn long_series_are_thinned_but_keep_their_spikes() {
 fn spikes_are_to_scale_when_the_scale_need_not_grow_much() {
     let mut samples: Vec<f64> = (0..105).map(|i| 100.0 + f64::from(i % 21)).collect();
     samples[50] = 150.0; // beyond the severe fence, 145
-    assert_eq!(stats::bulk(&samples).above, 1);
+    assert_eq!(plot::bulk(&samples).above, 1);
     // Alone, the spike would triple the scale: drawn at its edge.
     let alone = render(&report(vec![measured("alone", samples.clone(), None)]));
     assert_eq!(count(&alone, "<path class=\"offscale\""), 1);

@@ -4,13 +4,12 @@
 //! the modes; and how far from the data a mark may lie before it is drawn at
 //! the edge.
 
-use crate::report::fmt::plain_percent;
 use std::fmt::Write as _;
 
+use perfmark_core::report::fmt::{fmt_bound, fmt_ns, plain_percent};
+use perfmark_core::report::{plot, TestReport};
+
 use super::svg::{padded, Frame, Orientation};
-use crate::report::fmt::{fmt_bound, fmt_ns};
-use crate::report::TestReport;
-use crate::stats;
 
 /// The horizontal (scatter) or vertical (histogram) lines a plot marks.
 #[derive(Debug, Clone)]
@@ -31,7 +30,7 @@ pub(super) struct Marks {
 
 impl Marks {
     pub(super) fn of(t: &TestReport, samples: &[f64]) -> Marks {
-        let fences = stats::tukey(samples).fences;
+        let fences = plot::tukey(samples).fences;
         Marks {
             estimate: t
                 .estimate

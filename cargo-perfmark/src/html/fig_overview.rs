@@ -16,12 +16,10 @@
 
 use std::fmt::Write as _;
 
+use perfmark_core::report::fmt::{fmt_percent, plain_percent};
+use perfmark_core::report::{BudgetOutcome, Change, PairedChange, TestReport, Verdict};
+
 use super::svg::escape;
-use crate::baseline::compare::Change;
-use crate::budget::BudgetOutcome;
-use crate::checks::Verdict;
-use crate::paired::record::PairedChange;
-use crate::report::TestReport;
 
 /// Width of the picture, SVG units.
 const WIDTH: f64 = 760.0;
@@ -191,9 +189,9 @@ pub(super) fn overview_figure(tests: &[TestReport]) -> Option<String> {
         html.push_str(&panel(
             &format!(
                 "Changes: against the base build or the stored baseline, in percent (the shaded \
-                 band is the tolerance, ±{tolerance:.3}%)"
-            )
-            .replace(".000%", "%"),
+                 band is the tolerance, ±{})",
+                plain_percent(tolerance / 100.0)
+            ),
             sorted(rows),
             &axis,
             |svg, axis, top, bottom| {
@@ -292,9 +290,9 @@ fn panel(
         let _ = writeln!(
             svg,
             "<line class=\"grid\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{bottom:.1}\"/>\
-             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}%</text>",
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
             bottom + 14.0,
-            fmt_tick(tick)
+            plain_percent(tick / 100.0)
         );
     }
     marks(&mut svg, axis, top, bottom);
@@ -351,22 +349,13 @@ fn panel(
     svg
 }
 
-/// `12.3%`, or `unbounded` for an end that is not a number.
+/// A value in percent as `12.3%`, or `unbounded` for an end that is not
+/// a number.
 fn percent(v: f64) -> String {
     if v.is_finite() {
-        format!("{v:.1}%")
+        fmt_percent(v / 100.0, 1)
     } else {
         "unbounded".to_owned()
-    }
-}
-
-fn fmt_tick(v: f64) -> String {
-    let text = format!("{v:.2}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" {
-        "0".to_owned()
-    } else {
-        text.to_owned()
     }
 }
 
@@ -383,8 +372,8 @@ mod tests {
         assert_eq!(s.ticks(), [-20.0, -10.0, 0.0, 10.0, 20.0]);
         assert_eq!(s.px(-1e9), LABEL);
         assert_eq!(s.px(1e9), WIDTH - RIGHT);
-        assert_eq!(fmt_tick(-0.0), "0");
-        assert_eq!(fmt_tick(2.5), "2.5");
+        assert_eq!(percent(-12.34), "-12.3%");
+        assert_eq!(percent(f64::INFINITY), "unbounded");
     }
 
     #[test]

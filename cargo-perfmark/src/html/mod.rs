@@ -1,4 +1,5 @@
-//! The HTML report: one self-contained page per test target, with plots.
+//! The HTML report: one self-contained page per test target, with plots,
+//! drawn from the `report.json` a test binary wrote ([`crate::report::read`]).
 //!
 //! [`render`] turns a [`Report`] into a single HTML document with inline CSS
 //! (`style.css`) and hand-written inline SVG: no JavaScript, no fonts or
@@ -13,8 +14,9 @@
 //! file each: the samples in the order taken (`fig_samples.rs`), their
 //! histogram (`fig_histogram.rs`) and their correlogram
 //! (`fig_correlogram.rs`), drawn with the geometry of `svg.rs` and the
-//! marks of `marks.rs`; then the test's facts ([`crate::report::facts`],
-//! which `--verbose` prints too).
+//! marks of `marks.rs`; then the test's facts
+//! ([`perfmark_core::report::facts`], which the test binaries' `--verbose`
+//! prints too).
 //!
 //! Every text that comes from the user or the machine (test names, panic
 //! messages, reasons, CPU model) is escaped.
@@ -26,15 +28,14 @@ mod fig_samples;
 mod marks;
 mod svg;
 
-use crate::report::fmt::plain_percent;
 use std::fmt::Write as _;
 
-use super::facts::{
+use perfmark_core::report::facts::{
     other_machine_baselines, platform_facts, table_reasons, test_facts, verdict_words, Fact,
 };
-use super::fmt::{fmt_bound, fmt_ns, fmt_rate};
-use super::{Report, TestReport};
-use crate::checks::Verdict;
+use perfmark_core::report::fmt::{fmt_bound, fmt_ns, fmt_rate, plain_percent};
+use perfmark_core::report::{Report, TestReport, Verdict};
+
 use fig_correlogram::correlogram_figure;
 use fig_histogram::histogram_figure;
 use fig_samples::scatter_figure;

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 use super::marks::{beyond_words, draw_budget, draw_ci, Marks};
 use super::svg::{escape, Axis, AxisKind, Frame, Orientation};
-use crate::report::fmt::fmt_ns;
-use crate::stats;
+use perfmark_core::report::fmt::fmt_ns;
+use perfmark_core::report::plot;
 
 /// Most points the time-series scatter draws. Longer series are cut into
 /// runs of consecutive samples and each run is drawn by its minimum and its
@@ -66,7 +66,7 @@ fn thin(samples: &[f64], fences: (f64, f64)) -> Thinning {
 /// budget and the mild Tukey fences.
 pub(super) fn scatter_figure(samples: &[f64], marks: &Marks) -> String {
     let n = samples.len();
-    let bulk = stats::bulk(samples);
+    let bulk = plot::bulk(samples);
     let (min, max) = (bulk.min, bulk.max);
     let (mut data_lo, mut data_hi) = (bulk.lo, bulk.hi);
     let (mut lo, mut hi) = marks.value_range(data_lo, data_hi);
@@ -162,12 +162,12 @@ pub(super) fn scatter_figure(samples: &[f64], marks: &Marks) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures::{self, Lcg};
+    use perfmark_core::report::fixtures::{self, Lcg};
 
     #[test]
     fn long_series_are_thinned_but_keep_their_spikes() {
         let samples = fixtures::long_spiky_series();
-        let fences = stats::tukey(&samples).fences;
+        let fences = plot::tukey(&samples).fences;
         let t = thin(&samples, (fences[1], fences[2]));
         assert_eq!(t.step, 20);
         assert_eq!(t.indices.len(), 1_000 + t.extra);

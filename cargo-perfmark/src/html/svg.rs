@@ -104,7 +104,7 @@ impl Axis {
     }
 }
 
-/// Tick labels for times, all in one unit chosen as [`fmt_ns`](crate::report::fmt_ns) would choose
+/// Tick labels for times, all in one unit chosen as [`fmt_ns`](perfmark_core::report::fmt_ns) would choose
 /// it for the largest tick, with just enough decimals for the step, so
 /// neighbouring labels always differ (`fmt_ns`'s 4 significant digits would
 /// print `812.4 ns` twice on an axis stepping by 0.01 ns).

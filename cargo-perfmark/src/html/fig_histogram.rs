@@ -1,22 +1,22 @@
 //! A **histogram** of the samples, where several modes show as several humps
 //! (Newcomer's histogram "looking for modalities of distribution", in
 //! "Profiling for performance", 1993). The bins come from
-//! [`stats::histogram()`]: the spikes beyond the severe Tukey fences are left
+//! [`plot::histogram()`]: the spikes beyond the severe Tukey fences are left
 //! out, and the caption says so.
 
 use std::fmt::Write as _;
 
 use super::marks::{beyond_words, draw_budget, draw_ci, Marks};
 use super::svg::{escape, Axis, AxisKind, Frame, Orientation};
-use crate::report::fmt::fmt_ns;
-use crate::stats;
+use perfmark_core::report::fmt::fmt_ns;
+use perfmark_core::report::plot;
 
 /// Most bars a histogram has (the square-root rule below this cap).
 pub const MAX_HISTOGRAM_BINS: usize = 50;
 
 /// The histogram of the samples with the estimate, the CI and the budget.
 pub(super) fn histogram_figure(samples: &[f64], marks: &Marks) -> String {
-    let h = stats::histogram(samples, MAX_HISTOGRAM_BINS);
+    let h = plot::histogram(samples, MAX_HISTOGRAM_BINS);
     let bulk = h.bulk;
     let hi_edge = bulk.lo + h.width * h.counts.len() as f64;
     let (lo, hi) = marks.value_range(bulk.lo, hi_edge);

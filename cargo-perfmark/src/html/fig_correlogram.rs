@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::svg::{escape, padded, Axis, AxisKind, Frame};
-use crate::report::Diagnostics;
+use perfmark_core::report::Diagnostics;
 
 /// The autocorrelation of the samples' ranks by lag, against the band an
 /// independent series stays inside 95% of the time — Boyer's
