@@ -299,43 +299,12 @@ pub fn draw_layouts(
         .map_err(|e| Error::build(format!("cannot create {}: {e}", out_dir.display())))?;
     let mut links = Vec::with_capacity(seeds.len());
     for (k, &seed) in seeds.iter().enumerate() {
-        let mut cmd = cargo();
-        pinning.apply(&mut cmd);
-        cmd.current_dir(dir)
-            .envs(envs.iter().copied())
-            .env("CARGO_TARGET_DIR", target_dir)
-            .args([
-                "rustc",
-                "--release",
-                "--message-format=json-render-diagnostics",
-            ])
-            .args(["--package", &binary.package, "--test", &binary.target])
-            .args(["--", "-C", &shuffle_flag(seed)])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let out = cmd
-            .output()
-            .map_err(|e| Error::build(format!("cannot run cargo in {}: {e}", dir.display())))?;
-        let built = test_binaries_in(&String::from_utf8_lossy(&out.stdout));
-        let Some(link) = built.into_iter().find(|b| b.target == binary.target) else {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-            let tail: Vec<&str> = tail.into_iter().rev().collect();
-            return Err(Error::build(format!(
-                "linking {}/{} with its functions shuffled (seed {seed}) failed ({}); \
-                 drawing layouts needs the lld linker (rust-lld, the default on x86_64 Linux \
-                 since Rust 1.90): {}",
-                binary.package,
-                binary.target,
-                out.status,
-                tail.join(" | ")
-            )));
-        };
+        let link = link_shuffled(dir, target_dir, pinning, binary, envs, seed)?;
         let copy = out_dir.join(format!("{}-{}-{k}", binary.package, binary.target));
-        std::fs::copy(&link.path, &copy).map_err(|e| {
+        std::fs::copy(&link, &copy).map_err(|e| {
             Error::build(format!(
                 "cannot copy {} to {}: {e}",
-                link.path.display(),
+                link.display(),
                 copy.display()
             ))
         })?;
@@ -350,6 +319,56 @@ pub fn draw_layouts(
         );
     }
     Ok(links)
+}
+
+/// Links the perf test target `binary` again as [`draw_layouts`] does,
+/// its functions in the order `seed` draws, and returns where cargo put
+/// the link.
+///
+/// # Errors
+/// [`Error::is_build`] when cargo cannot run or the link fails, with the
+/// end of cargo's message.
+fn link_shuffled(
+    dir: &Path,
+    target_dir: &Path,
+    pinning: &Pinning,
+    binary: &TestBinary,
+    envs: &[(&str, &str)],
+    seed: u64,
+) -> Result<PathBuf, Error> {
+    let mut cmd = cargo();
+    pinning.apply(&mut cmd);
+    cmd.current_dir(dir)
+        .envs(envs.iter().copied())
+        .env("CARGO_TARGET_DIR", target_dir)
+        .args([
+            "rustc",
+            "--release",
+            "--message-format=json-render-diagnostics",
+        ])
+        .args(["--package", &binary.package, "--test", &binary.target])
+        .args(["--", "-C", &shuffle_flag(seed)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = cmd
+        .output()
+        .map_err(|e| Error::build(format!("cannot run cargo in {}: {e}", dir.display())))?;
+    let built = test_binaries_in(&String::from_utf8_lossy(&out.stdout));
+    let Some(link) = built.into_iter().find(|b| b.target == binary.target) else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(Error::build(format!(
+            "linking {}/{} with its functions shuffled (seed {seed}) failed ({}); \
+             drawing layouts needs the lld linker (rust-lld, the default on x86_64 Linux \
+             since Rust 1.90): {}",
+            binary.package,
+            binary.target,
+            out.status,
+            tail.join(" | ")
+        )));
+    };
+    Ok(link.path)
 }
 
 #[cfg(test)]

@@ -126,42 +126,56 @@ fn check_complexity(cx: &Ctxt, attr: &Attr, shape: Option<&Shape<'_>>) -> bool {
     if !attr.written.contains(&Key::Complexity) {
         return true;
     }
-    let example = "as in `args = [1000, 10000, 100000, 1000000]`";
     match &attr.args {
-        None if attr.written.contains(&Key::Args) => return true, // reported already
+        None if attr.written.contains(&Key::Args) => true, // reported already
         None => {
-            let literal = attr.values.iter().find_map(|(key, written)| match written {
-                Written::Str(lit) if *key == Key::Complexity => Some(lit),
-                _ => None,
-            });
-            if let Some(literal) = literal {
-                cx.error_spanned_by(
-                    literal,
-                    format!(
-                        "`complexity` needs `args`: the sizes to fit the time's growth over, at \
-                         least {MIN_COMPLEXITY_ARGS} of them, {example}, and a parameter to take \
-                         them"
-                    ),
-                );
-            }
-            return false;
+            report_complexity_without_args(cx, attr);
+            false
         }
         Some(array) if array.elems.len() < MIN_COMPLEXITY_ARGS => {
             cx.error_spanned_by(
                 array,
                 format!(
                     "`complexity` needs at least {MIN_COMPLEXITY_ARGS} arguments to fit a growth \
-                     class, and `args` has {}: give more sizes, spread over a wide range, {example}",
+                     class, and `args` has {}: give more sizes, spread over a wide range, \
+                     {COMPLEXITY_EXAMPLE}",
                     array.elems.len()
                 ),
             );
-            return false;
+            false
         }
-        Some(_) => {}
+        Some(_) => match shape {
+            Some(Shape::Args { args, .. }) => check_sizes(cx, args),
+            _ => true,
+        },
     }
-    let Some(Shape::Args { args, .. }) = shape else {
-        return true;
-    };
+}
+
+/// How `args` for a `complexity` check is written, for the errors.
+const COMPLEXITY_EXAMPLE: &str = "as in `args = [1000, 10000, 100000, 1000000]`";
+
+/// Reports `complexity` given without `args`, at the `complexity` value.
+fn report_complexity_without_args(cx: &Ctxt, attr: &Attr) {
+    let literal = attr.values.iter().find_map(|(key, written)| match written {
+        Written::Str(lit) if *key == Key::Complexity => Some(lit),
+        _ => None,
+    });
+    if let Some(literal) = literal {
+        cx.error_spanned_by(
+            literal,
+            format!(
+                "`complexity` needs `args`: the sizes to fit the time's growth over, at least \
+                 {MIN_COMPLEXITY_ARGS} of them, {COMPLEXITY_EXAMPLE}, and a parameter to take \
+                 them"
+            ),
+        );
+    }
+}
+
+/// Checks that every argument of a `complexity` test is a size (a number
+/// literal, when it is one, of at least 1) and none is named
+/// `complexity`; reports each that is not. Returns whether all are.
+fn check_sizes(cx: &Ctxt, args: &[Arg<'_>]) -> bool {
     let mut ok = true;
     for arg in args {
         if arg.value.is_some_and(|v| v < 1.0) {
@@ -408,29 +422,11 @@ fn check_args<'a>(
     let mut args: Vec<Arg<'a>> = Vec::new();
     for expr in &array.elems {
         let literal = LiteralKind::of(expr);
-        if let (ParamKind::Value(Some(primitive)), Some(literal)) = (param.kind, literal) {
-            if let Some(expected) = mismatch(primitive, literal, expr) {
-                cx.error_spanned_by(
-                    expr,
-                    format!(
-                        "argument `{}` does not fit parameter `{}: {}`: expected {expected}, \
-                         found {}",
-                        tokens_text(expr),
-                        param.name(),
-                        tokens_text(param.ty),
-                        literal.describe()
-                    ),
-                );
-                ok = false;
-                continue;
-            }
+        if !check_literal(cx, expr, literal, param) {
+            ok = false;
+            continue;
         }
-        let name = match expr {
-            Expr::Lit(ExprLit {
-                lit: Lit::Str(lit), ..
-            }) => lit.value(),
-            _ => tokens_text(expr),
-        };
+        let name = arg_name(expr);
         if args.iter().any(|arg| arg.name == name) {
             cx.error_spanned_by(
                 expr,
@@ -452,6 +448,40 @@ fn check_args<'a>(
         });
     }
     ok.then_some(args)
+}
+
+/// Checks that the `args` element `expr`, a literal of kind `literal`
+/// when it is one, fits the parameter's primitive type (anything else is
+/// the compiler's to check); reports it when not. Returns whether it fits.
+fn check_literal(cx: &Ctxt, expr: &Expr, literal: Option<LiteralKind>, param: &Param<'_>) -> bool {
+    let (ParamKind::Value(Some(primitive)), Some(literal)) = (param.kind, literal) else {
+        return true;
+    };
+    let Some(expected) = mismatch(primitive, literal, expr) else {
+        return true;
+    };
+    cx.error_spanned_by(
+        expr,
+        format!(
+            "argument `{}` does not fit parameter `{}: {}`: expected {expected}, found {}",
+            tokens_text(expr),
+            param.name(),
+            tokens_text(param.ty),
+            literal.describe()
+        ),
+    );
+    false
+}
+
+/// The name an `args` element adds to its test's: the element as written,
+/// a string literal without its quotes.
+fn arg_name(expr: &Expr) -> String {
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => lit.value(),
+        _ => tokens_text(expr),
+    }
 }
 
 /// The kind of a literal `args` element (a leading minus sign included).

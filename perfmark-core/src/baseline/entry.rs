@@ -72,6 +72,40 @@ impl StoredEstimate {
             confidence: self.confidence,
         }
     }
+
+    /// The reason this estimate cannot be stored, if any: a number not
+    /// finite, the interval upside down, a confidence outside (0, 1), or a
+    /// statistic name not in `snake_case`.
+    fn problem(&self) -> Option<String> {
+        let finite = [
+            ("ns_per_iter", self.ns_per_iter),
+            ("ci_low", self.ci_low_ns),
+            ("ci_high", self.ci_high_ns),
+        ];
+        if let Some((field, value)) = finite.iter().find(|(_, v)| !v.is_finite()) {
+            return Some(format!("{field} is {value}, not a finite number of ns"));
+        }
+        if self.ci_low_ns > self.ci_high_ns {
+            return Some(format!(
+                "ci_low ({}) is above ci_high ({})",
+                self.ci_low_ns, self.ci_high_ns
+            ));
+        }
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            return Some(format!("confidence {} is not in (0, 1)", self.confidence));
+        }
+        let statistic_ok = !self.statistic.is_empty()
+            && self
+                .statistic
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        (!statistic_ok).then(|| {
+            format!(
+                "statistic {:?} is not a snake_case name such as \"median\" or \"mean\"",
+                self.statistic
+            )
+        })
+    }
 }
 
 mod between_runs;
@@ -353,34 +387,22 @@ impl Entry {
     /// sample and one iteration per sample, a statistic name in
     /// `snake_case`, a consistent between-run record.
     pub(super) fn problem(&self) -> Option<String> {
-        let e = &self.estimate;
-        let finite = [
-            ("ns_per_iter", e.ns_per_iter),
-            ("ci_low", e.ci_low_ns),
-            ("ci_high", e.ci_high_ns),
-        ];
-        if let Some((field, value)) = finite.iter().find(|(_, v)| !v.is_finite()) {
-            return Some(format!("{field} is {value}, not a finite number of ns"));
-        }
-        if e.ci_low_ns > e.ci_high_ns {
-            return Some(format!(
-                "ci_low ({}) is above ci_high ({})",
-                e.ci_low_ns, e.ci_high_ns
-            ));
-        }
-        if !(e.confidence > 0.0 && e.confidence < 1.0) {
-            return Some(format!("confidence {} is not in (0, 1)", e.confidence));
-        }
-        let statistic_ok = !e.statistic.is_empty()
-            && e.statistic
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-        if !statistic_ok {
-            return Some(format!(
-                "statistic {:?} is not a snake_case name such as \"median\" or \"mean\"",
-                e.statistic
-            ));
-        }
+        self.estimate
+            .problem()
+            .or_else(|| self.samples_problem())
+            .or_else(|| self.between_runs.as_ref().and_then(between_runs_problem))
+            .or_else(|| self.reference.as_ref().and_then(StoredReference::problem))
+            .or_else(|| self.processes.as_ref().and_then(StoredProcesses::problem))
+            .or_else(|| {
+                self.instructions
+                    .as_ref()
+                    .and_then(StoredInstructions::problem)
+            })
+    }
+
+    /// The reason the samples cannot be stored, if any: none, one not
+    /// finite, or no iteration per sample.
+    fn samples_problem(&self) -> Option<String> {
         if self.samples_ns.is_empty() {
             return Some("no samples".to_owned());
         }
@@ -392,47 +414,7 @@ impl Entry {
         {
             return Some(format!("sample {i} is {s}, not a finite number of ns"));
         }
-        if self.iters_per_sample == 0 {
-            return Some("iters_per_sample is 0".to_owned());
-        }
-        if let Some(runs) = &self.between_runs {
-            if runs.runs < 2 || runs.runs != runs.run_estimates_ns.len() {
-                return Some(format!(
-                    "between_runs records {} runs but {} run estimates (at least 2 needed)",
-                    runs.runs,
-                    runs.run_estimates_ns.len()
-                ));
-            }
-            if !(runs.sd_log.is_finite() && runs.sd_log >= 0.0) {
-                return Some(format!(
-                    "between-run sd_log {} is not a finite sd",
-                    runs.sd_log
-                ));
-            }
-            if runs.run_estimates_ns.iter().any(|r| !r.is_finite()) {
-                return Some("a run estimate is not a finite number of ns".to_owned());
-            }
-            let refs = &runs.reference_ns;
-            if !refs.is_empty() && refs.len() != runs.runs {
-                return Some(format!(
-                    "between_runs records {} runs but {} run references",
-                    runs.runs,
-                    refs.len()
-                ));
-            }
-            if refs.iter().any(|r| !(r.is_finite() && *r > 0.0)) {
-                return Some("a run reference is not a positive number of ns".to_owned());
-            }
-        }
-        self.reference
-            .as_ref()
-            .and_then(StoredReference::problem)
-            .or_else(|| self.processes.as_ref().and_then(StoredProcesses::problem))
-            .or_else(|| {
-                self.instructions
-                    .as_ref()
-                    .and_then(StoredInstructions::problem)
-            })
+        (self.iters_per_sample == 0).then(|| "iters_per_sample is 0".to_owned())
     }
 
     pub(super) fn to_repr(&self) -> EntryRepr {
@@ -476,6 +458,39 @@ impl Entry {
             None => Ok(entry),
         }
     }
+}
+
+/// The reason a between-run record cannot be stored, if any: fewer than 2
+/// runs or not one estimate a run, a spread or an estimate not finite, or
+/// run references not one a run or not positive.
+fn between_runs_problem(runs: &BetweenRuns) -> Option<String> {
+    if runs.runs < 2 || runs.runs != runs.run_estimates_ns.len() {
+        return Some(format!(
+            "between_runs records {} runs but {} run estimates (at least 2 needed)",
+            runs.runs,
+            runs.run_estimates_ns.len()
+        ));
+    }
+    if !(runs.sd_log.is_finite() && runs.sd_log >= 0.0) {
+        return Some(format!(
+            "between-run sd_log {} is not a finite sd",
+            runs.sd_log
+        ));
+    }
+    if runs.run_estimates_ns.iter().any(|r| !r.is_finite()) {
+        return Some("a run estimate is not a finite number of ns".to_owned());
+    }
+    let refs = &runs.reference_ns;
+    if !refs.is_empty() && refs.len() != runs.runs {
+        return Some(format!(
+            "between_runs records {} runs but {} run references",
+            runs.runs,
+            refs.len()
+        ));
+    }
+    refs.iter()
+        .any(|r| !(r.is_finite() && *r > 0.0))
+        .then(|| "a run reference is not a positive number of ns".to_owned())
 }
 
 /// An entry as it is stored under its test's name (fields in alphabetical

@@ -153,21 +153,37 @@ impl BaselineStore {
     ) -> Result<BaselineFile, BaselineError> {
         self.check_target(target)?;
         let path = self.path_of(target);
-        let mut names = BTreeSet::new();
-        for entry in entries {
-            if let Some(problem) = entry.problem() {
-                let detail = format!("test `{}`: {problem}", entry.name());
-                return Err(BaselineError::invalid(Some(&path), detail));
-            }
-            if !names.insert(entry.name()) {
-                let detail = format!("test `{}` is given twice in one save", entry.name());
-                return Err(BaselineError::invalid(Some(&path), detail));
-            }
-        }
-        if let Some(problem) = spread.and_then(RecordedSpread::problem) {
-            return Err(BaselineError::invalid(Some(&path), problem));
-        }
+        check_fit_to_save(&path, entries, spread)?;
+        let _lock = self.lock(target)?;
 
+        // Under the lock: what is on disk now is what we merge into.
+        let stored = read_stored(&path)?;
+        // Best effort: a temporary file that cannot be deleted is ignored
+        // by every reader, and the write below reports a broken directory.
+        let _ = atomic::remove_stale_temps(&self.dir, &path);
+
+        let mut file = stored.unwrap_or_else(Stored::empty);
+        file.put(entries, spread);
+        let Stored {
+            top,
+            tests,
+            entries: merged,
+            spread: kept_spread,
+        } = file;
+        let text = file_text(top, tests);
+        crate::fs::replace_file(&self.dir, &path, text.as_bytes()).map_err(|e| {
+            BaselineError::io(&path, "cannot write the baseline file", DIR_ADVICE, e)
+        })?;
+        Ok(BaselineFile {
+            path,
+            entries: merged,
+            spread: kept_spread,
+        })
+    }
+
+    /// Creates the directory if missing and takes the exclusive lock of
+    /// the test target `target`'s file, `.<target>.json.lock`.
+    fn lock(&self, target: &str) -> Result<LockGuard, BaselineError> {
         fs::create_dir_all(&self.dir).map_err(|e| {
             BaselineError::io(
                 &self.dir,
@@ -177,42 +193,7 @@ impl BaselineStore {
             )
         })?;
         let lock_path = self.dir.join(format!(".{target}.json.lock"));
-        let _lock = LockGuard::acquire(&lock_path)?;
-
-        // Under the lock: what is on disk now is what we merge into.
-        let stored = read_stored(&path)?;
-        // Best effort: a temporary file that cannot be deleted is ignored
-        // by every reader, and the write below reports a broken directory.
-        let _ = atomic::remove_stale_temps(&self.dir, &path);
-
-        let (mut top, mut tests, mut merged, mut kept_spread) = match stored {
-            Some(stored) => (stored.top, stored.tests, stored.entries, stored.spread),
-            None => (Map::new(), Map::new(), BTreeMap::new(), None),
-        };
-        if let Some(spread) = spread {
-            let value = serde_json::to_value(spread)
-                .expect("a spread of numbers and strings always serializes");
-            top.insert(SPREAD_KEY.to_owned(), value);
-            kept_spread = Some(spread.clone());
-        }
-        for entry in entries {
-            let value = serde_json::to_value(entry.to_repr())
-                .expect("an entry of numbers and strings always serializes");
-            tests.insert(entry.name().to_owned(), value);
-            merged.insert(entry.name().to_owned(), entry.clone());
-        }
-        top.insert("schema".to_owned(), Value::from(SCHEMA_VERSION));
-        top.insert("tests".to_owned(), Value::Object(tests));
-        let text = to_sorted_pretty(Value::Object(top));
-
-        crate::fs::replace_file(&self.dir, &path, text.as_bytes()).map_err(|e| {
-            BaselineError::io(&path, "cannot write the baseline file", DIR_ADVICE, e)
-        })?;
-        Ok(BaselineFile {
-            path,
-            entries: merged,
-            spread: kept_spread,
-        })
+        LockGuard::acquire(&lock_path)
     }
 
     /// The test targets that have a baseline file in the directory, sorted.
@@ -334,6 +315,68 @@ struct Stored {
     spread: Option<RecordedSpread>,
 }
 
+impl Stored {
+    /// A file with no entry and no spread.
+    fn empty() -> Stored {
+        Stored {
+            top: Map::new(),
+            tests: Map::new(),
+            entries: BTreeMap::new(),
+            spread: None,
+        }
+    }
+
+    /// Puts `entries` in, each replacing the stored entry of its test, and
+    /// `spread` when given, replacing the stored one.
+    fn put(&mut self, entries: &[Entry], spread: Option<&RecordedSpread>) {
+        if let Some(spread) = spread {
+            let value = serde_json::to_value(spread)
+                .expect("a spread of numbers and strings always serializes");
+            self.top.insert(SPREAD_KEY.to_owned(), value);
+            self.spread = Some(spread.clone());
+        }
+        for entry in entries {
+            let value = serde_json::to_value(entry.to_repr())
+                .expect("an entry of numbers and strings always serializes");
+            self.tests.insert(entry.name().to_owned(), value);
+            self.entries.insert(entry.name().to_owned(), entry.clone());
+        }
+    }
+}
+
+/// Checks that `entries` and `spread` can be saved into the file at
+/// `path`: every entry fit to store, no test given twice, the spread a
+/// usable one ([`BaselineError::is_invalid`] naming the test otherwise).
+fn check_fit_to_save(
+    path: &Path,
+    entries: &[Entry],
+    spread: Option<&RecordedSpread>,
+) -> Result<(), BaselineError> {
+    let mut names = BTreeSet::new();
+    for entry in entries {
+        if let Some(problem) = entry.problem() {
+            let detail = format!("test `{}`: {problem}", entry.name());
+            return Err(BaselineError::invalid(Some(path), detail));
+        }
+        if !names.insert(entry.name()) {
+            let detail = format!("test `{}` is given twice in one save", entry.name());
+            return Err(BaselineError::invalid(Some(path), detail));
+        }
+    }
+    match spread.and_then(RecordedSpread::problem) {
+        Some(problem) => Err(BaselineError::invalid(Some(path), problem)),
+        None => Ok(()),
+    }
+}
+
+/// The text of a file whose top-level object is `top` with this schema
+/// and the `tests` object.
+fn file_text(mut top: Map<String, Value>, tests: Map<String, Value>) -> String {
+    top.insert("schema".to_owned(), Value::from(SCHEMA_VERSION));
+    top.insert("tests".to_owned(), Value::Object(tests));
+    to_sorted_pretty(Value::Object(top))
+}
+
 /// Reads and checks the baseline file at `path`; `None` when there is none.
 fn read_stored(path: &Path) -> Result<Option<Stored>, BaselineError> {
     match fs::read(path) {
@@ -359,11 +402,39 @@ fn read_stored(path: &Path) -> Result<Option<Stored>, BaselineError> {
 /// else, so a newer perfmark's file is reported as such even if its layout
 /// changed.
 fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
+    let Value::Object(mut top) = read_json(path, bytes)? else {
+        return Err(BaselineError::corrupt(
+            path,
+            "the top level is not a JSON object",
+        ));
+    };
+    check_schema(path, &top)?;
+    let tests = match top.remove("tests") {
+        Some(Value::Object(tests)) => tests,
+        Some(_) => return Err(BaselineError::corrupt(path, "`tests` is not a JSON object")),
+        None => return Err(BaselineError::corrupt(path, "it has no `tests` object")),
+    };
+    let entries = decode_entries(path, &tests)?;
+    let spread = match top.get(SPREAD_KEY) {
+        None => None,
+        Some(value) => Some(decode_spread(path, value)?),
+    };
+    Ok(Stored {
+        top,
+        tests,
+        entries,
+        spread,
+    })
+}
+
+/// The file's JSON: truncated when it is empty or ends early, corrupt when
+/// it is not JSON or gives a key twice in one object (see
+/// `unique_keys.rs`).
+fn read_json(path: &Path, bytes: &[u8]) -> Result<Value, BaselineError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(BaselineError::truncated(path, "the file is empty"));
     }
-    // No key twice in one object (see `unique_keys.rs`).
-    let value: Value = serde_json::from_slice::<UniqueKeys>(bytes)
+    serde_json::from_slice::<UniqueKeys>(bytes)
         .map(|u| u.0)
         .map_err(|e| {
             if e.is_eof() {
@@ -376,60 +447,52 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Stored, BaselineError> {
             } else {
                 BaselineError::corrupt(path, format!("invalid JSON: {e}"))
             }
-        })?;
-    let Value::Object(mut top) = value else {
-        return Err(BaselineError::corrupt(
-            path,
-            "the top level is not a JSON object",
-        ));
+        })
+}
+
+/// Checks the top-level `schema`: this perfmark's, else a newer one's
+/// (future schema) or not a baseline schema (corrupt).
+fn check_schema(path: &Path, top: &Map<String, Value>) -> Result<(), BaselineError> {
+    let Some(schema) = top.get("schema") else {
+        return Err(BaselineError::corrupt(path, "it has no `schema` field"));
     };
-    match top.get("schema") {
-        None => return Err(BaselineError::corrupt(path, "it has no `schema` field")),
-        Some(schema) => match schema.as_u64() {
-            Some(SCHEMA_VERSION) => {}
-            Some(found) if found > SCHEMA_VERSION => {
-                return Err(BaselineError::future_schema(path, found))
-            }
-            _ => {
-                let detail = format!("`schema` is {schema}, not a perfmark baseline schema");
-                return Err(BaselineError::corrupt(path, detail));
-            }
-        },
+    match schema.as_u64() {
+        Some(SCHEMA_VERSION) => Ok(()),
+        Some(found) if found > SCHEMA_VERSION => Err(BaselineError::future_schema(path, found)),
+        _ => {
+            let detail = format!("`schema` is {schema}, not a perfmark baseline schema");
+            Err(BaselineError::corrupt(path, detail))
+        }
     }
-    let tests = match top.remove("tests") {
-        Some(Value::Object(tests)) => tests,
-        Some(_) => return Err(BaselineError::corrupt(path, "`tests` is not a JSON object")),
-        None => return Err(BaselineError::corrupt(path, "it has no `tests` object")),
-    };
+}
+
+/// Each test's entry in the `tests` object, checked; corrupt, naming the
+/// test, at the first that is not a storable entry.
+fn decode_entries(
+    path: &Path,
+    tests: &Map<String, Value>,
+) -> Result<BTreeMap<String, Entry>, BaselineError> {
     let mut entries = BTreeMap::new();
-    for (name, value) in &tests {
+    for (name, value) in tests {
         let entry = serde_json::from_value::<EntryRepr>(value.clone())
             .map_err(|e| e.to_string())
             .and_then(|repr| Entry::from_repr(name, repr))
             .map_err(|problem| BaselineError::corrupt(path, format!("test `{name}`: {problem}")))?;
         entries.insert(name.clone(), entry);
     }
-    let spread = match top.get(SPREAD_KEY) {
-        None => None,
-        Some(value) => {
-            let spread = serde_json::from_value::<RecordedSpread>(value.clone())
-                .map_err(|e| e.to_string())
-                .and_then(|s| match s.problem() {
-                    Some(problem) => Err(problem),
-                    None => Ok(s),
-                })
-                .map_err(|problem| {
-                    BaselineError::corrupt(path, format!("`{SPREAD_KEY}`: {problem}"))
-                })?;
-            Some(spread)
-        }
-    };
-    Ok(Stored {
-        top,
-        tests,
-        entries,
-        spread,
-    })
+    Ok(entries)
+}
+
+/// The recorded between-run spread `value`, checked; corrupt when it is
+/// not a usable one.
+fn decode_spread(path: &Path, value: &Value) -> Result<RecordedSpread, BaselineError> {
+    serde_json::from_value::<RecordedSpread>(value.clone())
+        .map_err(|e| e.to_string())
+        .and_then(|s| match s.problem() {
+            Some(problem) => Err(problem),
+            None => Ok(s),
+        })
+        .map_err(|problem| BaselineError::corrupt(path, format!("`{SPREAD_KEY}`: {problem}")))
 }
 
 /// `value` as the file's text: pretty JSON with each array of numbers on one

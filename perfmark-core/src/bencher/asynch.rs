@@ -20,6 +20,7 @@
 //! The counting pass reads the allocation counters inside the future too:
 //! what the executor allocates to run it is not charged to the routine.
 
+use std::future::Future;
 use std::time::Duration;
 
 use super::async_blocks::{
@@ -29,7 +30,7 @@ use super::executor::Executor;
 use super::{Bencher, WallBlocks, PHASE_SEED};
 use crate::clock::{self, Clock};
 use crate::instructions::Callgrind;
-use crate::measure::driver::{CpuBlock, CpuClock, HeapCounter, Meter as _, WallClock};
+use crate::measure::driver::{CpuBlock, CpuClock, HeapCounter, Meter, WallClock};
 use crate::measure::per_call::{self, CpuCallClock, RandomPhase};
 use crate::measure::{LocalDriver, SampleKind};
 
@@ -77,33 +78,8 @@ impl<E: Executor> AsyncBencher<'_, E> {
     /// # Panics
     /// When a `Bencher` form was called already in the same test.
     #[inline(always)]
-    pub fn iter<O, R: AsyncFnMut() -> O>(&mut self, mut routine: R) {
-        let executor = &self.executor;
-        let b = &mut *self.bencher;
-        if b.clock == Clock::Cpu {
-            let mut walls = WallBlocks::new();
-            b.measure(LocalDriver::new(
-                SampleKind::Loop,
-                |n: u64| {
-                    let block = executor.block_on(metered_loop::<CpuClock, O>(n, &mut routine));
-                    walls.keep(n, block)
-                },
-                Some(|n: u64| {
-                    executor
-                        .block_on(metered_loop::<CpuClock, ()>(n, &mut async || ()))
-                        .cpu
-                }),
-            ));
-            b.walls = Some(walls);
-        } else {
-            let timed =
-                |n: u64| executor.block_on(metered_loop::<WallClock, O>(n, &mut routine));
-            let empty =
-                |n: u64| executor.block_on(metered_loop::<WallClock, ()>(n, &mut async || ()));
-            b.measure(LocalDriver::new(SampleKind::Loop, timed, Some(empty)));
-        }
-        b.count(|n| executor.block_on(metered_loop::<HeapCounter, O>(n, &mut routine)));
-        b.count_instructions(|n| executor.block_on(metered_loop::<Callgrind, O>(n, &mut routine)));
+    pub fn iter<O, R: AsyncFnMut() -> O>(&mut self, routine: R) {
+        self.measure_metered(SampleKind::Loop, Loop(routine), Loop(async || ()));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup`
@@ -112,67 +88,16 @@ impl<E: Executor> AsyncBencher<'_, E> {
     /// # Panics
     /// When a `Bencher` form was called already in the same test.
     #[inline(always)]
-    pub fn iter_batched<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
+    pub fn iter_batched<I, O, S, R>(&mut self, setup: S, routine: R)
     where
         S: FnMut() -> I,
         R: AsyncFnMut(I) -> O,
     {
-        let executor = &self.executor;
-        let b = &mut *self.bencher;
-        if b.clock == Clock::Cpu {
-            let mut walls = WallBlocks::new();
-            b.measure(LocalDriver::new(
-                SampleKind::Batched,
-                |n: u64| {
-                    let block = executor.block_on(metered_batched::<CpuClock, I, O>(
-                        n,
-                        &mut setup,
-                        &mut routine,
-                    ));
-                    walls.keep(n, block)
-                },
-                Some(|n: u64| {
-                    executor
-                        .block_on(metered_batched::<CpuClock, (), ()>(
-                            n,
-                            &mut || (),
-                            &mut async |()| (),
-                        ))
-                        .cpu
-                }),
-            ));
-            b.walls = Some(walls);
-        } else {
-            let timed = |n: u64| {
-                executor.block_on(metered_batched::<WallClock, I, O>(
-                    n,
-                    &mut setup,
-                    &mut routine,
-                ))
-            };
-            let empty = |n: u64| {
-                executor.block_on(metered_batched::<WallClock, (), ()>(
-                    n,
-                    &mut || (),
-                    &mut async |()| (),
-                ))
-            };
-            b.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
-        }
-        b.count(|n| {
-            executor.block_on(metered_batched::<HeapCounter, I, O>(
-                n,
-                &mut setup,
-                &mut routine,
-            ))
-        });
-        b.count_instructions(|n| {
-            executor.block_on(metered_batched::<Callgrind, I, O>(
-                n,
-                &mut setup,
-                &mut routine,
-            ))
-        });
+        let empty = Batched {
+            setup: || (),
+            routine: async |()| (),
+        };
+        self.measure_metered(SampleKind::Batched, Batched { setup, routine }, empty);
     }
 
     /// Times `routine` on inputs made by `setup`, passed by `&mut` (an
@@ -183,67 +108,16 @@ impl<E: Executor> AsyncBencher<'_, E> {
     /// # Panics
     /// When a `Bencher` form was called already in the same test.
     #[inline(always)]
-    pub fn iter_batched_ref<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
+    pub fn iter_batched_ref<I, O, S, R>(&mut self, setup: S, routine: R)
     where
         S: FnMut() -> I,
         R: AsyncFnMut(&mut I) -> O,
     {
-        let executor = &self.executor;
-        let b = &mut *self.bencher;
-        if b.clock == Clock::Cpu {
-            let mut walls = WallBlocks::new();
-            b.measure(LocalDriver::new(
-                SampleKind::Batched,
-                |n: u64| {
-                    let block = executor.block_on(metered_batched_ref::<CpuClock, I, O>(
-                        n,
-                        &mut setup,
-                        &mut routine,
-                    ));
-                    walls.keep(n, block)
-                },
-                Some(|n: u64| {
-                    executor
-                        .block_on(metered_batched_ref::<CpuClock, (), ()>(
-                            n,
-                            &mut || (),
-                            &mut async |_: &mut ()| (),
-                        ))
-                        .cpu
-                }),
-            ));
-            b.walls = Some(walls);
-        } else {
-            let timed = |n: u64| {
-                executor.block_on(metered_batched_ref::<WallClock, I, O>(
-                    n,
-                    &mut setup,
-                    &mut routine,
-                ))
-            };
-            let empty = |n: u64| {
-                executor.block_on(metered_batched_ref::<WallClock, (), ()>(
-                    n,
-                    &mut || (),
-                    &mut async |_: &mut ()| (),
-                ))
-            };
-            b.measure(LocalDriver::new(SampleKind::Batched, timed, Some(empty)));
-        }
-        b.count(|n| {
-            executor.block_on(metered_batched_ref::<HeapCounter, I, O>(
-                n,
-                &mut setup,
-                &mut routine,
-            ))
-        });
-        b.count_instructions(|n| {
-            executor.block_on(metered_batched_ref::<Callgrind, I, O>(
-                n,
-                &mut setup,
-                &mut routine,
-            ))
-        });
+        let empty = BatchedRef {
+            setup: || (),
+            routine: async |_: &mut ()| (),
+        };
+        self.measure_metered(SampleKind::Batched, BatchedRef { setup, routine }, empty);
     }
 
     /// Times `routine` one awaited call at a time, each on a fresh input
@@ -255,68 +129,14 @@ impl<E: Executor> AsyncBencher<'_, E> {
     /// # Panics
     /// When a `Bencher` form was called already in the same test.
     #[inline(always)]
-    pub fn iter_per_call<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
+    pub fn iter_per_call<I, O, S, R>(&mut self, setup: S, routine: R)
     where
         S: FnMut() -> I,
         R: AsyncFnMut(I) -> O,
     {
-        let executor = &self.executor;
-        let b = &mut *self.bencher;
-        if b.clock == Clock::Cpu {
-            let resolution_ns = clock::cpu_info().map_or(0.0, |c| c.resolution_ns);
-            let mut walls = WallBlocks::new();
-            let mut phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, PHASE_SEED);
-            let mut empty_phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, !PHASE_SEED);
-            b.measure(LocalDriver::new(
-                SampleKind::PerCall,
-                |n: u64| {
-                    let cpu =
-                        executor.block_on(per_call_block(n, &mut setup, &mut routine, &mut phase));
-                    let wall = phase.clock_mut().take_wall();
-                    walls.keep(n, CpuBlock { cpu, wall })
-                },
-                Some(|n: u64| {
-                    executor.block_on(per_call_block(
-                        n,
-                        &mut || (),
-                        &mut async |()| (),
-                        &mut empty_phase,
-                    ))
-                }),
-            ));
-            b.walls = Some(walls);
-        } else {
-            let resolution_ns = clock::info().resolution_ns;
-            let mut phase =
-                RandomPhase::new(per_call::WallClock::new(), resolution_ns, PHASE_SEED);
-            let mut empty_phase =
-                RandomPhase::new(per_call::WallClock::new(), resolution_ns, !PHASE_SEED);
-            let timed =
-                |n: u64| executor.block_on(per_call_block(n, &mut setup, &mut routine, &mut phase));
-            let empty = |n: u64| {
-                executor.block_on(per_call_block(
-                    n,
-                    &mut || (),
-                    &mut async |()| (),
-                    &mut empty_phase,
-                ))
-            };
-            b.measure(LocalDriver::new(SampleKind::PerCall, timed, Some(empty)));
-        }
-        b.count(|n| {
-            executor.block_on(metered_calls::<HeapCounter, I, O>(
-                n,
-                &mut setup,
-                &mut routine,
-            ))
-        });
-        b.count_instructions(|n| {
-            executor.block_on(metered_calls::<Callgrind, I, O>(
-                n,
-                &mut setup,
-                &mut routine,
-            ))
-        });
+        let mut calls = PerCall { setup, routine };
+        self.time_per_call(&mut calls);
+        self.count(&mut calls);
     }
 
     /// Lets the test time itself: the future of `routine(n)` runs `n`
@@ -349,6 +169,160 @@ impl<E: Executor> AsyncBencher<'_, E> {
                 Callgrind::stop(())
             })
         });
+    }
+
+    /// Times `block` with the test's clock, less `empty_block` (the same
+    /// block of an empty routine) on the same executor, then counts
+    /// `block`: the passes of the forms whose blocks a [`Meter`] reads.
+    #[inline(always)]
+    fn measure_metered(
+        &mut self,
+        kind: SampleKind,
+        mut block: impl MeteredBlock,
+        mut empty_block: impl MeteredBlock,
+    ) {
+        let executor = &self.executor;
+        let b = &mut *self.bencher;
+        if b.clock == Clock::Cpu {
+            let mut walls = WallBlocks::new();
+            b.measure(LocalDriver::new(
+                kind,
+                |n: u64| {
+                    let block = executor.block_on(block.run::<CpuClock>(n));
+                    walls.keep(n, block)
+                },
+                Some(|n: u64| executor.block_on(empty_block.run::<CpuClock>(n)).cpu),
+            ));
+            b.walls = Some(walls);
+        } else {
+            let timed = |n: u64| executor.block_on(block.run::<WallClock>(n));
+            let empty = |n: u64| executor.block_on(empty_block.run::<WallClock>(n));
+            b.measure(LocalDriver::new(kind, timed, Some(empty)));
+        }
+        self.count(&mut block);
+    }
+
+    /// Times `calls` one call at a time with the test's clock, each after
+    /// a random wait of up to its resolution, less the same calls of an
+    /// empty routine (with waits of their own) on the same executor.
+    #[inline(always)]
+    fn time_per_call<I, O, S, R>(&mut self, calls: &mut PerCall<S, R>)
+    where
+        S: FnMut() -> I,
+        R: AsyncFnMut(I) -> O,
+    {
+        let executor = &self.executor;
+        let b = &mut *self.bencher;
+        let (setup, routine) = (&mut calls.setup, &mut calls.routine);
+        if b.clock == Clock::Cpu {
+            let resolution_ns = clock::cpu_info().map_or(0.0, |c| c.resolution_ns);
+            let mut walls = WallBlocks::new();
+            let mut phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, PHASE_SEED);
+            let mut empty_phase = RandomPhase::new(CpuCallClock::new(), resolution_ns, !PHASE_SEED);
+            b.measure(LocalDriver::new(
+                SampleKind::PerCall,
+                |n: u64| {
+                    let cpu = executor.block_on(per_call_block(n, setup, routine, &mut phase));
+                    let wall = phase.clock_mut().take_wall();
+                    walls.keep(n, CpuBlock { cpu, wall })
+                },
+                Some(|n: u64| {
+                    executor.block_on(per_call_block(
+                        n,
+                        &mut || (),
+                        &mut async |()| (),
+                        &mut empty_phase,
+                    ))
+                }),
+            ));
+            b.walls = Some(walls);
+        } else {
+            let resolution_ns = clock::info().resolution_ns;
+            let mut phase = RandomPhase::new(per_call::WallClock::new(), resolution_ns, PHASE_SEED);
+            let mut empty_phase =
+                RandomPhase::new(per_call::WallClock::new(), resolution_ns, !PHASE_SEED);
+            let timed = |n: u64| executor.block_on(per_call_block(n, setup, routine, &mut phase));
+            let empty = |n: u64| {
+                executor.block_on(per_call_block(
+                    n,
+                    &mut || (),
+                    &mut async |()| (),
+                    &mut empty_phase,
+                ))
+            };
+            b.measure(LocalDriver::new(SampleKind::PerCall, timed, Some(empty)));
+        }
+    }
+
+    /// Counts `block`'s allocations, and its instructions under Callgrind,
+    /// each when the run counts them.
+    #[inline(always)]
+    fn count(&mut self, block: &mut impl MeteredBlock) {
+        let executor = &self.executor;
+        let b = &mut *self.bencher;
+        b.count(|n| executor.block_on(block.run::<HeapCounter>(n)));
+        b.count_instructions(|n| executor.block_on(block.run::<Callgrind>(n)));
+    }
+}
+
+/// A form's block, which each pass reads with a [`Meter`] of its own: the
+/// timing (with the test's clock), the allocation count and the
+/// instruction count.
+trait MeteredBlock {
+    /// The future that runs `n` iterations, read by `M` inside it.
+    fn run<M: Meter>(&mut self, n: u64) -> impl Future<Output = M::Reading>;
+}
+
+/// The block of [`AsyncBencher::iter`]: the routine awaited in a loop.
+struct Loop<R>(R);
+
+impl<O, R: AsyncFnMut() -> O> MeteredBlock for Loop<R> {
+    #[inline(always)]
+    fn run<M: Meter>(&mut self, n: u64) -> impl Future<Output = M::Reading> {
+        metered_loop::<M, O>(n, &mut self.0)
+    }
+}
+
+/// The block of [`AsyncBencher::iter_batched`]: the routine awaited on
+/// batches of inputs from `setup`, passed by value.
+struct Batched<S, R> {
+    setup: S,
+    routine: R,
+}
+
+impl<I, O, S: FnMut() -> I, R: AsyncFnMut(I) -> O> MeteredBlock for Batched<S, R> {
+    #[inline(always)]
+    fn run<M: Meter>(&mut self, n: u64) -> impl Future<Output = M::Reading> {
+        metered_batched::<M, I, O>(n, &mut self.setup, &mut self.routine)
+    }
+}
+
+/// The block of [`AsyncBencher::iter_batched_ref`]: the routine awaited on
+/// batches of inputs from `setup`, passed by `&mut`.
+struct BatchedRef<S, R> {
+    setup: S,
+    routine: R,
+}
+
+impl<I, O, S: FnMut() -> I, R: AsyncFnMut(&mut I) -> O> MeteredBlock for BatchedRef<S, R> {
+    #[inline(always)]
+    fn run<M: Meter>(&mut self, n: u64) -> impl Future<Output = M::Reading> {
+        metered_batched_ref::<M, I, O>(n, &mut self.setup, &mut self.routine)
+    }
+}
+
+/// The routine of [`AsyncBencher::iter_per_call`] with its `setup`; its
+/// metered block, the counting passes', reads each call alone with no
+/// wait.
+struct PerCall<S, R> {
+    setup: S,
+    routine: R,
+}
+
+impl<I, O, S: FnMut() -> I, R: AsyncFnMut(I) -> O> MeteredBlock for PerCall<S, R> {
+    #[inline(always)]
+    fn run<M: Meter>(&mut self, n: u64) -> impl Future<Output = M::Reading> {
+        metered_calls::<M, I, O>(n, &mut self.setup, &mut self.routine)
     }
 }
 

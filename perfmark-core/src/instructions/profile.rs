@@ -27,34 +27,12 @@ pub fn parts(text: &str) -> Result<Vec<Part>, String> {
     let mut events: Vec<String> = Vec::new();
     let mut totals: Option<Vec<u64>> = None;
     let mut in_part = false;
-    let finish = |label: &mut Option<String>,
-                      events: &[String],
-                      totals: &mut Option<Vec<u64>>,
-                      parts: &mut Vec<Part>|
-     -> Result<(), String> {
-        let label = label.take().unwrap_or_default();
-        let values = totals
-            .take()
-            .ok_or_else(|| format!("a part of the profile ({label:?}) has no totals"))?;
-        if events.is_empty() {
-            return Err(format!("a part of the profile ({label:?}) names no events"));
-        }
-        // Trailing zero costs are left out of a line: missing ones are 0.
-        let totals = events
-            .iter()
-            .cloned()
-            .zip(values.into_iter().chain(std::iter::repeat(0)))
-            .collect();
-        parts.push(Part { label, totals });
-        Ok(())
-    };
     for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("part:") {
+        if line.starts_with("part:") {
             if in_part {
-                finish(&mut label, &events, &mut totals, &mut parts)?;
+                parts.push(finish_part(label.take(), &events, totals.take())?);
             }
             in_part = true;
-            let _ = rest;
         } else if let Some(rest) = line.strip_prefix("desc: Trigger:") {
             let rest = rest.trim();
             let text = rest.strip_prefix("Client Request:").unwrap_or(rest).trim();
@@ -65,22 +43,47 @@ pub fn parts(text: &str) -> Result<Vec<Part>, String> {
             .strip_prefix("totals:")
             .or_else(|| line.strip_prefix("summary:"))
         {
-            let values = rest
-                .split_whitespace()
-                .map(|v| {
-                    v.parse::<u64>()
-                        .map_err(|_| format!("a total of the profile is not a count: {v:?}"))
-                })
-                .collect::<Result<Vec<u64>, String>>()?;
             // `summary:` comes first; `totals:`, where written, repeats it.
-            totals = Some(values);
+            totals = Some(read_totals(rest)?);
             in_part = true;
         }
     }
     if in_part {
-        finish(&mut label, &events, &mut totals, &mut parts)?;
+        parts.push(finish_part(label.take(), &events, totals.take())?);
     }
     Ok(parts)
+}
+
+/// The part labelled `label` (empty when none was given) with the
+/// `totals` of its `events`, in their order.
+fn finish_part(
+    label: Option<String>,
+    events: &[String],
+    totals: Option<Vec<u64>>,
+) -> Result<Part, String> {
+    let label = label.unwrap_or_default();
+    let values =
+        totals.ok_or_else(|| format!("a part of the profile ({label:?}) has no totals"))?;
+    if events.is_empty() {
+        return Err(format!("a part of the profile ({label:?}) names no events"));
+    }
+    // Trailing zero costs are left out of a line: missing ones are 0.
+    let totals = events
+        .iter()
+        .cloned()
+        .zip(values.into_iter().chain(std::iter::repeat(0)))
+        .collect();
+    Ok(Part { label, totals })
+}
+
+/// The counts of a `totals:` or `summary:` line, after its key.
+fn read_totals(rest: &str) -> Result<Vec<u64>, String> {
+    rest.split_whitespace()
+        .map(|v| {
+            v.parse::<u64>()
+                .map_err(|_| format!("a total of the profile is not a count: {v:?}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]

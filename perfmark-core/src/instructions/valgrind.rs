@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
 use super::count::{CacheHits, Events, InstructionCount, Round};
@@ -135,8 +135,65 @@ pub fn count(
 ) -> Result<InstructionCount, String> {
     let started = Instant::now();
     let dir = scratch_dir()?;
+    let result = count_rounds(valgrind, exe, test, k, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let rounds = result?;
+    let (per_iter, min, max, cycles) = super::count::summarize(&rounds, k).ok_or_else(|| {
+        "the counts do not grow with the iterations (a longer block counted fewer \
+         instructions): they are not the routine's"
+            .to_owned()
+    })?;
+    let (deterministic, min, max) = recorded_range(min, max);
+    Ok(InstructionCount {
+        per_iter,
+        min_per_iter: min,
+        max_per_iter: max,
+        deterministic,
+        iters: k,
+        rounds: ROUNDS,
+        cycles_per_iter: cycles,
+        limit,
+        baseline: None,
+        base: None,
+        valgrind: valgrind.version.clone(),
+        elapsed_s: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Runs the counting process of test `test` of `exe` under Callgrind, with
+/// blocks of `k` and `2k` iterations and its profile and log in `dir`,
+/// and reads its rounds back from the profile.
+fn count_rounds(
+    valgrind: &Valgrind,
+    exe: &Path,
+    test: &str,
+    k: u64,
+    dir: &Path,
+) -> Result<Vec<Round>, String> {
     let out_file = dir.join("callgrind.out");
     let log_file = dir.join("valgrind.log");
+    let out = callgrind_command(valgrind, exe, test, k, &out_file, &log_file)
+        .output()
+        .map_err(|e| format!("valgrind could not be started: {e}"))?;
+    if !out.status.success() {
+        return Err(counting_failure(&out, &log_file));
+    }
+    let text = std::fs::read_to_string(&out_file)
+        .map_err(|e| format!("callgrind wrote no profile ({}): {e}", out_file.display()))?;
+    rounds_of(&profile::parts(&text)?, ROUNDS)
+}
+
+/// The command that runs test `test` of `exe` in counting mode under
+/// Callgrind, collecting only where the blocks ask, into one profile
+/// `out_file`, with Valgrind's log in `log_file`.
+fn callgrind_command(
+    valgrind: &Valgrind,
+    exe: &Path,
+    test: &str,
+    k: u64,
+    out_file: &Path,
+    log_file: &Path,
+) -> Command {
     let mut cmd = Command::new(&valgrind.program);
     cmd.arg("--tool=callgrind")
         .arg("--collect-atstart=no")
@@ -156,59 +213,47 @@ pub fn count(
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let result = cmd
-        .output()
-        .map_err(|e| format!("valgrind could not be started: {e}"))
-        .and_then(|out| {
-            let said = String::from_utf8_lossy(&out.stderr).trim().to_owned();
-            if !out.status.success() {
-                let log = std::fs::read_to_string(&log_file).unwrap_or_default();
-                let tail: Vec<&str> = log.lines().rev().take(3).collect();
-                let tail: Vec<&str> = tail.into_iter().rev().collect();
-                return Err(format!(
-                    "the counting process under valgrind failed ({}){}{}",
-                    out.status,
-                    if said.is_empty() { String::new() } else { format!(": {said}") },
-                    if tail.is_empty() { String::new() } else { format!("; valgrind: {}", tail.join(" / ")) }
-                ));
-            }
-            let text = std::fs::read_to_string(&out_file)
-                .map_err(|e| format!("callgrind wrote no profile ({}): {e}", out_file.display()))?;
-            rounds_of(&profile::parts(&text)?, ROUNDS)
-        });
-    let _ = std::fs::remove_dir_all(&dir);
-    let rounds = result?;
-    let (per_iter, min, max, cycles) = super::count::summarize(&rounds, k).ok_or_else(|| {
-        "the counts do not grow with the iterations (a longer block counted fewer \
-         instructions): they are not the routine's"
-            .to_owned()
-    })?;
+    cmd
+}
+
+/// The words for a counting process that failed: its status, what it
+/// said on stderr, and the last lines of Valgrind's log in `log_file`.
+fn counting_failure(out: &Output, log_file: &Path) -> String {
+    let said = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+    let log = std::fs::read_to_string(log_file).unwrap_or_default();
+    let tail: Vec<&str> = log.lines().rev().take(3).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    format!(
+        "the counting process under valgrind failed ({}){}{}",
+        out.status,
+        if said.is_empty() {
+            String::new()
+        } else {
+            format!(": {said}")
+        },
+        if tail.is_empty() {
+            String::new()
+        } else {
+            format!("; valgrind: {}", tail.join(" / "))
+        }
+    )
+}
+
+/// Whether rounds whose counts per iteration range over `[min, max]`
+/// count the same work, and the range to record: its middle when they do.
+fn recorded_range(min: f64, max: f64) -> (bool, f64, f64) {
     // Rounds that differ by less than half an instruction per iteration,
     // or by a ten-thousandth, count the same work: a few instructions a
     // block outside the iterations (the allocator tidying up now and then)
     // spread over thousands of them. Such a count is deterministic, and
     // its rounds are recorded as their median.
     let deterministic = max - min < 0.5 || max - min <= DETERMINISTIC_SPREAD * max;
-    let (min, max) = if deterministic {
+    if deterministic {
         let median = (min + max) / 2.0;
-        (median, median)
+        (true, median, median)
     } else {
-        (min, max)
-    };
-    Ok(InstructionCount {
-        per_iter,
-        min_per_iter: min,
-        max_per_iter: max,
-        deterministic,
-        iters: k,
-        rounds: ROUNDS,
-        cycles_per_iter: cycles,
-        limit,
-        baseline: None,
-        base: None,
-        valgrind: valgrind.version.clone(),
-        elapsed_s: started.elapsed().as_secs_f64(),
-    })
+        (false, min, max)
+    }
 }
 
 /// The rounds in `parts`, matched by their labels.

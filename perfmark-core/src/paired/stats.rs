@@ -229,11 +229,7 @@ pub fn paired_estimate_with(
         confidence > 0.5 && confidence < 1.0,
         "confidence must be strictly between 0.5 and 1 (one-sided), got {confidence}"
     );
-    let pairs: Vec<Vec<f64>> = log_ratios_by_pair
-        .iter()
-        .map(|p| p.iter().copied().filter(|d| d.is_finite()).collect())
-        .filter(|p: &Vec<f64>| !p.is_empty())
-        .collect();
+    let pairs = usable_pairs(log_ratios_by_pair);
     if pairs.len() < 2 {
         return None;
     }
@@ -241,43 +237,14 @@ pub fn paired_estimate_with(
     let log_ratio = mean(&centers);
     let between_pair_sd = sd_about(&centers, log_ratio);
     let within = within_pair_sd(&pairs);
-    let quads_per_pair =
-        pairs.iter().map(|p| p.len().div_ceil(2) as f64).sum::<f64>() / pairs.len() as f64;
-    let center_noise = match center {
-        PairCenter::Mean => 1.0,
-        // The median of q normal values has about π/2 times the variance
-        // of their mean (exactly so as q grows; 1.35 for q = 3, so the
-        // layout figure errs low for few quads).
-        PairCenter::QuadMedian => std::f64::consts::FRAC_PI_2,
-    };
-    let noise_var = within * within * center_noise / quads_per_pair.max(1.0);
+    let noise_var = center_noise_var(&pairs, within, center);
     let layout_sd = ((between_pair_sd * between_pair_sd - noise_var).max(0.0) / 2.0).sqrt();
     let center_range = centers
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &c| (lo.min(c), hi.max(c)));
-    let level = 1.0 - (1.0 - confidence) / centers.len() as f64;
-    let margin = crate::stats::dist::normal_quantile(level) * noise_var.sqrt();
-    let pairs_beyond_noise = (
-        centers.iter().filter(|&&c| c + margin < 0.0).count(),
-        centers.iter().filter(|&&c| c - margin > 0.0).count(),
-    );
+    let pairs_beyond_noise = pairs_beyond_noise(&centers, noise_var.sqrt(), confidence);
     let (log_ratio, log_se, df) = trimmed_mean(&centers, log_ratio, between_pair_sd);
-    let half = if log_se == 0.0 {
-        0.0
-    } else {
-        t_quantile(confidence, df) * log_se
-    };
-    let lower_one_sided = (log_ratio - half).exp();
-    let upper_one_sided = (log_ratio + half).exp();
-    let p_slower = if log_se == 0.0 {
-        if log_ratio > 0.0 {
-            0.0
-        } else {
-            1.0
-        }
-    } else {
-        t_upper_tail(log_ratio / log_se, df)
-    };
+    let (lower_one_sided, upper_one_sided) = one_sided_bounds(log_ratio, log_se, df, confidence);
     Some(PairedEstimate {
         ratio: log_ratio.exp(),
         interval: Interval {
@@ -287,7 +254,7 @@ pub fn paired_estimate_with(
         },
         lower_one_sided,
         upper_one_sided,
-        p_slower,
+        p_slower: p_slower(log_ratio, log_se, df),
         slices: pairs.iter().map(Vec::len).sum(),
         process_pairs: pairs.len(),
         df,
@@ -302,6 +269,72 @@ pub fn paired_estimate_with(
         center_noise_sd: noise_var.sqrt(),
         pairs_beyond_noise,
     })
+}
+
+/// Each process pair's finite log ratios, the pairs left with none
+/// skipped.
+fn usable_pairs(log_ratios_by_pair: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    log_ratios_by_pair
+        .iter()
+        .map(|p| p.iter().copied().filter(|d| d.is_finite()).collect())
+        .filter(|p: &Vec<f64>| !p.is_empty())
+        .collect()
+}
+
+/// The variance a pair's center has from its quads' noise alone (log
+/// scale): `within² / q` for `q` quads a pair on average, times π/2 for
+/// the quad median ([`PairedEstimate::layout_sd`]).
+fn center_noise_var(pairs: &[Vec<f64>], within: f64, center: PairCenter) -> f64 {
+    let quads_per_pair = pairs
+        .iter()
+        .map(|p| p.len().div_ceil(2) as f64)
+        .sum::<f64>()
+        / pairs.len() as f64;
+    let center_noise = match center {
+        PairCenter::Mean => 1.0,
+        // The median of q normal values has about π/2 times the variance
+        // of their mean (exactly so as q grows; 1.35 for q = 3, so the
+        // layout figure errs low for few quads).
+        PairCenter::QuadMedian => std::f64::consts::FRAC_PI_2,
+    };
+    within * within * center_noise / quads_per_pair.max(1.0)
+}
+
+/// The centers that read the head faster, and slower, by more than their
+/// noise `noise_sd` allows ([`PairedEstimate::pairs_beyond_noise`]).
+fn pairs_beyond_noise(centers: &[f64], noise_sd: f64, confidence: f64) -> (usize, usize) {
+    let level = 1.0 - (1.0 - confidence) / centers.len() as f64;
+    let margin = crate::stats::dist::normal_quantile(level) * noise_sd;
+    (
+        centers.iter().filter(|&&c| c + margin < 0.0).count(),
+        centers.iter().filter(|&&c| c - margin > 0.0).count(),
+    )
+}
+
+/// The lower and upper one-sided bounds of the ratio at `confidence`:
+/// `exp(log_ratio ∓ t_{c, df} · log_se)`.
+fn one_sided_bounds(log_ratio: f64, log_se: f64, df: f64, confidence: f64) -> (f64, f64) {
+    let half = if log_se == 0.0 {
+        0.0
+    } else {
+        t_quantile(confidence, df) * log_se
+    };
+    ((log_ratio - half).exp(), (log_ratio + half).exp())
+}
+
+/// One-sided p-value of "the head is not slower" from Student's t with
+/// `df` degrees of freedom; with no standard error, 0 when the head reads
+/// slower and 1 otherwise.
+fn p_slower(log_ratio: f64, log_se: f64, df: f64) -> f64 {
+    if log_se == 0.0 {
+        if log_ratio > 0.0 {
+            0.0
+        } else {
+            1.0
+        }
+    } else {
+        t_upper_tail(log_ratio / log_se, df)
+    }
 }
 
 /// Share of the pair centers trimmed from each end before they are

@@ -69,63 +69,23 @@ pub fn modes(xs: &[f64]) -> Modality {
             multimodal: false,
         };
     }
-    let single = |bandwidth| Modality {
-        modes: vec![Mode {
-            centre: quantile_sorted(&sorted, 0.5),
-            weight: 1.0,
-        }],
-        bandwidth,
-        multimodal: false,
-    };
     let bandwidth = silverman_bandwidth(&sorted);
     if n < 8 || bandwidth.is_nan() || bandwidth <= 0.0 || bandwidth.is_infinite() {
-        return single(bandwidth);
+        return Modality {
+            modes: vec![Mode {
+                centre: quantile_sorted(&sorted, 0.5),
+                weight: 1.0,
+            }],
+            bandwidth,
+            multimodal: false,
+        };
     }
 
     let (points, density) = binned_kde(&sorted, bandwidth);
-
-    // alternate peaks and valleys along the points
-    let mut peaks: Vec<usize> = Vec::new();
-    let mut valleys: Vec<usize> = Vec::new();
-    let mut rising = true;
-    for i in 1..points.len() {
-        if rising && density[i] < density[i - 1] {
-            peaks.push(i - 1);
-            rising = false;
-        } else if !rising && density[i] > density[i - 1] {
-            valleys.push(i - 1);
-            rising = true;
-        }
-    }
-    if rising {
-        peaks.push(points.len() - 1);
-    }
-    // invariant: valleys[k] lies between peaks[k] and peaks[k + 1]
-
-    // merge away the weakest bump while one is too weak: badness > 1 means
-    // too shallow a dip (density ratio over MAX_DIP_RATIO) or too light a
-    // mode (MIN_MODE_WEIGHT over its weight)
+    let (mut peaks, mut valleys) = peaks_and_valleys(&density);
+    // merge away the weakest bump while one is too weak
     while peaks.len() > 1 {
-        let weights = weights(&sorted, &points, &valleys, peaks.len());
-        let (mut badness, mut valley, mut drop) = (f64::NEG_INFINITY, 0, 0);
-        for (k, &v) in valleys.iter().enumerate() {
-            let (left, right) = (density[peaks[k]], density[peaks[k + 1]]);
-            let b = density[v] / left.min(right) / MAX_DIP_RATIO;
-            if b > badness {
-                // the lower peak goes; the valley between them too
-                (badness, valley, drop) = (b, k, if left < right { k } else { k + 1 });
-            }
-        }
-        let min_weight = MIN_MODE_WEIGHT.max(MIN_MODE_SAMPLES as f64 / n as f64);
-        for (k, &w) in weights.iter().enumerate() {
-            let b = min_weight / w;
-            if b > badness {
-                // this mode joins the neighbour across the shallower (higher) valley
-                let across_left = k == peaks.len() - 1
-                    || (k > 0 && density[valleys[k - 1]] > density[valleys[k]]);
-                (badness, valley, drop) = (b, if across_left { k - 1 } else { k }, k);
-            }
-        }
+        let (badness, valley, drop) = weakest_bump(&sorted, &points, &density, &peaks, &valleys);
         if badness <= 1.0 {
             break;
         }
@@ -147,6 +107,63 @@ pub fn modes(xs: &[f64]) -> Modality {
         modes,
         bandwidth,
     }
+}
+
+/// The local maxima (peaks) and minima (valleys) of `density`, as indices,
+/// alternating along it: `valleys[k]` lies between `peaks[k]` and
+/// `peaks[k + 1]`, and there is one peak more than valleys.
+fn peaks_and_valleys(density: &[f64]) -> (Vec<usize>, Vec<usize>) {
+    let mut peaks: Vec<usize> = Vec::new();
+    let mut valleys: Vec<usize> = Vec::new();
+    let mut rising = true;
+    for i in 1..density.len() {
+        if rising && density[i] < density[i - 1] {
+            peaks.push(i - 1);
+            rising = false;
+        } else if !rising && density[i] > density[i - 1] {
+            valleys.push(i - 1);
+            rising = true;
+        }
+    }
+    if rising {
+        peaks.push(density.len() - 1);
+    }
+    (peaks, valleys)
+}
+
+/// The bump to merge away next, as `(badness, valley, peak)`: the indices
+/// into `valleys` and `peaks` that go, and how weak the bump is. Badness
+/// over 1 means too shallow a dip (density ratio over [`MAX_DIP_RATIO`]) or
+/// too light a mode ([`MIN_MODE_WEIGHT`] or [`MIN_MODE_SAMPLES`] over its
+/// weight). At least two peaks.
+fn weakest_bump(
+    sorted: &[f64],
+    points: &[f64],
+    density: &[f64],
+    peaks: &[usize],
+    valleys: &[usize],
+) -> (f64, usize, usize) {
+    let weights = weights(sorted, points, valleys, peaks.len());
+    let (mut badness, mut valley, mut drop) = (f64::NEG_INFINITY, 0, 0);
+    for (k, &v) in valleys.iter().enumerate() {
+        let (left, right) = (density[peaks[k]], density[peaks[k + 1]]);
+        let b = density[v] / left.min(right) / MAX_DIP_RATIO;
+        if b > badness {
+            // the lower peak goes; the valley between them too
+            (badness, valley, drop) = (b, k, if left < right { k } else { k + 1 });
+        }
+    }
+    let min_weight = MIN_MODE_WEIGHT.max(MIN_MODE_SAMPLES as f64 / sorted.len() as f64);
+    for (k, &w) in weights.iter().enumerate() {
+        let b = min_weight / w;
+        if b > badness {
+            // this mode joins the neighbour across the shallower (higher) valley
+            let across_left =
+                k == peaks.len() - 1 || (k > 0 && density[valleys[k - 1]] > density[valleys[k]]);
+            (badness, valley, drop) = (b, if across_left { k - 1 } else { k }, k);
+        }
+    }
+    (badness, valley, drop)
 }
 
 /// Silverman's rule-of-thumb bandwidth of a Gaussian kernel for sorted data:

@@ -13,23 +13,14 @@ use super::protocol::{Reply, PROTOCOL_VERSION};
 use super::serve::{say, Serve};
 use crate::bencher::{Bencher, Measurer};
 use crate::measure::capture::{install_panic_capture, panic_payload_text, take_panic_message};
-use crate::registry;
+use crate::measure::Measurement;
+use crate::registry::{self, PerfTest};
 
 /// Runs worker mode for `test` (or lists the tests when `None`) and returns
 /// the exit status.
 pub fn run(test: Option<&str>) -> i32 {
     let tests = registry::all_tests();
-    let hello = Reply::Hello {
-        protocol: PROTOCOL_VERSION,
-        perfmark: env!("CARGO_PKG_VERSION").to_owned(),
-        test: test.map(str::to_owned),
-        tests: match test {
-            None => tests.iter().map(|t| t.name()).collect(),
-            Some(_) => Vec::new(),
-        },
-        pinned: crate::worker::layout::pinned(),
-    };
-    say(&hello);
+    say(&hello(test, &tests));
     let Some(name) = test else {
         return 0;
     };
@@ -40,6 +31,42 @@ pub fn run(test: Option<&str>) -> i32 {
         return 101;
     };
     let previous_hook = install_panic_capture();
+    let ran = serve_on_test_thread(t, name);
+    panic::set_hook(previous_hook);
+    match ran {
+        Ok((result, measurement)) => say_how_it_ended(result, measurement),
+        Err(e) => {
+            say(&Reply::Failed {
+                message: format!("could not start a thread for the test: {e}"),
+            });
+            101
+        }
+    }
+}
+
+/// The greeting: this perfmark's protocol and version, the test asked
+/// for, and the names of `tests` when asked for none.
+fn hello(test: Option<&str>, tests: &[&PerfTest]) -> Reply {
+    Reply::Hello {
+        protocol: PROTOCOL_VERSION,
+        perfmark: env!("CARGO_PKG_VERSION").to_owned(),
+        test: test.map(str::to_owned),
+        tests: match test {
+            None => tests.iter().map(|t| t.name()).collect(),
+            Some(_) => Vec::new(),
+        },
+        pinned: crate::worker::layout::pinned(),
+    }
+}
+
+/// Runs the body of `t` (named `name`) with a [`Serve`] bencher on a
+/// thread of its own: how the body ended (its panic's payload, if it
+/// panicked) and the measurement it handed the bencher, if any. An error
+/// when the thread cannot be started.
+fn serve_on_test_thread(
+    t: &PerfTest,
+    name: &str,
+) -> std::io::Result<(std::thread::Result<()>, Option<Measurement>)> {
     // Slices are timed with the test's own clock, as in a normal run.
     let clock = t.clock();
     let body = t.body;
@@ -55,19 +82,17 @@ pub fn run(test: Option<&str>) -> i32 {
         let mut bencher = Bencher::new(Measurer::Serve(Serve { clock })).with_clock(clock);
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&mut bencher)));
         (result, bencher.finish().0)
-    });
-    let (result, measurement) = match ran.map(std::thread::JoinHandle::join) {
-        Ok(Ok(ran)) => ran,
-        Ok(Err(payload)) => (Err(payload), None),
-        Err(e) => {
-            panic::set_hook(previous_hook);
-            say(&Reply::Failed {
-                message: format!("could not start a thread for the test: {e}"),
-            });
-            return 101;
-        }
-    };
-    panic::set_hook(previous_hook);
+    })?;
+    Ok(match ran.join() {
+        Ok(ran) => ran,
+        Err(payload) => (Err(payload), None),
+    })
+}
+
+/// Tells the coordinator how the test's body ended and returns the exit
+/// status: finished (0) when it handed a routine to the bencher and
+/// returned, failed (101) when it panicked or handed none.
+fn say_how_it_ended(result: std::thread::Result<()>, measurement: Option<Measurement>) -> i32 {
     match (result, measurement) {
         (Err(payload), _) => {
             let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));

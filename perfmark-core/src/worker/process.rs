@@ -4,7 +4,7 @@
 
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -50,69 +50,14 @@ impl WorkerProcess {
         placement: Option<Placement>,
         keep_environment: bool,
     ) -> Result<Self, Error> {
-        let fail = |message: String| Error::worker(side, path, message);
-        let mut cmd = Command::new(path);
-        cmd.arg(WORKER_FLAG);
-        if let Some(test) = test {
-            cmd.arg(test);
-        }
-        // A worker does what it is asked and nothing else: the run's own
-        // options are not its; the test's own variables are, when kept.
-        for (key, _) in std::env::vars_os() {
-            let text = key.to_string_lossy();
-            if text.starts_with("PERFMARK_") && (!keep_environment || is_run_option(&text)) {
-                cmd.env_remove(key);
-            }
-        }
-        if let Some(p) = placement {
-            cmd.env(STACK_PAD_VAR, "x".repeat(p.stack_pad));
-            cmd.env(HEAP_OFFSET_VAR, p.heap_offset.to_string());
-            if let Some(cpu) = p.cpu {
-                crate::cpus::start_on(&mut cmd, cpu);
-            }
-        }
-        let mut child = cmd
+        let mut child = worker_command(path, test, placement, keep_environment)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| fail(format!("could not be started: {e}")))?;
-        let stdout = child.stdout.take().expect("piped");
-        let stderr_pipe = child.stderr.take().expect("piped");
-        let (tx, events) = mpsc::channel();
-        thread::spawn(move || {
-            let mut lines = LineReader::new(BufReader::new(stdout), MAX_LINE_BYTES);
-            while let Ok(Some(line)) = lines.read_line() {
-                if let Some(reply) = decode_line(&line) {
-                    if tx.send(Event::Reply(reply)).is_err() {
-                        return;
-                    }
-                }
-            }
-            let _ = tx.send(Event::Closed);
-        });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let sink = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut pipe = stderr_pipe;
-            let mut chunk = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut chunk) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut text) = sink.lock() {
-                    text.push_str(&String::from_utf8_lossy(&chunk[..n]));
-                    // Keep the end: that is where a crash explains itself.
-                    if text.len() > 16_384 {
-                        let cut = text.len() - 8_192;
-                        let cut = (cut..text.len())
-                            .find(|&i| text.is_char_boundary(i))
-                            .unwrap_or(cut);
-                        text.drain(..cut);
-                    }
-                }
-            }
-        });
+            .map_err(|e| Error::worker(side, path, format!("could not be started: {e}")))?;
+        let events = forward_replies(child.stdout.take().expect("piped"));
+        let stderr = keep_stderr(child.stderr.take().expect("piped"));
         Ok(WorkerProcess {
             side,
             path: path.to_owned(),
@@ -285,6 +230,84 @@ impl WorkerProcess {
         let tail = &lines[lines.len().saturating_sub(6)..];
         format!("; its stderr ends:\n{}", tail.join("\n"))
     }
+}
+
+/// The command that starts `path` in worker mode for `test` (or to list
+/// its tests) at `placement`, with this process's `PERFMARK_…` variables
+/// removed: all of them, or when `keep_environment` the run's options
+/// alone.
+fn worker_command(
+    path: &Path,
+    test: Option<&str>,
+    placement: Option<Placement>,
+    keep_environment: bool,
+) -> Command {
+    let mut cmd = Command::new(path);
+    cmd.arg(WORKER_FLAG);
+    if let Some(test) = test {
+        cmd.arg(test);
+    }
+    // A worker does what it is asked and nothing else: the run's own
+    // options are not its; the test's own variables are, when kept.
+    for (key, _) in std::env::vars_os() {
+        let text = key.to_string_lossy();
+        if text.starts_with("PERFMARK_") && (!keep_environment || is_run_option(&text)) {
+            cmd.env_remove(key);
+        }
+    }
+    if let Some(p) = placement {
+        cmd.env(STACK_PAD_VAR, "x".repeat(p.stack_pad));
+        cmd.env(HEAP_OFFSET_VAR, p.heap_offset.to_string());
+        if let Some(cpu) = p.cpu {
+            crate::cpus::start_on(&mut cmd, cpu);
+        }
+    }
+    cmd
+}
+
+/// Reads the worker's `stdout` on a thread of its own: each protocol
+/// reply as an event, then [`Event::Closed`] when the stream ends.
+fn forward_replies(stdout: ChildStdout) -> Receiver<Event> {
+    let (tx, events) = mpsc::channel();
+    thread::spawn(move || {
+        let mut lines = LineReader::new(BufReader::new(stdout), MAX_LINE_BYTES);
+        while let Ok(Some(line)) = lines.read_line() {
+            if let Some(reply) = decode_line(&line) {
+                if tx.send(Event::Reply(reply)).is_err() {
+                    return;
+                }
+            }
+        }
+        let _ = tx.send(Event::Closed);
+    });
+    events
+}
+
+/// Reads the worker's `stderr` on a thread of its own into the returned
+/// text, of which it keeps the end (at most 16 KiB).
+fn keep_stderr(mut pipe: ChildStderr) -> Arc<Mutex<String>> {
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&stderr);
+    thread::spawn(move || {
+        let mut chunk = [0u8; 4096];
+        while let Ok(n) = pipe.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut text) = sink.lock() {
+                text.push_str(&String::from_utf8_lossy(&chunk[..n]));
+                // Keep the end: that is where a crash explains itself.
+                if text.len() > 16_384 {
+                    let cut = text.len() - 8_192;
+                    let cut = (cut..text.len())
+                        .find(|&i| text.is_char_boundary(i))
+                        .unwrap_or(cut);
+                    text.drain(..cut);
+                }
+            }
+        }
+    });
+    stderr
 }
 
 impl Drop for WorkerProcess {

@@ -88,6 +88,19 @@ impl MachineShift {
             log_se: (then.log_se().powi(2) + now.log_se().powi(2)).sqrt(),
         })
     }
+
+    /// Checks that the shift is usable: a positive, finite ratio and a
+    /// finite, non-negative standard error.
+    fn check(&self) -> Result<(), CompareError> {
+        check_time(self.ratio, "reference ratio")?;
+        if !(self.log_se >= 0.0 && self.log_se.is_finite()) {
+            return Err(CompareError::new(format!(
+                "reference ratio's standard error must be finite and >= 0; got {}",
+                self.log_se
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// How much a test follows the machine-state reference: the range its
@@ -255,19 +268,10 @@ pub fn compare_with_reference(
     rule.check()?;
     baseline.check()?;
     current.check("current estimate")?;
-    check_time(shift.ratio, "reference ratio")?;
-    if !(shift.log_se >= 0.0 && shift.log_se.is_finite()) {
-        return Err(CompareError::new(format!(
-            "reference ratio's standard error must be finite and >= 0; got {}",
-            shift.log_se
-        )));
-    }
+    shift.check()?;
     let TestSpread { mut spread, source } = rule.test_spread_with(baseline, current.processes);
     spread.sd = spread.sd.max(MIN_RESIDUAL_SD);
-    let runs = baseline.runs as f64;
-    let base_var = current.log_se().powi(2)
-        + baseline.within_log_se.powi(2) / runs
-        + spread.sd.powi(2) * (1.0 + 1.0 / runs);
+    let base_var = residual_var(baseline, current, spread.sd);
     let rho = shift.ratio.ln();
     let rho_var = shift.log_se.powi(2);
     let d = current.point_ns.ln() - baseline.point_ns.ln();
@@ -288,21 +292,7 @@ pub fn compare_with_reference(
         + (tracking.high - tracking.low) * rho.abs()
         + normal_quantile(DETECTION_POWER) * se_low)
         .exp_m1();
-    let verdict = if ci.low > 1.0 {
-        if d_low > rule.tolerance.ln_1p() {
-            Change::Regressed
-        } else {
-            Change::SlowerWithinTolerance
-        }
-    } else if ci.high < 1.0 {
-        if d_high < -rule.tolerance.ln_1p() {
-            Change::Improved
-        } else {
-            Change::FasterWithinTolerance
-        }
-    } else {
-        Change::NoSignificantChange
-    };
+    let verdict = verdict_between(&ci, d_low, d_high, rule.tolerance);
     Ok(Comparison {
         ratio: ((d_low + d_high) / 2.0).exp(),
         ci,
@@ -319,6 +309,37 @@ pub fn compare_with_reference(
         raw_ratio: Some(d.exp()),
         tracking: Some(tracking),
     })
+}
+
+/// The variance of the test's log ratio `d` before the machine's move is
+/// taken out: `se_cur² + se_base²/R + σ_r²·(1 + 1/R)` over the baseline's
+/// `R` runs, `σ_r` the residual spread `sd`.
+fn residual_var(baseline: &BaselineEstimate, current: &RunEstimate, sd: f64) -> f64 {
+    let runs = baseline.runs as f64;
+    current.log_se().powi(2)
+        + baseline.within_log_se.powi(2) / runs
+        + sd.powi(2) * (1.0 + 1.0 / runs)
+}
+
+/// The verdict on the interval `ci` of the code's change and the ends
+/// `d_low`, `d_high` of its log: only a significant change beyond the
+/// `tolerance` at the end nearer 0 is a regression or an improvement.
+fn verdict_between(ci: &Interval, d_low: f64, d_high: f64, tolerance: f64) -> Change {
+    if ci.low > 1.0 {
+        if d_low > tolerance.ln_1p() {
+            Change::Regressed
+        } else {
+            Change::SlowerWithinTolerance
+        }
+    } else if ci.high < 1.0 {
+        if d_high < -tolerance.ln_1p() {
+            Change::Improved
+        } else {
+            Change::FasterWithinTolerance
+        }
+    } else {
+        Change::NoSignificantChange
+    }
 }
 
 #[cfg(test)]
