@@ -155,63 +155,78 @@ pub(super) fn overview_figure(tests: &[TestReport]) -> Option<String> {
          a bar is the test's CI, a dot its estimate.</figcaption>\n",
     );
     if !budgets.is_empty() {
-        let hi = budgets
-            .iter()
-            .map(|r| r.high)
-            .filter(|v| v.is_finite())
-            .fold(150.0f64, f64::max)
-            .min(400.0);
-        let axis = Scale::new(0.0, round_up(hi));
-        html.push_str(&panel(
-            "Budgets: time per iteration as a share of the budget (the line at 100%)",
-            sorted(budgets),
-            &axis,
-            |svg, axis, top, bottom| {
-                let x = axis.px(100.0);
-                let _ = writeln!(
-                    svg,
-                    "<line class=\"limit\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{bottom:.1}\"/>"
-                );
-            },
-        ));
+        html.push_str(&budget_panel(budgets));
     }
     if !changes.is_empty() {
-        let tolerance = changes.iter().map(|(_, t)| *t).fold(0.0f64, f64::max) * 100.0;
-        let reach = changes
-            .iter()
-            .flat_map(|(r, _)| [r.low.abs(), r.high.abs()])
-            .filter(|v| v.is_finite())
-            .fold((3.0 * tolerance).max(5.0), f64::max)
-            .min(100.0);
-        let reach = round_up(reach);
-        let axis = Scale::new(-reach, reach);
-        let rows: Vec<Row> = changes.into_iter().map(|(r, _)| r).collect();
-        html.push_str(&panel(
-            &format!(
-                "Changes: against the base build or the stored baseline, in percent (the shaded \
-                 band is the tolerance, ±{})",
-                plain_percent(tolerance / 100.0)
-            ),
-            sorted(rows),
-            &axis,
-            |svg, axis, top, bottom| {
-                let (x0, x1) = (axis.px(-tolerance), axis.px(tolerance));
-                let _ = writeln!(
-                    svg,
-                    "<rect class=\"band\" x=\"{x0:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\"/>",
-                    x1 - x0,
-                    bottom - top
-                );
-                let x = axis.px(0.0);
-                let _ = writeln!(
-                    svg,
-                    "<line class=\"axis\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{bottom:.1}\"/>"
-                );
-            },
-        ));
+        html.push_str(&change_panel(changes));
     }
     html.push_str("</figure>\n");
     Some(html)
+}
+
+/// The budgets panel of `rows`, on an axis from 0 to a round bound above
+/// the widest interval (at least 150%, at most 400%), with the budget's
+/// line at 100%.
+fn budget_panel(rows: Vec<Row>) -> String {
+    let hi = rows
+        .iter()
+        .map(|r| r.high)
+        .filter(|v| v.is_finite())
+        .fold(150.0f64, f64::max)
+        .min(400.0);
+    let axis = Scale::new(0.0, round_up(hi));
+    panel(
+        "Budgets: time per iteration as a share of the budget (the line at 100%)",
+        sorted(rows),
+        &axis,
+        |svg, axis, top, bottom| {
+            let x = axis.px(100.0);
+            let _ = writeln!(
+                svg,
+                "<line class=\"limit\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{bottom:.1}\"/>"
+            );
+        },
+    )
+}
+
+/// The changes panel of `changes` (each row with its tolerance), on an
+/// axis symmetric about 0 that reaches a round bound beyond the widest
+/// interval (at least 3 × the largest tolerance and 5%, at most 100%), with
+/// the largest tolerance shaded as a band.
+fn change_panel(changes: Vec<(Row, f64)>) -> String {
+    let tolerance = changes.iter().map(|(_, t)| *t).fold(0.0f64, f64::max) * 100.0;
+    let reach = changes
+        .iter()
+        .flat_map(|(r, _)| [r.low.abs(), r.high.abs()])
+        .filter(|v| v.is_finite())
+        .fold((3.0 * tolerance).max(5.0), f64::max)
+        .min(100.0);
+    let reach = round_up(reach);
+    let axis = Scale::new(-reach, reach);
+    let rows: Vec<Row> = changes.into_iter().map(|(r, _)| r).collect();
+    panel(
+        &format!(
+            "Changes: against the base build or the stored baseline, in percent (the shaded \
+             band is the tolerance, ±{})",
+            plain_percent(tolerance / 100.0)
+        ),
+        sorted(rows),
+        &axis,
+        |svg, axis, top, bottom| {
+            let (x0, x1) = (axis.px(-tolerance), axis.px(tolerance));
+            let _ = writeln!(
+                svg,
+                "<rect class=\"band\" x=\"{x0:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\"/>",
+                x1 - x0,
+                bottom - top
+            );
+            let x = axis.px(0.0);
+            let _ = writeln!(
+                svg,
+                "<line class=\"axis\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{bottom:.1}\"/>"
+            );
+        },
+    )
 }
 
 /// Failed first, then undecided, then by closeness to failing.
@@ -285,6 +300,18 @@ fn panel(
         "<text x=\"0\" y=\"14\" class=\"title\">{}</text>",
         escape(title)
     );
+    draw_grid(&mut svg, axis, top, bottom);
+    marks(&mut svg, axis, top, bottom);
+    for (i, r) in rows.iter().enumerate() {
+        draw_row(&mut svg, axis, r, top + ROW * (i as f64 + 0.5));
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// A vertical grid line from `top` to `bottom` at each of the axis's ticks,
+/// labelled in percent below `bottom`.
+fn draw_grid(svg: &mut String, axis: &Scale, top: f64, bottom: f64) {
     for tick in axis.ticks() {
         let x = axis.px(tick);
         let _ = writeln!(
@@ -295,58 +322,68 @@ fn panel(
             plain_percent(tick / 100.0)
         );
     }
-    marks(&mut svg, axis, top, bottom);
-    for (i, r) in rows.iter().enumerate() {
-        let y = top + ROW * (i as f64 + 0.5);
-        let name: String = if r.name.chars().count() > NAME_CHARS {
-            let cut: String = r.name.chars().take(NAME_CHARS - 1).collect();
-            format!("{cut}…")
-        } else {
-            r.name.clone()
-        };
-        let class = r.status.class();
+}
+
+/// Row `r` centred at height `y`, in its status's colour: its name (cut by
+/// [`short_name`]) left of the axis, titled in full with its values; its
+/// interval, ending in an arrow at an edge it runs off; its point.
+fn draw_row(svg: &mut String, axis: &Scale, r: &Row, y: f64) {
+    let class = r.status.class();
+    let _ = writeln!(
+        svg,
+        "<g class=\"row {class}\"><title>{}: {} [{}, {}]</title>\
+         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+        escape(&r.name),
+        percent(r.point),
+        percent(r.low),
+        percent(r.high),
+        LABEL - 8.0,
+        y + 4.0,
+        escape(&short_name(&r.name))
+    );
+    let (x0, x1) = (axis.px(r.low), axis.px(r.high));
+    let _ = writeln!(
+        svg,
+        "<line class=\"interval\" x1=\"{x0:.1}\" y1=\"{y:.1}\" x2=\"{x1:.1}\" y2=\"{y:.1}\"/>"
+    );
+    draw_arrows(svg, axis, r, y);
+    if r.point.is_finite() {
         let _ = writeln!(
             svg,
-            "<g class=\"row {class}\"><title>{}: {} [{}, {}]</title>\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            escape(&r.name),
-            percent(r.point),
-            percent(r.low),
-            percent(r.high),
-            LABEL - 8.0,
-            y + 4.0,
-            escape(&name)
+            "<circle class=\"point\" cx=\"{:.1}\" cy=\"{y:.1}\" r=\"3.5\"/>",
+            axis.px(r.point)
         );
-        let (x0, x1) = (axis.px(r.low), axis.px(r.high));
-        let _ = writeln!(
-            svg,
-            "<line class=\"interval\" x1=\"{x0:.1}\" y1=\"{y:.1}\" x2=\"{x1:.1}\" y2=\"{y:.1}\"/>"
-        );
-        // An end off the axis (or infinite) ends in an arrow at the edge.
-        for (end, edge, dir) in [(r.low, axis.lo, -1.0), (r.high, axis.hi, 1.0)] {
-            if !(end.is_finite()) || (end - edge) * dir > 0.0 {
-                let x = axis.px(edge);
-                let _ = writeln!(
-                    svg,
-                    "<path class=\"arrow\" d=\"M{:.1} {:.1} L{x:.1} {y:.1} L{:.1} {:.1}\"/>",
-                    x - 6.0 * dir,
-                    y - 4.0,
-                    x - 6.0 * dir,
-                    y + 4.0
-                );
-            }
-        }
-        if r.point.is_finite() {
+    }
+    svg.push_str("</g>\n");
+}
+
+/// `name` cut to [`NAME_CHARS`] characters, the last of them `…`, when
+/// it is longer.
+fn short_name(name: &str) -> String {
+    if name.chars().count() > NAME_CHARS {
+        let cut: String = name.chars().take(NAME_CHARS - 1).collect();
+        format!("{cut}…")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// An arrow at each edge of the axis that row `r`'s interval runs off (an
+/// infinite end included), at height `y`.
+fn draw_arrows(svg: &mut String, axis: &Scale, r: &Row, y: f64) {
+    for (end, edge, dir) in [(r.low, axis.lo, -1.0), (r.high, axis.hi, 1.0)] {
+        if !(end.is_finite()) || (end - edge) * dir > 0.0 {
+            let x = axis.px(edge);
             let _ = writeln!(
                 svg,
-                "<circle class=\"point\" cx=\"{:.1}\" cy=\"{y:.1}\" r=\"3.5\"/>",
-                axis.px(r.point)
+                "<path class=\"arrow\" d=\"M{:.1} {:.1} L{x:.1} {y:.1} L{:.1} {:.1}\"/>",
+                x - 6.0 * dir,
+                y - 4.0,
+                x - 6.0 * dir,
+                y + 4.0
             );
         }
-        svg.push_str("</g>\n");
     }
-    svg.push_str("</svg>\n");
-    svg
 }
 
 /// A value in percent as `12.3%`, or `unbounded` for an end that is not

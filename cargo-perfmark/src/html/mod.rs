@@ -199,7 +199,29 @@ fn write_summary_table(html: &mut String, report: &Report) {
     html.push_str("</tbody>\n</table>\n");
 }
 
+/// The `index`-th test's section: its heading, estimate, panic, reasons
+/// and warnings, its figures, and its facts.
 fn write_test_section(html: &mut String, index: usize, t: &TestReport) {
+    write_test_heading(html, index, t);
+    write_estimate_line(html, t);
+    if let Some(panic) = &t.panic {
+        let _ = writeln!(
+            html,
+            "<pre class=\"panic\">panicked: {}</pre>",
+            escape(panic)
+        );
+    }
+    let reasons: Vec<String> = t.reasons.iter().map(|r| r.text.clone()).collect();
+    write_list(html, "reasons", "", &reasons);
+    write_list(html, "warnings", "warning: ", &t.warnings);
+    write_figures(html, t);
+    write_facts_table(html, &test_facts(t));
+    html.push_str("</section>\n");
+}
+
+/// Opens the test's `<section>` (anchored by [`section_id`]) with the
+/// name, the verdict, where the test is defined and how long it took.
+fn write_test_heading(html: &mut String, index: usize, t: &TestReport) {
     let _ = writeln!(
         html,
         "<section class=\"test\" id=\"{}\">\n<h2><code>{}</code> {}</h2>",
@@ -214,33 +236,33 @@ fn write_test_section(html: &mut String, index: usize, t: &TestReport) {
         t.line,
         t.duration_s
     );
-    if let Some(e) = &t.estimate {
-        let mut line = format!(
-            "<p><b>{} {}</b> per iteration, {} CI [{}, {}]",
-            e.statistic.as_str(),
-            fmt_ns(e.ns_per_iter),
-            plain_percent(e.confidence),
-            fmt_bound(e.ci_low),
-            fmt_bound(e.ci_high)
-        );
-        if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
-            let _ = write!(line, " · {}", fmt_rate(work, rate));
-        }
-        line.push_str("</p>");
-        html.push_str(&line);
-        html.push('\n');
-    }
-    if let Some(panic) = &t.panic {
-        let _ = writeln!(
-            html,
-            "<pre class=\"panic\">panicked: {}</pre>",
-            escape(panic)
-        );
-    }
-    let reasons: Vec<String> = t.reasons.iter().map(|r| r.text.clone()).collect();
-    write_list(html, "reasons", "", &reasons);
-    write_list(html, "warnings", "warning: ", &t.warnings);
+}
 
+/// The estimate per iteration with its CI, and the rate when the test
+/// declared its work; nothing without an estimate.
+fn write_estimate_line(html: &mut String, t: &TestReport) {
+    let Some(e) = &t.estimate else {
+        return;
+    };
+    let mut line = format!(
+        "<p><b>{} {}</b> per iteration, {} CI [{}, {}]",
+        e.statistic.as_str(),
+        fmt_ns(e.ns_per_iter),
+        plain_percent(e.confidence),
+        fmt_bound(e.ci_low),
+        fmt_bound(e.ci_high)
+    );
+    if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
+        let _ = write!(line, " · {}", fmt_rate(work, rate));
+    }
+    line.push_str("</p>");
+    html.push_str(&line);
+    html.push('\n');
+}
+
+/// The figures of the test's finite samples (the scatter, the histogram,
+/// and the correlogram when there are lags); without samples, why not.
+fn write_figures(html: &mut String, t: &TestReport) {
     let samples: Vec<f64> = t
         .measurement
         .as_ref()
@@ -259,16 +281,14 @@ fn write_test_section(html: &mut String, index: usize, t: &TestReport) {
             _ => "No samples were taken.",
         };
         let _ = writeln!(html, "<p class=\"muted\">{why}</p>");
-    } else {
-        let marks = Marks::of(t, &samples);
-        html.push_str(&scatter_figure(&samples, &marks));
-        html.push_str(&histogram_figure(&samples, &marks));
-        if let Some(d) = t.diagnostics.as_ref().filter(|d| !d.serial.lags.is_empty()) {
-            html.push_str(&correlogram_figure(d));
-        }
+        return;
     }
-    write_facts_table(html, &test_facts(t));
-    html.push_str("</section>\n");
+    let marks = Marks::of(t, &samples);
+    html.push_str(&scatter_figure(&samples, &marks));
+    html.push_str(&histogram_figure(&samples, &marks));
+    if let Some(d) = t.diagnostics.as_ref().filter(|d| !d.serial.lags.is_empty()) {
+        html.push_str(&correlogram_figure(d));
+    }
 }
 
 fn write_list(html: &mut String, class: &str, prefix: &str, items: &[String]) {

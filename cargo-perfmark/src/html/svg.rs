@@ -230,6 +230,24 @@ impl Frame {
     }
 }
 
+/// A `<rect>` of `class` with its top left corner at (`x`, `y`), `width`
+/// by `height` SVG units, titled `tooltip`, on a line of its own.
+pub(super) fn rect(class: &str, x: f64, y: f64, width: f64, height: f64, tooltip: &str) -> String {
+    format!(
+        "<rect class=\"{class}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{width:.1}\" \
+         height=\"{height:.1}\"><title>{tooltip}</title></rect>\n"
+    )
+}
+
+/// A plot's `<figure>` of `class`: `caption` (escaped here), then the
+/// plot's `svg` and its HTML `legend`, both as drawn.
+pub(super) fn figure(class: &str, caption: &str, svg: &str, legend: &str) -> String {
+    format!(
+        "<figure class=\"{class}\">\n<figcaption>{}</figcaption>\n{svg}{legend}</figure>\n",
+        escape(caption)
+    )
+}
+
 /// Which way the value axis of a plot runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Orientation {
