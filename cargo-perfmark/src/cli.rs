@@ -83,17 +83,58 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
         None => (args, Vec::new()),
     };
     let mut ours = ours.into_iter();
-    let command = match ours.next() {
-        None => return Ok(Invocation::Help),
-        Some(c) => c,
+    let Some(command) = ours.next() else {
+        return Ok(Invocation::Help);
     };
-    let mut selection = Selection::default();
-    let mut runs = None;
-    let mut pause = None;
-    let mut layouts = None;
-    let mut instructions = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = ours.next() {
+    let Some(options) = parse_options(&command, ours)? else {
+        return Ok(Invocation::Help);
+    };
+    // Counting is the test binaries' own option, given to every one.
+    if options.instructions && !test_args.iter().any(|a| a == "--instructions") {
+        test_args.insert(0, "--instructions".to_owned());
+    }
+    match command.as_str() {
+        "-h" | "--help" | "help" => Ok(Invocation::Help),
+        "baseline" => baseline_invocation(options, test_args),
+        "compare" => compare_invocation(options, test_args),
+        "report" => report_invocation(options, test_args),
+        other => Err(Error::usage(format!(
+            "unknown command `{other}`: the commands are `baseline`, `compare` and \
+             `report`\n\n{USAGE}"
+        ))),
+    }
+}
+
+/// The options of a command line, as given.
+#[derive(Default)]
+struct Options {
+    /// `-p` and `--test`.
+    selection: Selection,
+    /// `--runs`.
+    runs: Option<usize>,
+    /// `--pause`.
+    pause: Option<Duration>,
+    /// `--layouts`.
+    layouts: Option<usize>,
+    /// `--instructions`.
+    instructions: bool,
+    /// The arguments that are not options, in order.
+    positional: Vec<String>,
+}
+
+/// Parses `args`, the arguments after `command` and before `--`: each
+/// option `command` takes, as `--name value` or `--name=value`. `None`
+/// when they ask for help.
+///
+/// # Errors
+/// [`Error::is_usage`] for an option `command` does not take, or a value
+/// missing or refused.
+fn parse_options(
+    command: &str,
+    mut args: impl Iterator<Item = String>,
+) -> Result<Option<Options>, Error> {
+    let mut o = Options::default();
+    while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
             Some((n, v)) if n.starts_with("--") => (n.to_owned(), Some(v.to_owned())),
             _ => (arg.clone(), None),
@@ -101,24 +142,26 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
         let mut value = |what: &str| -> Result<String, Error> {
             inline
                 .clone()
-                .or_else(|| ours.next())
+                .or_else(|| args.next())
                 .ok_or_else(|| Error::usage(format!("{name} needs {what}\n\n{USAGE}")))
         };
         match name.as_str() {
-            "-h" | "--help" => return Ok(Invocation::Help),
+            "-h" | "--help" => return Ok(None),
             "-p" | "--package" if command != "report" => {
-                selection.packages.push(value("a package name")?)
+                o.selection.packages.push(value("a package name")?)
             }
-            "--test" if command != "report" => selection.tests.push(value("a test target's name")?),
-            "--instructions" if inline.is_none() && command != "report" => instructions = true,
-            "--runs" if command == "baseline" => runs = Some(parse_runs(&value("a number")?)?),
+            "--test" if command != "report" => {
+                o.selection.tests.push(value("a test target's name")?)
+            }
+            "--instructions" if inline.is_none() && command != "report" => o.instructions = true,
+            "--runs" if command == "baseline" => o.runs = Some(parse_runs(&value("a number")?)?),
             "--layouts" if command == "compare" => {
-                layouts = Some(parse_layouts(&value("a number")?)?)
+                o.layouts = Some(parse_layouts(&value("a number")?)?)
             }
             "--pause" if command == "baseline" => {
-                pause = Some(parse_pause(&value("a duration such as 30s")?)?)
+                o.pause = Some(parse_pause(&value("a duration such as 30s")?)?)
             }
-            _ if !name.starts_with('-') => positional.push(arg),
+            _ if !name.starts_with('-') => o.positional.push(arg),
             _ => {
                 return Err(Error::usage(format!(
                     "unknown option `{arg}` for `cargo perfmark {command}`\n\n{USAGE}"
@@ -126,57 +169,57 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, Erro
             }
         }
     }
-    // Counting is the test binaries' own option, given to every one.
-    if instructions && !test_args.iter().any(|a| a == "--instructions") {
-        test_args.insert(0, "--instructions".to_owned());
+    Ok(Some(o))
+}
+
+/// `cargo perfmark baseline` with `options`, which take no positional
+/// argument, and `test_args`.
+fn baseline_invocation(options: Options, test_args: Vec<String>) -> Result<Invocation, Error> {
+    if let Some(extra) = options.positional.first() {
+        return Err(Error::usage(format!(
+            "baseline takes no revision or name, got `{extra}`; a filter for the \
+             tests goes after `--`\n\n{USAGE}"
+        )));
     }
-    match command.as_str() {
-        "-h" | "--help" | "help" => Ok(Invocation::Help),
-        "baseline" => {
-            if let Some(extra) = positional.first() {
-                return Err(Error::usage(format!(
-                    "baseline takes no revision or name, got `{extra}`; a filter for the \
-                     tests goes after `--`\n\n{USAGE}"
-                )));
-            }
-            Ok(Invocation::Baseline(Recording {
-                runs: runs.unwrap_or(baseline::DEFAULT_RUNS),
-                pause: pause.unwrap_or(baseline::DEFAULT_PAUSE),
-                selection,
-                test_args,
-            }))
-        }
-        "compare" => {
-            if positional.len() > 1 {
-                return Err(Error::usage(format!(
-                    "compare takes one revision, got {positional:?}; the test binaries' \
-                     arguments go after `--`\n\n{USAGE}"
-                )));
-            }
-            Ok(Invocation::Compare {
-                rev: positional.pop().unwrap_or_else(|| "HEAD".to_owned()),
-                selection,
-                layouts: layouts.unwrap_or(crate::layout::DEFAULT_LAYOUTS),
-                test_args,
-            })
-        }
-        "report" => {
-            if !test_args.is_empty() {
-                return Err(Error::usage(format!(
-                    "report runs no test binary: it takes report directories, not `-- \
-                     {}`\n\n{USAGE}",
-                    test_args.join(" ")
-                )));
-            }
-            Ok(Invocation::Report {
-                dirs: positional.into_iter().map(PathBuf::from).collect(),
-            })
-        }
-        other => Err(Error::usage(format!(
-            "unknown command `{other}`: the commands are `baseline`, `compare` and \
-             `report`\n\n{USAGE}"
-        ))),
+    Ok(Invocation::Baseline(Recording {
+        runs: options.runs.unwrap_or(baseline::DEFAULT_RUNS),
+        pause: options.pause.unwrap_or(baseline::DEFAULT_PAUSE),
+        selection: options.selection,
+        test_args,
+    }))
+}
+
+/// `cargo perfmark compare` with `options`, whose positional argument is
+/// the revision (at most one; `HEAD` when none), and `test_args`.
+fn compare_invocation(mut options: Options, test_args: Vec<String>) -> Result<Invocation, Error> {
+    let positional = &mut options.positional;
+    if positional.len() > 1 {
+        return Err(Error::usage(format!(
+            "compare takes one revision, got {positional:?}; the test binaries' \
+             arguments go after `--`\n\n{USAGE}"
+        )));
     }
+    Ok(Invocation::Compare {
+        rev: positional.pop().unwrap_or_else(|| "HEAD".to_owned()),
+        selection: options.selection,
+        layouts: options.layouts.unwrap_or(crate::layout::DEFAULT_LAYOUTS),
+        test_args,
+    })
+}
+
+/// `cargo perfmark report` with `options`, whose positional arguments are
+/// the directories; it runs no test binary, so takes no `test_args`.
+fn report_invocation(options: Options, test_args: Vec<String>) -> Result<Invocation, Error> {
+    if !test_args.is_empty() {
+        return Err(Error::usage(format!(
+            "report runs no test binary: it takes report directories, not `-- \
+             {}`\n\n{USAGE}",
+            test_args.join(" ")
+        )));
+    }
+    Ok(Invocation::Report {
+        dirs: options.positional.into_iter().map(PathBuf::from).collect(),
+    })
 }
 
 fn parse_layouts(value: &str) -> Result<usize, Error> {

@@ -174,6 +174,22 @@ pub fn compare_rev(
 ) -> Result<u8, Error> {
     let since = SystemTime::now();
     let dirs = BaseDirs::of(ws)?;
+    check_out_base(ws, rev, &dirs)?;
+    // Both sides with every function aligned alike, so that code a change
+    // did not touch keeps its alignment (crate::layout).
+    let pinning = Pinning::from_env();
+    let (head, base) = build_both(ws, &dirs, &pinning, selection, test_args)?;
+    let pairing = pair_built(head, base)?;
+    let code = run_pairs(ws, &dirs, &pinning, &pairing.pairs, layouts, test_args)?;
+    let heads: Vec<&TestBinary> = pairing.pairs.iter().map(|(h, _)| h).collect();
+    crate::report::draw_pages_written_since(head_report_dirs(ws, &dirs, &heads, test_args), since);
+    Ok(code)
+}
+
+/// Checks out `rev` of the workspace's repository in the base's worktree
+/// ([`worktree`]), making its parent directory first, and says which
+/// commit it is.
+fn check_out_base(ws: &Workspace, rev: &str, dirs: &BaseDirs) -> Result<(), Error> {
     if let Some(parent) = dirs.worktree.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| Error::git(format!("cannot create {}: {e}", parent.display())))?;
@@ -183,9 +199,19 @@ pub fn compare_rev(
         "perfmark compare: base {rev} ({commit}) in {}",
         dirs.worktree.display()
     );
-    // Both sides with every function aligned alike, so that code a change
-    // did not touch keeps its alignment (crate::layout).
-    let pinning = Pinning::from_env();
+    Ok(())
+}
+
+/// Builds the perf test binaries `selection` names of the head, then of
+/// the base, each in its own target directory with `pinning`, saying how
+/// long each took; returns (head, base).
+fn build_both(
+    ws: &Workspace,
+    dirs: &BaseDirs,
+    pinning: &Pinning,
+    selection: &Selection,
+    test_args: &[String],
+) -> Result<(Vec<TestBinary>, Vec<TestBinary>), Error> {
     // The head coordinates (and counts), so it is built with what that
     // takes; a base only serves as workers and counted processes, which
     // every perfmark test binary can, so it is built as its revision
@@ -199,7 +225,7 @@ pub fn compare_rev(
     let head = build_perf_binaries(
         &ws.root,
         Some(&dirs.head_target_dir),
-        Some(&pinning),
+        Some(pinning),
         &[],
         selection,
         &features,
@@ -214,7 +240,7 @@ pub fn compare_rev(
     let base = build_perf_binaries(
         &dirs.workspace,
         Some(&dirs.target_dir),
-        Some(&pinning),
+        Some(pinning),
         &[],
         selection,
         &[],
@@ -224,6 +250,15 @@ pub fn compare_rev(
         base.len(),
         started.elapsed().as_secs_f64()
     );
+    Ok((head, base))
+}
+
+/// Pairs the built binaries ([`pair_binaries`]), saying which are new and
+/// which were removed.
+///
+/// # Errors
+/// When both builds made the same file, or no binary is in both.
+fn pair_built(head: Vec<TestBinary>, base: Vec<TestBinary>) -> Result<Pairing, Error> {
     if let Some((h, _)) = head.iter().zip(&base).find(|(h, b)| h.path == b.path) {
         return Err(Error::build(format!(
             "the head and the base built the same file {}: nothing to compare",
@@ -249,10 +284,32 @@ pub fn compare_rev(
              is a `[[test]]` with `harness = false` whose main is `perfmark::main!()`)",
         ));
     }
+    Ok(pairing)
+}
+
+/// The links a head binary runs with.
+struct Links {
+    /// Its own links (`--head-layout`); none: the binary as built.
+    head: Vec<PathBuf>,
+    /// Its base twin's links (`--compare-with`).
+    base: Vec<PathBuf>,
+}
+
+/// Runs each head binary of `pairs` against its base twin, with `layouts`
+/// links of each side while the linker can draw them, else one of each;
+/// returns 101 when any binary failed, else 0.
+fn run_pairs(
+    ws: &Workspace,
+    dirs: &BaseDirs,
+    pinning: &Pinning,
+    pairs: &[(TestBinary, TestBinary)],
+    layouts: usize,
+    test_args: &[String],
+) -> Result<u8, Error> {
     let mut code = 0;
     let mut drawing = layouts > 1;
-    let total = pairing.pairs.len();
-    for (i, (head, base)) in pairing.pairs.iter().enumerate() {
+    let total = pairs.len();
+    for (i, (head, base)) in pairs.iter().enumerate() {
         eprintln!(
             "perfmark compare: [{} of {total}] {}/{}{}",
             i + 1,
@@ -264,51 +321,78 @@ pub fn compare_rev(
                 ": measuring".to_owned()
             }
         );
-        let mut links = (Vec::new(), vec![base.path.clone()]);
+        let mut links = Links {
+            head: Vec::new(),
+            base: vec![base.path.clone()],
+        };
         if drawing {
-            let started = Instant::now();
-            let drawn = draw_side(ws, &dirs, &pinning, head, Side::Head, layouts).and_then(|h| {
-                Ok((
-                    h,
-                    draw_side(ws, &dirs, &pinning, base, Side::Base, layouts)?,
-                ))
-            });
-            match drawn {
-                Ok(drawn) => {
-                    eprintln!(
-                        "perfmark compare: linked {layouts} layouts of each build in {:.1} s",
-                        started.elapsed().as_secs_f64()
-                    );
-                    links = drawn;
-                }
-                Err(e) => {
-                    eprintln!(
-                        "perfmark compare: {e}; comparing one link of each build, so layout \
-                         is not drawn at random"
-                    );
-                    drawing = false;
-                }
+            match draw_pair(ws, dirs, pinning, head, base, layouts) {
+                Some(drawn) => links = drawn,
+                None => drawing = false,
             }
         }
-        let mut cmd = Command::new(&head.path);
-        cmd.current_dir(&head.package_dir);
-        for link in &links.1 {
-            cmd.arg("--compare-with").arg(link);
-        }
-        for link in &links.0 {
-            cmd.arg("--head-layout").arg(link);
-        }
-        let status = cmd
-            .args(test_args)
-            .status()
-            .map_err(|e| Error::run(format!("cannot run {}: {e}", head.path.display())))?;
-        if !status.success() {
+        if !run_head(head, &links, test_args)? {
             code = 101;
         }
     }
-    let heads: Vec<&TestBinary> = pairing.pairs.iter().map(|(h, _)| h).collect();
-    crate::report::draw_pages_written_since(head_report_dirs(ws, &dirs, &heads, test_args), since);
     Ok(code)
+}
+
+/// The `layouts` links of `head` and of `base`, saying how long they
+/// took; `None` when the linker cannot draw them, said as a warning.
+fn draw_pair(
+    ws: &Workspace,
+    dirs: &BaseDirs,
+    pinning: &Pinning,
+    head: &TestBinary,
+    base: &TestBinary,
+    layouts: usize,
+) -> Option<Links> {
+    let started = Instant::now();
+    let drawn = draw_side(ws, dirs, pinning, head, Side::Head, layouts).and_then(|h| {
+        Ok(Links {
+            head: h,
+            base: draw_side(ws, dirs, pinning, base, Side::Base, layouts)?,
+        })
+    });
+    match drawn {
+        Ok(drawn) => {
+            eprintln!(
+                "perfmark compare: linked {layouts} layouts of each build in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            Some(drawn)
+        }
+        Err(e) => {
+            eprintln!(
+                "perfmark compare: {e}; comparing one link of each build, so layout \
+                 is not drawn at random"
+            );
+            None
+        }
+    }
+}
+
+/// Runs `head` in its package's directory with `--compare-with` each base
+/// link and `--head-layout` each head link of `links`, then `test_args`,
+/// its output going to ours; whether it succeeded.
+///
+/// # Errors
+/// When the binary cannot be run.
+fn run_head(head: &TestBinary, links: &Links, test_args: &[String]) -> Result<bool, Error> {
+    let mut cmd = Command::new(&head.path);
+    cmd.current_dir(&head.package_dir);
+    for link in &links.base {
+        cmd.arg("--compare-with").arg(link);
+    }
+    for link in &links.head {
+        cmd.arg("--head-layout").arg(link);
+    }
+    let status = cmd
+        .args(test_args)
+        .status()
+        .map_err(|e| Error::run(format!("cannot run {}: {e}", head.path.display())))?;
+    Ok(status.success())
 }
 
 /// The report directories the `heads` may have written into, run as
