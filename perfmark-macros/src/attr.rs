@@ -10,6 +10,7 @@
 
 use perfmark_options::{Key, Kind};
 use proc_macro2::{TokenStream, TokenTree};
+use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitInt, LitStr, Path, UnOp};
 
@@ -83,84 +84,11 @@ impl Attr {
         let parser = syn::meta::parser(|meta| {
             // Consume the value first, whatever the key: the parse then goes
             // on to the next option even after an unknown or duplicate key.
-            let value = if meta.input.peek(syn::Token![=]) {
-                Value::Expr(meta.value()?.parse()?)
-            } else if meta.input.peek(syn::token::Paren) {
-                Value::List(meta.input.parse()?)
-            } else {
-                Value::Flag
-            };
+            let value = Value::parse(&meta)?;
             if meta.path.is_ident("crate") {
-                match value {
-                    _ if attr.krate.is_some() => cx.error_spanned_by(
-                        &meta.path,
-                        "duplicate option `crate`: it is already given; keep one",
-                    ),
-                    Value::Expr(Expr::Path(p)) if p.qself.is_none() && p.attrs.is_empty() => {
-                        attr.krate = Some(p.path);
-                    }
-                    _ => cx.error_spanned_by(
-                        &meta.path,
-                        "option `crate` takes the path perfmark is known by in this crate, \
-                         such as `crate = pm` for `pm = { package = \"perfmark\", … }`",
-                    ),
-                }
-                return Ok(());
-            }
-            let Some(key) = meta
-                .path
-                .get_ident()
-                .and_then(|i| Key::from_name(&i.to_string()))
-            else {
-                let message = perfmark_options::unknown_option_message(&tokens_text(&meta.path));
-                cx.error_spanned_by(&meta.path, message);
-                return Ok(());
-            };
-            if attr.written.contains(&key) {
-                cx.error_spanned_by(
-                    &meta.path,
-                    format!(
-                        "duplicate option `{}`: it is already given; keep one",
-                        key.name()
-                    ),
-                );
-                return Ok(());
-            }
-            attr.written.push(key);
-            let path = &meta.path;
-            match key.spec().kind {
-                Kind::Duration(_)
-                | Kind::WholeDuration(_)
-                | Kind::Percent(_)
-                | Kind::Clock
-                | Kind::Growth => {
-                    if let Some(lit) = string_value(cx, key, path, value) {
-                        attr.values.push((key, Written::Str(lit)));
-                    }
-                }
-                Kind::Level(_) => {
-                    if let Some(number) = number_value(cx, key, path, value) {
-                        attr.values.push((key, number));
-                    }
-                }
-                Kind::Count(_) => {
-                    if let Some(integer) = integer_value(cx, key, path, value) {
-                        attr.values.push((key, integer));
-                    }
-                }
-                Kind::ScaledCount(_) => {
-                    let written = match value {
-                        Value::Expr(Expr::Lit(ExprLit {
-                            lit: Lit::Str(lit), ..
-                        })) => Some(Written::Str(lit)),
-                        other => integer_value(cx, key, path, other),
-                    };
-                    if let Some(written) = written {
-                        attr.values.push((key, written));
-                    }
-                }
-                Kind::List => attr.args = args_value(cx, path, value),
-                Kind::FlagOrText => attr.ignore = ignore_value(cx, path, value),
+                attr.set_crate(cx, &meta.path, value);
+            } else if let Some(key) = attr.new_key(cx, &meta.path) {
+                attr.set_value(cx, key, &meta.path, value);
             }
             Ok(())
         });
@@ -168,6 +96,102 @@ impl Attr {
             cx.syn_error(error);
         }
         attr
+    }
+
+    /// Sets `crate = path` from `value`; records an error when it is given
+    /// twice or is not a plain path.
+    fn set_crate(&mut self, cx: &Ctxt, path: &Path, value: Value) {
+        match value {
+            _ if self.krate.is_some() => cx.error_spanned_by(
+                path,
+                "duplicate option `crate`: it is already given; keep one",
+            ),
+            Value::Expr(Expr::Path(p)) if p.qself.is_none() && p.attrs.is_empty() => {
+                self.krate = Some(p.path);
+            }
+            _ => cx.error_spanned_by(
+                path,
+                "option `crate` takes the path perfmark is known by in this crate, \
+                 such as `crate = pm` for `pm = { package = \"perfmark\", … }`",
+            ),
+        }
+    }
+
+    /// The option `path` names, recorded as written; `None`, with the error
+    /// recorded, when it is unknown or already given.
+    fn new_key(&mut self, cx: &Ctxt, path: &Path) -> Option<Key> {
+        let Some(key) = path
+            .get_ident()
+            .and_then(|i| Key::from_name(&i.to_string()))
+        else {
+            let message = perfmark_options::unknown_option_message(&tokens_text(path));
+            cx.error_spanned_by(path, message);
+            return None;
+        };
+        if self.written.contains(&key) {
+            cx.error_spanned_by(
+                path,
+                format!(
+                    "duplicate option `{}`: it is already given; keep one",
+                    key.name()
+                ),
+            );
+            return None;
+        }
+        self.written.push(key);
+        Some(key)
+    }
+
+    /// Keeps `value` for `key` when it is of the token form `key`'s kind
+    /// takes; records an error otherwise.
+    fn set_value(&mut self, cx: &Ctxt, key: Key, path: &Path, value: Value) {
+        match key.spec().kind {
+            Kind::Duration(_)
+            | Kind::WholeDuration(_)
+            | Kind::Percent(_)
+            | Kind::Clock
+            | Kind::Growth => {
+                if let Some(lit) = string_value(cx, key, path, value) {
+                    self.values.push((key, Written::Str(lit)));
+                }
+            }
+            Kind::Level(_) => {
+                if let Some(number) = number_value(cx, key, path, value) {
+                    self.values.push((key, number));
+                }
+            }
+            Kind::Count(_) => {
+                if let Some(integer) = integer_value(cx, key, path, value) {
+                    self.values.push((key, integer));
+                }
+            }
+            Kind::ScaledCount(_) => {
+                let written = match value {
+                    Value::Expr(Expr::Lit(ExprLit {
+                        lit: Lit::Str(lit), ..
+                    })) => Some(Written::Str(lit)),
+                    other => integer_value(cx, key, path, other),
+                };
+                if let Some(written) = written {
+                    self.values.push((key, written));
+                }
+            }
+            Kind::List => self.args = args_value(cx, path, value),
+            Kind::FlagOrText => self.ignore = ignore_value(cx, path, value),
+        }
+    }
+}
+
+impl Value {
+    /// Consumes the value part of the option `meta` is at, whatever its form.
+    fn parse(meta: &ParseNestedMeta<'_>) -> syn::Result<Value> {
+        Ok(if meta.input.peek(syn::Token![=]) {
+            Value::Expr(meta.value()?.parse()?)
+        } else if meta.input.peek(syn::token::Paren) {
+            Value::List(meta.input.parse()?)
+        } else {
+            Value::Flag
+        })
     }
 }
 

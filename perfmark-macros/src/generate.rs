@@ -22,90 +22,149 @@ use crate::valid::{Arg, Ignore, Options, Shape, Test};
 pub fn expand(test: &Test<'_>) -> TokenStream {
     let func = test.func;
     let pm = &test.krate;
-    let ident = &func.sig.ident;
-    let fn_name = ident.unraw().to_string();
+    let fn_name = func.sig.ident.unraw().to_string();
     let cfgs = func.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
     let options = options(&test.options, pm);
-    let bencher = Ident::new("bencher", Span::mixed_site());
-    let bencher_ty = quote!(&mut #pm::__private::Bencher);
-    let sized = test.options.declares_complexity();
-    // An `async fn`'s future is one iteration, awaited on perfmark's own
-    // executor through the bencher's async forms.
-    let forms = if func.sig.asyncness.is_some() {
-        quote!(#bencher.to_async(#pm::__private::BlockOn))
-    } else {
-        quote!(#bencher)
-    };
-
-    // (argument name, argument value, body) of each test.
-    let entries: Vec<(TokenStream, TokenStream, TokenStream)> = match &test.shape {
-        // The body is one iteration; `iter` passes its result through
-        // `black_box`, so the work cannot be optimized away (Sestoft's
-        // Mark2 in "Microbenchmarks in Java and C#"; Boyer's `preventDce`
-        // in `bb.util.Benchmark`).
-        Shape::Iter => vec![(
-            none(),
-            none(),
-            quote!(|#bencher: #bencher_ty| #forms.iter(#ident)),
-        )],
-        Shape::Bencher { ty } => {
-            // Spanned at the declared bencher type, so a wrong type is
-            // reported there.
-            let located = Ident::new("bencher", Span::mixed_site().located_at(ty.span()));
-            let body = quote!(|#located: #bencher_ty| #ident(#located));
-            vec![(none(), none(), body)]
-        }
-        Shape::Args {
-            bencher: takes_bencher,
-            ty,
-            args,
-        } => args
-            .iter()
-            .map(|arg| {
-                let name = arg.name.as_str();
-                let value = match arg.value {
-                    Some(value) => {
-                        let value = Literal::f64_suffixed(value);
-                        quote!(::core::option::Option::Some(#value))
-                    }
-                    None => none(),
-                };
-                let body = args_body(
-                    pm,
-                    ident,
-                    (&bencher, &bencher_ty, &forms),
-                    ty,
-                    arg,
-                    *takes_bencher,
-                    sized,
-                );
-                (quote!(::core::option::Option::Some(#name)), value, body)
-            })
-            .collect(),
-    };
-
-    let submits = entries.into_iter().map(|(arg, arg_value, body)| {
-        quote! {
-            #pm::__private::inventory::submit! {
-                #pm::__private::PerfTest {
-                    module_path: ::core::module_path!(),
-                    fn_name: #fn_name,
-                    arg: #arg,
-                    arg_value: #arg_value,
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                    options: #options,
-                    body: #body,
-                }
-            }
-        }
-    });
+    let submits = entries(test)
+        .into_iter()
+        .map(|entry| submit(pm, &fn_name, &options, entry));
     quote! {
         #func
         #(#cfgs)*
         const _: () = {
             #(#submits)*
         };
+    }
+}
+
+/// What one test's registration has of its own: its argument's name and
+/// value (`None` each without `args`), and its body.
+struct Entry {
+    arg: TokenStream,
+    arg_value: TokenStream,
+    body: TokenStream,
+}
+
+/// The bencher a generated body takes: its name (mixed-site), its type,
+/// and the forms the body times with (the bencher, or its async forms
+/// for an `async fn`).
+struct BencherTokens {
+    name: Ident,
+    ty: TokenStream,
+    forms: TokenStream,
+}
+
+impl BencherTokens {
+    /// The bencher of `test`'s bodies.
+    fn of(test: &Test<'_>) -> BencherTokens {
+        let pm = &test.krate;
+        let name = Ident::new("bencher", Span::mixed_site());
+        // An `async fn`'s future is one iteration, awaited on perfmark's own
+        // executor through the bencher's async forms.
+        let forms = if test.func.sig.asyncness.is_some() {
+            quote!(#name.to_async(#pm::__private::BlockOn))
+        } else {
+            quote!(#name)
+        };
+        BencherTokens {
+            ty: quote!(&mut #pm::__private::Bencher),
+            name,
+            forms,
+        }
+    }
+}
+
+/// The entry of each test `test` registers: one for a function without
+/// `args`, else one per element of `args`, in the order written.
+fn entries(test: &Test<'_>) -> Vec<Entry> {
+    let ident = &test.func.sig.ident;
+    let bencher = BencherTokens::of(test);
+    let (name, ty, forms) = (&bencher.name, &bencher.ty, &bencher.forms);
+    let single = |body| {
+        vec![Entry {
+            arg: none(),
+            arg_value: none(),
+            body,
+        }]
+    };
+    match &test.shape {
+        // The body is one iteration; `iter` passes its result through
+        // `black_box`, so the work cannot be optimized away (Sestoft's
+        // Mark2 in "Microbenchmarks in Java and C#"; Boyer's `preventDce`
+        // in `bb.util.Benchmark`).
+        Shape::Iter => single(quote!(|#name: #ty| #forms.iter(#ident))),
+        Shape::Bencher { ty: declared } => {
+            // Spanned at the declared bencher type, so a wrong type is
+            // reported there.
+            let located = Ident::new("bencher", Span::mixed_site().located_at(declared.span()));
+            single(quote!(|#located: #ty| #ident(#located)))
+        }
+        Shape::Args {
+            bencher: takes_bencher,
+            ty: declared,
+            args,
+        } => args
+            .iter()
+            .map(|arg| args_entry(test, &bencher, declared, arg, *takes_bencher))
+            .collect(),
+    }
+}
+
+/// The entry of the `args` element `arg`, for a parameter declared as
+/// `ty`: its name and its value when it is a number, and its body
+/// ([`args_body`]).
+fn args_entry(
+    test: &Test<'_>,
+    bencher: &BencherTokens,
+    ty: &Type,
+    arg: &Arg<'_>,
+    takes_bencher: bool,
+) -> Entry {
+    let name = arg.name.as_str();
+    let arg_value = match arg.value {
+        Some(value) => {
+            let value = Literal::f64_suffixed(value);
+            quote!(::core::option::Option::Some(#value))
+        }
+        None => none(),
+    };
+    let body = args_body(
+        &test.krate,
+        &test.func.sig.ident,
+        bencher,
+        ty,
+        arg,
+        takes_bencher,
+        test.options.declares_complexity(),
+    );
+    Entry {
+        arg: quote!(::core::option::Option::Some(#name)),
+        arg_value,
+        body,
+    }
+}
+
+/// The `inventory` submission of one test of the function `fn_name`, with
+/// its `options` and `entry`.
+fn submit(pm: &TokenStream, fn_name: &str, options: &TokenStream, entry: Entry) -> TokenStream {
+    let Entry {
+        arg,
+        arg_value,
+        body,
+    } = entry;
+    quote! {
+        #pm::__private::inventory::submit! {
+            #pm::__private::PerfTest {
+                module_path: ::core::module_path!(),
+                fn_name: #fn_name,
+                arg: #arg,
+                arg_value: #arg_value,
+                file: ::core::file!(),
+                line: ::core::line!(),
+                options: #options,
+                body: #body,
+            }
+        }
     }
 }
 
@@ -120,7 +179,11 @@ pub fn expand(test: &Test<'_>) -> TokenStream {
 fn args_body(
     pm: &TokenStream,
     ident: &Ident,
-    (bencher, bencher_ty, forms): (&Ident, &TokenStream, &TokenStream),
+    BencherTokens {
+        name: bencher,
+        ty: bencher_ty,
+        forms,
+    }: &BencherTokens,
     ty: &Type,
     arg: &Arg<'_>,
     takes_bencher: bool,

@@ -294,6 +294,22 @@ enum Args<'a> {
 
 /// Matches the parameters against the accepted shapes.
 fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option<Shape<'a>> {
+    let (bencher, value, mut ok) = split_params(cx, function);
+    if let Some(param) = bencher {
+        ok &= check_bencher(cx, function, param);
+    }
+    let shape = shape_of(cx, args, bencher, value, function)?;
+    ok.then_some(shape)
+}
+
+/// The bencher parameter (first, when there is one) and the value
+/// parameter of `function`, and whether all its parameters are accepted:
+/// an `impl Trait` parameter, a bencher not taken `&mut` and a parameter
+/// past those two are reported.
+fn split_params<'f, 'a>(
+    cx: &Ctxt,
+    function: &'f Function<'a>,
+) -> (Option<&'f Param<'a>>, Option<&'f Param<'a>>, bool) {
     let mut ok = true;
     let mut params = function.params.iter().peekable();
     for param in &function.params {
@@ -335,7 +351,15 @@ fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option
         );
         ok = false;
     }
-    if let (Some(param), Some(_)) = (bencher, &function.item.sig.asyncness) {
+    (bencher, value, ok)
+}
+
+/// Whether `function` may take the bencher `param`: not as an `async fn`,
+/// with no return type, and using it as `crate::timing` checks (when taken
+/// `&mut`). Each mistake is reported.
+fn check_bencher(cx: &Ctxt, function: &Function<'_>, param: &Param<'_>) -> bool {
+    let mut ok = true;
+    if function.item.sig.asyncness.is_some() {
         // The future of an `async fn` is what is timed, one per iteration;
         // a bencher given to it could only be used inside that future,
         // where its forms (which block the thread to run their own loops)
@@ -351,13 +375,10 @@ fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option
             ),
         );
         ok = false;
+    } else if param.kind == ParamKind::MutRef {
+        ok &= crate::timing::check(cx, function.item, &param.name(), param.typed);
     }
-    if let (Some(param), None) = (bencher, &function.item.sig.asyncness) {
-        if param.kind == ParamKind::MutRef {
-            ok &= crate::timing::check(cx, function.item, &param.name(), param.typed);
-        }
-    }
-    if let (Some(_), ReturnType::Type(_, ty)) = (bencher, &function.item.sig.output) {
+    if let ReturnType::Type(_, ty) = &function.item.sig.output {
         cx.error_spanned_by(
             ty,
             "a perf test that takes the bencher returns nothing: hand the timed routine's result \
@@ -365,13 +386,27 @@ fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option
         );
         ok = false;
     }
+    ok
+}
+
+/// The shape of a function taking `bencher` and `value` given `args`;
+/// `None` when `args` is invalid (already reported), when the value
+/// parameter and `args` come without each other, or when an element of
+/// `args` is refused ([`check_args`]); each of these last is reported.
+fn shape_of<'a>(
+    cx: &Ctxt,
+    args: Args<'a>,
+    bencher: Option<&Param<'a>>,
+    value: Option<&Param<'a>>,
+    function: &Function<'a>,
+) -> Option<Shape<'a>> {
     let ident = &function.item.sig.ident;
-    let shape = match (value, args) {
-        (_, Args::Invalid) => return None,
-        (None, Args::Absent) => match bencher {
+    match (value, args) {
+        (_, Args::Invalid) => None,
+        (None, Args::Absent) => Some(match bencher {
             Some(param) => Shape::Bencher { ty: param.ty },
             None => Shape::Iter,
-        },
+        }),
         (Some(param), Args::Absent) => {
             cx.error_spanned_by(
                 param.typed,
@@ -381,7 +416,7 @@ fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option
                     param.name()
                 ),
             );
-            return None;
+            None
         }
         (None, Args::Given(array)) => {
             cx.error_spanned_by(
@@ -391,15 +426,14 @@ fn check_shape<'a>(cx: &Ctxt, args: Args<'a>, function: &Function<'a>) -> Option
                      `fn {ident}(n: u64)` or `fn {ident}(b: &mut Bencher, n: u64)`"
                 ),
             );
-            return None;
+            None
         }
-        (Some(param), Args::Given(array)) => Shape::Args {
+        (Some(param), Args::Given(array)) => Some(Shape::Args {
             bencher: bencher.is_some(),
             ty: param.ty,
             args: check_args(cx, array, param, ident)?,
-        },
-    };
-    ok.then_some(shape)
+        }),
+    }
 }
 
 /// Names each `args` element and checks its literal kind against the
