@@ -231,6 +231,18 @@ impl MachineMatch {
         self.comparable
     }
 
+    /// Whether the baseline is comparable and something differed that
+    /// earns a note ([`MachineMatch::note`]): another kernel, or a rustc or
+    /// perfmark patch release.
+    pub fn has_note(&self) -> bool {
+        self.comparable && !self.notes.is_empty()
+    }
+
+    /// The note-only differences, `kernel A, now B` each.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
     /// Every field that differs, one phrase each (`cores: 8 in the
     /// baseline, 2 here`), in the order CPU, cores, OS, kernel, arch,
     /// profile, rustc, perfmark, date. Empty when nothing differs.

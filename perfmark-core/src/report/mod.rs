@@ -111,24 +111,6 @@ pub struct Startup {
     pub noise_floor_shared: bool,
 }
 
-impl Startup {
-    /// The header line that says it: `start-up 0.189 s: clock calibration
-    /// 5.1 ms, noise floor 183.6 ms (measured)`.
-    pub fn line(&self) -> String {
-        format!(
-            "start-up {:.3} s: clock calibration {}, noise floor {} ({})",
-            self.clock_calibration_s + self.noise_floor_s,
-            fmt_ns(self.clock_calibration_s * 1e9),
-            fmt_ns(self.noise_floor_s * 1e9),
-            if self.noise_floor_shared {
-                "shared by an earlier test of this nextest run"
-            } else {
-                "measured"
-            }
-        )
-    }
-}
-
 /// `report.json`'s top-level `family_wise` object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FamilyWise {
@@ -139,6 +121,22 @@ pub struct FamilyWise {
     /// Verdicts the run decided: budgets, and regressions against a stored
     /// baseline or a base build.
     pub verdicts: usize,
+}
+
+/// What a run's family-wise correction bounded (the footer says it): the
+/// verdicts it covered and the sum of their levels' complements.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FamilyBound {
+    /// Verdicts the run planned.
+    pub verdicts: usize,
+    /// The chance that any of them failed falsely by its CI, at most: the
+    /// sum of `1 − level` over them.
+    pub bound: f64,
+    /// Budgets whose CI straddled the line, decided on the estimate: not
+    /// covered.
+    pub straddled: usize,
+    /// Complexity verdicts, each at its test's own confidence: not counted.
+    pub complexity: usize,
 }
 
 /// One test's outcome. The first six fields are the stable core.

@@ -12,12 +12,11 @@ use super::machine::{self, MachineLock};
 use crate::paired::builds::Comparing;
 use super::Runner;
 use crate::allocations;
-use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint};
-use crate::report::words::allocations as allocs;
+use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint, MachineMatch};
 use crate::baseline::run_spreads::Prior;
 use crate::clock::{self, Clock};
 use crate::measure::noise_floor;
-use crate::platform::Platform;
+use crate::platform::{EnvironmentWarning, Platform};
 use crate::registry::PerfTest;
 use crate::report::console::Console;
 use crate::report::Startup;
@@ -33,7 +32,7 @@ pub(crate) struct Setup {
     pub(super) will_measure: bool,
     pub(super) platform: Platform,
     /// Said once, in the header.
-    pub(super) environment_warnings: Vec<String>,
+    pub(super) environment_warnings: Vec<EnvironmentWarning>,
     pub(super) store: BaselineStore,
     /// This machine and build, as baselines record it.
     pub(crate) fingerprint: Fingerprint,
@@ -90,10 +89,7 @@ impl Runner {
         let (platform, clock_calibration_s) = self.calibrate(selected);
         let mut environment_warnings = platform.warnings();
         if !allocations::installed() {
-            environment_warnings.push(format!(
-                "allocations are not counted: {}",
-                allocs::NOT_COUNTED
-            ));
+            environment_warnings.push(EnvironmentWarning::AllocationsNotCounted);
         }
         environment_warnings.extend(self.observer.coverage().header_warning());
         let fingerprint = Fingerprint::current(
@@ -113,11 +109,10 @@ impl Runner {
         if let Some(file) = &baselines {
             let stale = file.stale_tests(tests.iter().map(|t| t.name()));
             if !stale.is_empty() {
-                environment_warnings.push(format!(
-                    "{} has entries for tests that no longer exist: {}",
-                    file.path().display(),
-                    stale.join(", ")
-                ));
+                environment_warnings.push(EnvironmentWarning::StaleBaselines {
+                    path: file.path().to_path_buf(),
+                    tests: stale,
+                });
             }
             let measured = self.measured(selected);
             environment_warnings.extend(machine_notes(
@@ -218,7 +213,10 @@ impl Runner {
     /// Takes the machine-wide measurement lock ([`machine`]), saying so
     /// when it has to wait; when it cannot be taken, measures without it and
     /// returns the warning that says so.
-    fn take_machine_lock(&self, console: &mut Console) -> (Option<MachineLock>, Option<String>) {
+    fn take_machine_lock(
+        &self,
+        console: &mut Console,
+    ) -> (Option<MachineLock>, Option<EnvironmentWarning>) {
         let dir = self
             .options
             .lock_dir
@@ -229,12 +227,10 @@ impl Runner {
             Ok(lock) => (Some(lock), None),
             Err(e) => (
                 None,
-                Some(format!(
-                    "cannot take the machine-wide measurement lock in {}: {e}; measuring \
-                     without it, so a perfmark run in another process may disturb this one \
-                     (set PERFMARK_LOCK_DIR to a writable directory)",
-                    dir.display()
-                )),
+                Some(EnvironmentWarning::NoMachineLock {
+                    dir,
+                    error: e.to_string(),
+                }),
             ),
         }
     }
@@ -291,24 +287,25 @@ impl Runner {
 
 /// What differed, without making them incomparable, between this machine
 /// (`here`) and the baselines in `file` of the `tests` the run measures
-/// (another kernel, a rustc or perfmark patch release): each
-/// [`MachineMatch::note`](crate::baseline::MachineMatch::note) once, in the
-/// order of the tests, for the header.
+/// (another kernel, a rustc or perfmark patch release): each such
+/// [`MachineMatch`](crate::baseline::MachineMatch) once, in the order of
+/// the tests, for the header.
 fn machine_notes(
     file: &BaselineFile,
     tests: impl Iterator<Item = String>,
     here: &Fingerprint,
-) -> Vec<String> {
-    let mut notes: Vec<String> = Vec::new();
+) -> Vec<EnvironmentWarning> {
+    let mut notes: Vec<MachineMatch> = Vec::new();
     for test in tests {
         let note = file
             .get(&test)
-            .and_then(|entry| here.compare(entry.fingerprint()).note());
-        if let Some(note) = note.filter(|n| !notes.contains(n)) {
+            .map(|entry| here.compare(entry.fingerprint()))
+            .filter(MachineMatch::has_note);
+        if let Some(note) = note.filter(|n| !notes.iter().any(|m| m.notes() == n.notes())) {
             notes.push(note);
         }
     }
-    notes
+    notes.into_iter().map(EnvironmentWarning::BaselineNote).collect()
 }
 
 /// The directory cargo builds into: `CARGO_TARGET_DIR` when set, else the

@@ -14,7 +14,7 @@ use crate::baseline::{self, BaselineError, BaselineStore, Entry, Fingerprint};
 use crate::paired::RunComparison;
 use crate::measure::reference;
 use crate::report::console::{Console, Counts};
-use crate::report::{self, MachineLockRecord, Report, TestReport};
+use crate::report::{self, words, MachineLockRecord, Report, TestReport};
 
 /// What the tests of a run left: every test's report, in the order run,
 /// and the failed ones' names with what libtest prints under `failures:`.
@@ -45,7 +45,10 @@ impl Runner {
         });
         let removed = self.removed_tests(&setup);
         console.removed(&removed);
-        console.footer(&footer(family, &ran.reports));
+        console.footer(&words::runner::footer(
+            &ran.reports,
+            family.bound(&ran.reports).as_ref(),
+        ));
         console.failures(&ran.failures);
         let mut code = if ran.failures.is_empty() { 0 } else { 101 };
         if self.options.save_baseline {
@@ -75,7 +78,7 @@ impl Runner {
             target: self.build.crate_name.to_owned(),
             platform: setup.platform,
             noise_floor: setup.noise_floor,
-            environment_warnings: setup.environment_warnings,
+            environment_warnings: words::environment::all(&setup.environment_warnings),
             tests: ran.reports,
             comparison: setup.comparing.map(|c| RunComparison {
                 base: c.base[0].display().to_string(),
@@ -115,26 +118,6 @@ impl Runner {
             .cloned()
             .collect()
     }
-}
-
-/// The footer's lines: each sentence about baselines recorded on another
-/// machine (the same for every test whose baseline came from there), and
-/// what the family-wise correction bounded, when the run corrects.
-fn footer(family: &Family, reports: &[TestReport]) -> Vec<String> {
-    let mut lines: Vec<String> = report::facts::other_machine_sentences(reports)
-        .into_iter()
-        .map(|(sentence, tests)| {
-            format!(
-                "note: {sentence} ({tests} test{})",
-                if tests == 1 { "" } else { "s" }
-            )
-        })
-        .collect();
-    lines.extend(
-        report::facts::machine_moved_sentence(reports).map(|sentence| format!("note: {sentence}")),
-    );
-    lines.extend(family.statement(reports));
-    lines
 }
 
 /// What `--save-baseline` did.

@@ -174,7 +174,7 @@ fn field_names_are_the_documented_ones() {
         .as_object_mut()
         .unwrap()
         .remove("min_detectable_slowdown");
-    let back = from_str(&value.to_string()).unwrap();
+    let back = from_str(value.to_string()).unwrap();
     let c = back.tests[3].baseline.as_ref().unwrap().comparison.unwrap();
     assert!(c.min_detectable_slowdown.is_nan());
 }
@@ -212,7 +212,7 @@ fn later_versions_may_add_fields() {
     let mut value = serde_json::to_value(&report).unwrap();
     value["added_later"] = serde_json::Value::from(1);
     value["tests"][0]["also_added"] = serde_json::json!({"x": [1, null]});
-    let back = from_str(&value.to_string()).unwrap();
+    let back = from_str(value.to_string()).unwrap();
     assert_eq!(back.tests.len(), report.tests.len());
 }
 
@@ -221,7 +221,7 @@ fn what_is_not_a_report_is_an_error() {
     assert!(from_str("{\"schema\": 1}").is_err());
     assert!(from_str("[]").is_err());
     let text = to_string(&fixtures::report(Vec::new()));
-    assert!(from_str(&format!("{text} trailing")).is_err());
+    assert!(from_str(format!("{text} trailing")).is_err());
     let e = read(std::path::Path::new("/nonexistent/report.json")).unwrap_err();
     assert!(e.contains("/nonexistent/report.json"), "{e}");
 }

@@ -1,8 +1,7 @@
 //! What the OS saw of other work, in words: a disturbed test's warning,
-//! its figures, a paired comparison's one-sided interference, and the
-//! run's header line on what can be observed.
+//! its figures, and a paired comparison's one-sided interference.
 
-use crate::observe::{Coverage, Interference, PairedInterference, ProcFile};
+use crate::observe::{Interference, PairedInterference};
 use crate::report::fmt::rounded_percent;
 
 impl Interference {
@@ -57,27 +56,6 @@ impl PairedInterference {
             percent(h),
             percent(b)
         ))
-    }
-}
-
-impl Coverage {
-    /// The header's one warning about the observation: that interference is
-    /// not observed, or which figures are left out; `None` when every source
-    /// is there.
-    pub fn header_warning(&self) -> Option<String> {
-        if !self.observed {
-            return Some(format!(
-                "interference is not observed: {} cannot be read (not Linux, or a kernel \
-                 without schedstats), so no test is told when other work took its time",
-                ProcFile::ThreadSchedstat.path()
-            ));
-        }
-        (!self.missing.is_empty()).then(|| {
-            format!(
-                "interference is observed without {}",
-                self.missing.join(", ")
-            )
-        })
     }
 }
 

@@ -7,6 +7,8 @@ pub mod allocations;
 pub mod baseline;
 pub mod budget;
 pub mod complexity;
+pub mod cpus;
+pub mod environment;
 pub mod instructions;
 pub mod interference;
 pub mod measurement;

@@ -7,6 +7,10 @@
 use std::fmt::Display;
 use std::time::Duration;
 
+use crate::report::fmt::{fmt_ns, plain_percent};
+use crate::report::{facts, FamilyBound, FamilyWise, Startup, TestReport};
+use crate::stats::bonferroni_confidence;
+
 /// What a test of an unoptimized build says: it ran a few times and was
 /// not measured.
 pub const NOT_MEASURED_UNOPTIMIZED: &str =
@@ -141,3 +145,88 @@ pub const WITHOUT_INSTRUCTIONS: &str = "--instructions needs perfmark's `instruc
 pub const WITHOUT_COMPARE: &str = "--compare-with needs perfmark's `compare` feature, which \
      this test binary was built without: run `cargo perfmark compare`, which turns it on, or \
      build with `cargo test --release --features perfmark/compare`";
+
+impl Startup {
+    /// The header line that says it: `start-up 0.189 s: clock calibration
+    /// 5.1 ms, noise floor 183.6 ms (measured)`.
+    pub fn line(&self) -> String {
+        format!(
+            "start-up {:.3} s: clock calibration {}, noise floor {} ({})",
+            self.clock_calibration_s + self.noise_floor_s,
+            fmt_ns(self.clock_calibration_s * 1e9),
+            fmt_ns(self.noise_floor_s * 1e9),
+            if self.noise_floor_shared {
+                "shared by an earlier test of this nextest run"
+            } else {
+                "measured"
+            }
+        )
+    }
+}
+
+/// How the run's verdicts are decided, for the `--verbose` header (what
+/// the correction bounds is known after the run: [`family_statement`]).
+pub fn verdicts(family: FamilyWise) -> String {
+    if family.enabled {
+        format!(
+            "family-wise over {m} verdicts (Bonferroni): each at 1 − (1 − c)/{m}, {:.2}% for \
+             c = 0.95",
+            bonferroni_confidence(0.95, family.verdicts) * 100.0,
+            m = family.verdicts,
+        )
+    } else if family.verdicts > 1 {
+        format!(
+            "each of {} verdicts at its test's own confidence (--family-wise to keep it for \
+             the run as a whole)",
+            family.verdicts
+        )
+    } else {
+        "each test at its own confidence".to_owned()
+    }
+}
+
+/// What the family-wise correction bounded, for the footer.
+pub fn family_statement(family: &FamilyBound) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut words = format!(
+        "family-wise (Bonferroni over {m} verdicts, each at 1 − (1 − c)/{m}): the chance \
+         that any of them failed falsely by its CI is at most {}",
+        plain_percent(family.bound),
+        m = family.verdicts,
+    );
+    if family.straddled > 0 {
+        words.push_str(&format!(
+            "; not covered: {} budget{} whose CI straddled the line, decided on the estimate",
+            family.straddled,
+            plural(family.straddled)
+        ));
+    }
+    if family.complexity > 0 {
+        words.push_str(&format!(
+            "; not counted: {} complexity verdict{}, each at its test's own confidence",
+            family.complexity,
+            plural(family.complexity)
+        ));
+    }
+    words
+}
+
+/// The footer's lines: each sentence about baselines recorded on another
+/// machine (the same for every test whose baseline came from there), the
+/// machine's move when it moved beyond a tolerance, and what the
+/// family-wise correction bounded, when the run corrects.
+pub fn footer(reports: &[TestReport], family: Option<&FamilyBound>) -> Vec<String> {
+    let mut lines: Vec<String> = facts::other_machine_sentences(reports)
+        .into_iter()
+        .map(|(sentence, tests)| {
+            format!(
+                "note: {sentence} ({tests} test{})",
+                if tests == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    lines
+        .extend(facts::machine_moved_sentence(reports).map(|sentence| format!("note: {sentence}")));
+    lines.extend(family.map(family_statement));
+    lines
+}
