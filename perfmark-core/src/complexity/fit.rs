@@ -113,8 +113,6 @@ pub struct GrowthFit {
     /// Above 1, the sizes are too few or too close together to catch even
     /// a whole power of n too many.
     pub detectable_excess: f64,
-    /// Whether the declared class is refuted: `excess_low > MARGIN`.
-    pub fails: bool,
     /// The best-fitting candidate class.
     pub fitted: Complexity,
     /// Every candidate, from the slowest-growing class to the fastest.
@@ -123,6 +121,14 @@ pub struct GrowthFit {
     pub residual_sd: f64,
     /// Degrees of freedom of the t quantiles: sizes − 2.
     pub df: f64,
+}
+
+impl GrowthFit {
+    /// Whether the declared class is refuted: the excess's lower bound
+    /// lies beyond [`MARGIN`].
+    pub fn fails(&self) -> bool {
+        self.excess_low > MARGIN
+    }
 }
 
 /// Why no fit could be made.
@@ -236,7 +242,6 @@ pub fn fit_growth(
         excess: excess.slope,
         excess_low,
         detectable_excess: MARGIN + one_sided * excess_se,
-        fails: excess_low > MARGIN,
         fitted: best_candidate(&candidates),
         candidates,
         residual_sd: (time.weighted_rss / df / mean(&w)).sqrt(),

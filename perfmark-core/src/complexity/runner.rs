@@ -11,10 +11,9 @@
 use std::time::Instant;
 
 use super::case::ComplexityCase;
-use crate::checks::{Source, Verdict};
-use crate::complexity::check;
+use crate::checks::{RunnerSaid, Said, Verdict};
+use crate::complexity::check::{self, ComplexitySaid, MemberProblem};
 use crate::complexity::record::ComplexityPoint;
-use crate::report::words::runner as words;
 use crate::report::TestReport;
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
@@ -54,12 +53,12 @@ impl Runner {
                 }
             };
             match (r.size, &r.estimate) {
-                _ if r.panic.is_some() => problems.push(words::member_panicked(
-                    &name,
-                    r.reasons.first().map_or("", |r| r.text.as_str()),
-                )),
-                (None, _) => problems.push(words::member_without_size(&name)),
-                (Some(0), _) => problems.push(words::member_of_size_zero(&name)),
+                _ if r.panic.is_some() => problems.push(MemberProblem::Panicked {
+                    first_reason: r.reasons.first().map_or("", |r| r.text.as_str()).to_owned(),
+                    name,
+                }),
+                (None, _) => problems.push(MemberProblem::WithoutSize { name }),
+                (Some(0), _) => problems.push(MemberProblem::SizeZero { name }),
                 _ if r.verdict == Verdict::NotMeasured => unoptimized = true,
                 (Some(size), Some(e)) => points.push(ComplexityPoint {
                     test: name,
@@ -69,18 +68,18 @@ impl Runner {
                     ci_high: e.ci_high,
                     confidence: e.confidence,
                 }),
-                (Some(_), None) => {
-                    let reasons: Vec<&str> = r.reasons.iter().map(|r| r.text.as_str()).collect();
-                    problems.push(words::member_not_measured(&name, &reasons));
-                }
+                (Some(_), None) => problems.push(MemberProblem::NotMeasured {
+                    reasons: r.reasons.iter().map(|r| r.text.clone()).collect(),
+                    name,
+                }),
             }
         }
         let judged = &mut outcome.judged;
         if !problems.is_empty() {
-            judged.fail(Source::Complexity, words::group_not_checked(&problems));
+            judged.say(Said::Complexity(ComplexitySaid::MembersUnusable(problems)));
         } else if unoptimized {
             judged.not_measured = true;
-            judged.say(Source::Runner, words::NOT_MEASURED_UNOPTIMIZED);
+            judged.say(Said::Runner(RunnerSaid::NotMeasured));
         } else {
             judged.record(check::decide(points, case.declared, confidence));
         }

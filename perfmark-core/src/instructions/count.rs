@@ -1,6 +1,6 @@
 //! What a counting process measured, and the decisions taken on it: the
 //! limit, the stored baseline, the base build. Pure: figures in, records
-//! out (their words: [`crate::report::words::instructions`]).
+//! out ([`InstructionsSaid`]).
 
 /// Instructions per iteration of one test, counted under Callgrind
 /// (`report.json`'s `instructions`).
@@ -223,6 +223,63 @@ impl CountComparison {
         self.change == CountChange::Regressed
     }
 
+}
+
+/// What counting said of a test.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InstructionsSaid {
+    #[cfg(feature = "instructions")]
+    /// Counting failed, for `error`; a test with a `limit` fails, as its
+    /// limit could not be checked.
+    NotCounted {
+        /// The test's `instructions` limit.
+        limit: Option<u64>,
+        /// Why, as the error displays.
+        error: String,
+    },
+    #[cfg(feature = "instructions")]
+    /// The count against its limit (`count.limit`).
+    Limit(InstructionCount),
+    #[cfg(feature = "instructions")]
+    /// The count (of `now_per_iter` per iteration) against an earlier one
+    /// from `source`.
+    Compared {
+        /// The comparison.
+        comparison: CountComparison,
+        /// Where the earlier count came from.
+        source: CountSource,
+        /// This count per iteration.
+        now_per_iter: u64,
+    },
+    #[cfg(feature = "instructions")]
+    /// The base build's count failed, for `error`.
+    BaseNotCounted {
+        /// Why, as the error displays.
+        error: String,
+    },
+    /// A test with an instruction limit in a run that does not count.
+    LimitNotChecked {
+        /// The limit.
+        limit: u64,
+    },
+}
+
+impl InstructionsSaid {
+    /// Whether it fails the test: a count over its limit, a regression,
+    /// or a count that failed for a test with a limit.
+    pub fn fails(&self) -> bool {
+        match self {
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::NotCounted { limit, .. } => limit.is_some(),
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::Limit(count) => count.within_limit() == Some(false),
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::Compared { comparison, .. } => comparison.fails(),
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::BaseNotCounted { .. } => false,
+            InstructionsSaid::LimitNotChecked { .. } => false,
+        }
+    }
 }
 
 #[cfg(test)]

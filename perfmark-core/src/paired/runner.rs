@@ -15,7 +15,8 @@ use crate::runner::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use super::Paired;
-use crate::checks::{Check, Source};
+use crate::checks::{Check, Said, Warning};
+use crate::paired::check::PairedSaid;
 use crate::allocations::check::Allocs;
 use crate::baseline::run_spreads::RunSpreads;
 use crate::budget::Budget;
@@ -25,7 +26,6 @@ use crate::paired::measure::{run_paired, PairedPlan, SlicePair};
 use crate::observe::{Interference, PairedInterference, SlicePairObservation};
 use crate::paired::ProcessPair;
 use crate::registry::PerfTest;
-use crate::report::words::runner as words;
 
 
 impl Runner {
@@ -65,7 +65,9 @@ impl Runner {
         let after = self.observer.read();
         outcome.measured.cpu = self.pairs_cpu_record(driver.pair_cpus(), not_pinned);
         match measured {
-            Err(e) => outcome.judged.fail(Source::Paired, words::paired_failed(&e)),
+            Err(e) => outcome.judged.say(Said::Paired(PairedSaid::Failed {
+                error: e.to_string(),
+            })),
             Ok(pm) => {
                 let m = pm.head_measurement(
                     driver.kind().unwrap_or(crate::measure::SampleKind::Loop),
@@ -97,9 +99,13 @@ impl Runner {
                 );
                 if self.observer.coverage().observed {
                     let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));
-                    judged.warnings.extend(observed.asymmetry_warning());
+                    judged.warnings.extend(
+                        observed
+                            .asymmetry()
+                            .map(|(head, base)| Warning::PairedAsymmetry { head, base }),
+                    );
                     let i = Interference::of_slices(&before, &after, observed);
-                    judged.warnings.extend(i.warning());
+                    judged.warnings.extend(i.disturbed.then(|| Warning::Disturbed(i.clone())));
                     measured.interference = Some(i);
                 }
                 measured.measurement = Some(m);

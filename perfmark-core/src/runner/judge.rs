@@ -1,15 +1,13 @@
 //! What a measured test's samples say: the estimate, the checks' findings,
-//! the diagnostics and the warnings (their words:
-//! [`crate::report::words::measurement`]).
+//! the diagnostics and the warnings, as values.
 
-use crate::checks::{Check, Finding, Subject};
-use crate::measure::{Measurement, Plan, SampleKind};
+use crate::checks::{Check, Finding, SampleWarning, Subject, Warning};
+use crate::measure::{Measurement, Plan, SampleKind, StopReason};
 use crate::budget::BudgetLook;
 use crate::processes::{self, Prior, ProcessSpread, WorkerRun};
-use crate::report::words::measurement as words;
 use super::outcome::{Judged, Measured};
 use crate::report::{self, Diagnostics, EstimateRecord};
-use crate::stats::{self, Estimate, Statistic, Summary};
+use crate::stats::{self, Estimate, Outliers, Statistic, Summary};
 
 /// Which processes a test's samples and estimate come from.
 #[derive(Debug, Clone, Copy)]
@@ -64,11 +62,11 @@ pub(crate) fn judge(
         Across::Workers(run) => {
             let (look, spread) = over_processes(&mut raw, m, &run.workers, run.prior, Some(run));
             if let Some(p) = spread.as_ref().filter(|p| p.beyond_history) {
-                judged.warnings.push(crate::report::words::processes::beyond_history(
-                    p.tau_own,
-                    run.prior.tau2.sqrt(),
-                    p.estimates_ns.len(),
-                ));
+                judged.warnings.push(Warning::ProcessesBeyondHistory {
+                    tau_own: p.tau_own,
+                    history: run.prior.tau2.sqrt(),
+                    processes: p.estimates_ns.len(),
+                });
             }
             judged.processes = spread;
             look
@@ -105,18 +103,17 @@ pub(crate) fn judge(
 
     let diagnostics = diagnose(samples, plan, m, &estimate, &summary, noise_floor);
     if read.below_resolution {
-        judged
-            .warnings
-            .push(words::below_resolution(&raw, &estimate, resolution_ns));
+        judged.warnings.push(Warning::Samples(SampleWarning::BelowResolution {
+            raw: raw.clone(),
+            read: estimate.clone(),
+            resolution_ns,
+        }));
     }
-    judged.warnings.extend(words::warnings(
-        plan,
-        m,
-        &estimate,
-        read.below_resolution,
-        &outliers,
-        &diagnostics,
-    ));
+    judged.warnings.extend(
+        sample_warnings(plan, m, &estimate, read.below_resolution, &outliers, &diagnostics)
+            .into_iter()
+            .map(Warning::Samples),
+    );
     let mut record = EstimateRecord::from(&estimate);
     record.below_resolution = read.below_resolution;
     judged.estimate = Some(record);
@@ -173,6 +170,59 @@ fn over_processes(
         Some(spread)
     });
     (widened, spread)
+}
+
+/// What the samples say for the verdict, each with its figures: the
+/// precision not reached, outliers, serial correlation, modes, the timer's
+/// gating error, and a spread that is the machine's.
+fn sample_warnings(
+    plan: &Plan,
+    m: &Measurement,
+    estimate: &Estimate,
+    below_resolution: bool,
+    outliers: &Outliers,
+    d: &Diagnostics,
+) -> Vec<SampleWarning> {
+    let mut warnings = Vec::new();
+    let half_width = estimate.ci.relative_half_width(estimate.point);
+    // A relative precision of a time that reads as zero means nothing: the
+    // warning about the resolution says what there is to say.
+    if m.stop != StopReason::Precision && half_width > plan.precision && !below_resolution {
+        warnings.push(SampleWarning::PrecisionNotReached {
+            target: plan.precision,
+            max_time_ns: plan.max_time.as_nanos() as f64,
+            half_width,
+        });
+    }
+    if outliers.total() > 0 {
+        warnings.push(SampleWarning::Outliers {
+            outliers: outliers.clone(),
+            samples: m.samples_ns.len(),
+            statistic: estimate.statistic,
+        });
+    }
+    if d.serial.flagged {
+        let naive = estimate.naive_ci.relative_half_width(estimate.point);
+        warnings.push(SampleWarning::SerialCorrelation {
+            lag1: d.serial.lags.first().copied().unwrap_or(0.0),
+            effective_n: estimate.effective_n,
+            n: estimate.n,
+            widened: if naive > 0.0 { half_width / naive } else { 1.0 },
+        });
+    }
+    if d.modality.multimodal {
+        warnings.push(SampleWarning::Modes(d.modality.modes.clone()));
+    }
+    if d.gating_error > 0.001 {
+        warnings.push(SampleWarning::GatingError(d.gating_error));
+    }
+    if let Some(noise) = d.noise.as_ref().filter(|n| n.machine_dominated && n.test_cov > 0.0) {
+        warnings.push(SampleWarning::MachineSpread {
+            test_cov: noise.test_cov,
+            floor_cov: noise.floor_cov,
+        });
+    }
+    warnings
 }
 
 fn diagnose(

@@ -37,7 +37,7 @@ use self::outcome::Finished;
 use self::setup::Setup;
 use self::summary::Ran;
 
-use crate::checks::{Check, Source, Verdict};
+use crate::checks::{Check, RunnerSaid, Said, Verdict};
 
 use crate::allocations::check::Allocs;
 
@@ -51,7 +51,6 @@ use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
-use crate::report::words::runner as words;
 
 /// Default confidence level of every CI.
 pub const DEFAULT_CONFIDENCE: f64 = perfmark_options::DEFAULT_CONFIDENCE;
@@ -402,7 +401,7 @@ impl Runner {
                 let mut outcome =
                     self.run_one(t, name, noise_floor, judging.family, judging.checks);
                 if !c.has(&outcome.name) {
-                    outcome.judged.say(Source::NotInBase, words::NOT_IN_BASE);
+                    outcome.judged.say(Said::Runner(RunnerSaid::NotInBase));
                 }
                 outcome
             }

@@ -14,14 +14,13 @@ use super::watchdog::{self, Bounded, Ran};
 use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Check, Source, Verdict};
+use crate::checks::{Check, RunnerSaid, Said, Verdict, Warning};
 use crate::clock::{self, Clock};
 use crate::cpus::{NotPinned, Placed};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::processes::{self, OwnWorkers, Prior, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
-use crate::report::words::runner as words;
 use crate::report::{Reason, TestReport};
 
 
@@ -94,7 +93,7 @@ impl Runner {
         checks: &[&dyn Check],
     ) -> Outcome {
         if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
-            return failed_outcome(t, name, plan, words::CPU_CLOCK_MISSING, false);
+            return failed_outcome(t, name, plan, RunnerSaid::CpuClockMissing, false);
         }
         let (result, mut outcome) = match self.run_body(t, name, plan) {
             Ok(ran) => ran,
@@ -103,18 +102,16 @@ impl Runner {
         match result {
             Err(payload) => {
                 let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
-                let headline = words::panicked(panic_headline(&message));
-                outcome.judged.fail(Source::Runner, headline);
-                outcome.failure_detail = Some(words::panicked_detail(&message));
+                let headline = panic_headline(&message).to_owned();
+                outcome.judged.say(Said::Runner(RunnerSaid::Panicked { headline }));
                 outcome.measured.panic = Some(message);
                 outcome.measured.measurement = None;
             }
             Ok(()) => match outcome.measured.measurement.take() {
-                None => outcome.judged.fail(Source::Runner, words::NO_ROUTINE),
+                None => outcome.judged.say(Said::Runner(RunnerSaid::NoRoutine)),
                 Some(m) if m.stop == StopReason::Smoke => {
                     outcome.judged.not_measured = true;
-                    let said = words::NOT_MEASURED_UNOPTIMIZED;
-                    outcome.judged.say(Source::Runner, said);
+                    outcome.judged.say(Said::Runner(RunnerSaid::NotMeasured));
                     outcome.measured.measurement = Some(m);
                 }
                 Some(m) => {
@@ -152,11 +149,12 @@ impl Runner {
             match watchdog::run_bounded(&name, bound, t.body, bencher, observer, pin) {
                 Bounded::Returned(result, ran) => (result, ran),
                 Bounded::Hung => {
-                    let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
-                    return Err(Box::new(failed_outcome(t, name, plan, &reason, true)));
+                    let said = watchdog::hung(bound, self.options.timeout.is_some());
+                    return Err(Box::new(failed_outcome(t, name, plan, said, true)));
                 }
-                Bounded::NoThread(reason) => {
-                    return Err(Box::new(failed_outcome(t, name, plan, &reason, false)))
+                Bounded::NoThread(error) => {
+                    let said = RunnerSaid::NoThread { error };
+                    return Err(Box::new(failed_outcome(t, name, plan, said, false)));
                 }
             };
         let mut outcome = Outcome::of(t, name);
@@ -185,9 +183,7 @@ impl Runner {
                 .as_ref()
                 .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
         {
-            measured
-                .warnings
-                .push(words::CPU_CLOCK_NOT_FOR_CUSTOM.to_owned());
+            measured.warnings.push(Warning::CpuClockNotForCustom);
         }
         measured.measurement = measurement;
         Ok((result, outcome))
@@ -256,7 +252,8 @@ impl Runner {
                         Ok(judged) => judged,
                         Err(e) => {
                             let mut judged = judge_with(outcome, Across::One);
-                            judged.warnings.insert(0, words::workers_failed(&e));
+                            let error = e.to_string();
+                            judged.warnings.insert(0, Warning::WorkersFailed { error });
                             judged
                         }
                     }
@@ -269,7 +266,11 @@ impl Runner {
         let judged = &mut outcome.judged;
         judged.absorb(decided);
         let interference = outcome.measured.interference.as_ref();
-        judged.warnings.extend(interference.and_then(|i| i.warning()));
+        judged.warnings.extend(
+            interference
+                .filter(|i| i.disturbed)
+                .map(|i| Warning::Disturbed(i.clone())),
+        );
     }
 
     /// The worker plan of `t`, measured in this process as `m` under
@@ -378,23 +379,23 @@ impl Runner {
 }
 
 /// A test measured with `plan` failed before it measured anything, for
-/// `reason`; `hung` when its thread is still running.
-fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: &str, hung: bool) -> Outcome {
+/// what the runner `said`; `hung` when its thread is still running.
+fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, said: RunnerSaid, hung: bool) -> Outcome {
     let mut outcome = Outcome::of(t, name);
     outcome.measured.measure = plan.measure;
-    outcome.judged.fail(Source::Runner, reason);
+    outcome.judged.say(Said::Runner(said));
     outcome.hung = hung;
     outcome
 }
 
 /// The report of a selected test that is not run.
 pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
-    let reasons = words::ignored(match t.options.ignore {
-        Ignore::Because(why) => Some(why),
+    let why = match t.options.ignore {
+        Ignore::Because(why) => Some(why.to_owned()),
         _ => None,
-    });
+    };
     TestReport {
-        reasons: vec![Reason::said(Source::Runner, reasons)],
+        reasons: vec![Reason::of(&Said::Runner(RunnerSaid::Ignored { why }))],
         ..TestReport::new(name, Verdict::Ignored, t.file, t.line)
     }
 }

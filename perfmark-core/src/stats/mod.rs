@@ -63,7 +63,7 @@ pub use family::bonferroni_confidence;
 pub use histogram::{bulk, histogram, text_histogram};
 pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
-pub use modality::{modes, Modality};
+pub use modality::{modes, Modality, Mode};
 pub use outliers::{tukey, Outliers};
 pub use resolution::{at_resolution, is_below_resolution};
 
@@ -81,7 +81,7 @@ pub use estimate::estimate;
 #[cfg(feature = "internals")]
 pub use histogram::{bin_counts, Bulk, Histogram};
 #[cfg(feature = "internals")]
-pub use modality::{Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
+pub use modality::{MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 #[cfg(feature = "internals")]
 pub use outliers::{MILD_IQR, SEVERE_IQR};
 #[cfg(feature = "internals")]

@@ -133,7 +133,7 @@ fn a_layout_only_change_is_not_failed_and_is_called_so() {
         let est = paired_estimate(&layout_pairs(&mut g, 10, 0.0, 0.06, 0.01), 0.9975).unwrap();
         let v = decide(&est, true, 0.9975, 0.05);
         runs += 1;
-        failed += usize::from(v.fails);
+        failed += usize::from(v.fails());
         layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
     }
     assert!(failed <= 5, "{failed} of {runs} layout-only comparisons failed");
@@ -172,8 +172,8 @@ fn decide_covers_every_outcome() {
     assert_eq!(d(0.97, 0.94, 0.99), PairedChange::FasterWithinTolerance);
     assert_eq!(d(0.97, 0.94, 1.01), PairedChange::Inconclusive);
     let v = decide(&estimate_at(1.081, 1.060, 1.103), true, 0.95, 0.05);
-    assert!(v.fails && v.significantly_slower);
-    assert!(!decide(&estimate_at(0.92, 0.90, 0.94), true, 0.95, 0.05).fails);
+    assert!(v.fails() && v.significantly_slower);
+    assert!(!decide(&estimate_at(0.92, 0.90, 0.94), true, 0.95, 0.05).fails());
     // Undecided, with layout the larger part of the spread and the point
     // within what the 4 layout units drawn average to: the layout's.
     let mut est = estimate_at(1.06, 0.99, 1.13);
@@ -297,7 +297,7 @@ fn a_change_whose_sign_depends_on_the_build_is_said_and_never_failed() {
             let v = decide(&est, true, 0.95, 0.05);
             sign += usize::from(v.change == PairedChange::SignDependsOnBuild);
             layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
-            failed += usize::from(v.fails);
+            failed += usize::from(v.fails());
             would_fail += usize::from(est.lower_one_sided > 1.0 && est.ratio > 1.05);
         }
         eprintln!(
@@ -326,7 +326,7 @@ fn a_real_slowdown_that_layout_moves_is_still_caught() {
         let pairs = layout_pairs(&mut g, 10, 1.10f64.ln(), 0.02, 0.02);
         let est = paired_estimate(&pairs, 0.95).unwrap();
         let v = decide(&est, true, 0.95, 0.05);
-        caught += usize::from(v.fails);
+        caught += usize::from(v.fails());
         flagged += usize::from(v.change == PairedChange::SignDependsOnBuild);
     }
     assert_eq!(flagged, 0);

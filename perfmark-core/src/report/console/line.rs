@@ -252,7 +252,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
     if t.interference
         .as_ref()
         .and_then(|i| i.paired.as_ref())
-        .is_some_and(|p| p.asymmetry_warning().is_some())
+        .is_some_and(|p| p.asymmetry().is_some())
     {
         marks.push("other work hit one side more than the other: re-run (--verbose)".to_owned());
     }

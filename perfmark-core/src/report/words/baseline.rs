@@ -9,11 +9,14 @@ use std::fmt;
 use crate::baseline::MachineMatch;
 use std::path::Path;
 
+use crate::baseline::check::{BaselineSaid, BelowResolution, NotUsed};
 use crate::baseline::compare::DEFAULT_RESIDUAL_PRIOR;
 use crate::baseline::compare::{
     Change, CompareError, Comparison, TestSpreadSource, DETECTION_POWER,
 };
+use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::{Prior, PriorSource};
+use crate::checks::Said;
 use crate::clock::Clock;
 use crate::report::fmt::{fmt_ns, plain_percent, signed_percent};
 
@@ -114,9 +117,77 @@ impl Comparison {
     }
 }
 
+/// What the regression check said, in one sentence: the comparison, or
+/// why the entry was not compared.
+pub fn said(said: &BaselineSaid) -> String {
+    match said {
+        BaselineSaid::NoEntry { path } => no_entry(path),
+        BaselineSaid::Checked {
+            record,
+            machine,
+            not_used,
+        } => match (not_used, &record.comparison) {
+            (Some(why), _) => not_used_words(why, machine),
+            (None, Some(comparison)) => comparison.reason(),
+            (None, None) => String::new(),
+        },
+    }
+}
+
+/// Why an entry was not compared, in words; an entry from another
+/// `machine` says which.
+fn not_used_words(why: &NotUsed, machine: &MachineMatch) -> String {
+    match why {
+        NotUsed::OtherClock { stored, measured } => other_clock(*stored, *measured),
+        NotUsed::OtherMachine => machine.to_string(),
+        NotUsed::BelowResolution(below) => below_resolution(below),
+        NotUsed::OtherStatistic { stored, measured } => other_statistic(stored, measured.as_str()),
+        NotUsed::Unusable(e) => unusable(e),
+    }
+}
+
+/// `record` with the words `report.json` keeps in it, from the regression
+/// check's finding among `said`: why the entry was not used, and the note
+/// of a machine that differs without making times incomparable.
+pub fn completed(mut record: BaselineRecord, said: &[Said]) -> BaselineRecord {
+    let checked = said.iter().rev().find_map(|s| match s {
+        Said::Baseline(BaselineSaid::Checked {
+            machine, not_used, ..
+        }) => Some((machine, not_used)),
+        _ => None,
+    });
+    if let Some((machine, not_used)) = checked {
+        record.not_used = not_used.as_ref().map(|why| not_used_words(why, machine));
+        record.machine_note = machine.note();
+    }
+    record
+}
+
+/// Why a time below the measurement's resolution keeps the entry from
+/// being compared.
+fn below_resolution(below: &BelowResolution) -> String {
+    match below {
+        BelowResolution::Run {
+            statistic,
+            resolution_ns,
+        } => run_below_resolution(statistic.as_str(), *resolution_ns),
+        BelowResolution::Stored {
+            statistic,
+            ns_per_iter,
+            resolution_ns,
+        } => stored_below_resolution(statistic, *ns_per_iter, *resolution_ns),
+        BelowResolution::StoredRun {
+            run,
+            runs,
+            ns_per_iter,
+            resolution_ns,
+        } => stored_run_below_resolution(*run, *runs, *ns_per_iter, *resolution_ns),
+    }
+}
+
 /// The reason a test with no entry in the baseline file at `path` passes
 /// without a comparison.
-pub fn no_entry(path: &Path) -> String {
+fn no_entry(path: &Path) -> String {
     format!(
         "no baseline for this test in {}: not compared; record one with --save-baseline",
         path.display()
@@ -125,7 +196,7 @@ pub fn no_entry(path: &Path) -> String {
 
 /// Why an entry recorded with the `stored` clock is not used by a test
 /// that measures the `measured` one.
-pub fn other_clock(stored: Clock, measured: Clock) -> String {
+fn other_clock(stored: Clock, measured: Clock) -> String {
     format!(
         "baseline not used: it records {}, this test measures {}; re-record with \
          --save-baseline",
@@ -136,7 +207,7 @@ pub fn other_clock(stored: Clock, measured: Clock) -> String {
 
 /// Why an entry that records the `stored` statistic is not used by a run
 /// that estimated the `measured` one (each as its name, `median`).
-pub fn other_statistic(stored: &str, measured: &str) -> String {
+fn other_statistic(stored: &str, measured: &str) -> String {
     format!(
         "baseline not used: it records the {stored}, this run the {measured}; re-record with \
          --save-baseline"
@@ -144,13 +215,13 @@ pub fn other_statistic(stored: &str, measured: &str) -> String {
 }
 
 /// Why the regression rule could not be applied: `error` as it displays.
-pub fn unusable(error: &CompareError) -> String {
+fn unusable(error: &CompareError) -> String {
     format!("baseline not used: {error}")
 }
 
 /// Why a run whose `statistic` (its name) is below the measurement's
 /// resolution, `resolution_ns` per iteration, is not compared.
-pub fn run_below_resolution(statistic: &str, resolution_ns: f64) -> String {
+fn run_below_resolution(statistic: &str, resolution_ns: f64) -> String {
     format!(
         "baseline not compared: this run's {statistic} is below the measurement's resolution \
          ({} per iteration), and a ratio to it means nothing",
@@ -161,7 +232,7 @@ pub fn run_below_resolution(statistic: &str, resolution_ns: f64) -> String {
 /// Why an entry whose `statistic` of `ns_per_iter` is below the
 /// resolution, `resolution_ns` per iteration at the entry's iterations per
 /// sample, is not compared.
-pub fn stored_below_resolution(statistic: &str, ns_per_iter: f64, resolution_ns: f64) -> String {
+fn stored_below_resolution(statistic: &str, ns_per_iter: f64, resolution_ns: f64) -> String {
     format!(
         "baseline not compared: its {statistic} {} is below the measurement's resolution ({} \
          per iteration), and a ratio to it means nothing",
@@ -173,7 +244,7 @@ pub fn stored_below_resolution(statistic: &str, ns_per_iter: f64, resolution_ns:
 /// Why an entry recorded over `runs` processes is not compared when its
 /// `run`-th (from 1) measured `ns_per_iter`, below the resolution,
 /// `resolution_ns` per iteration at the entry's iterations per sample.
-pub fn stored_run_below_resolution(
+fn stored_run_below_resolution(
     run: usize,
     runs: usize,
     ns_per_iter: f64,
@@ -362,5 +433,127 @@ mod tests {
             "{}",
             c.detection()
         );
+    }
+}
+
+/// A time below the measurement's resolution, on either side, said as the
+/// regression check's reason.
+#[cfg(test)]
+mod below_resolution {
+    use std::time::Duration;
+
+    use crate::baseline::check::Regression;
+    use crate::baseline::run_spreads::{Prior, RunSpreads};
+    use crate::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
+    use crate::checks::{Check, Subject};
+    use crate::measure::{Measurement, Plan, SampleKind, StopReason};
+    use crate::stats::Estimate;
+
+    fn measurement(iters: u64) -> Measurement {
+        Measurement {
+            kind: SampleKind::Loop,
+            samples_ns: vec![1.0; 40],
+            iters_per_sample: iters,
+            first_call_ns: 1.0,
+            loop_overhead_ns: 0.3,
+            warmup_ns: 0.0,
+            warmup_blocks: 0,
+            warmup_settled: true,
+            sampling_ns: 0.0,
+            stop: StopReason::Precision,
+            planned_samples: 40,
+            budget_look: None,
+            reference_ns: Vec::new(),
+        }
+    }
+
+    fn estimate(point: f64, low: f64, high: f64) -> Estimate {
+        Estimate::median_at(point, low, high, 40)
+    }
+
+    fn entry(name: &str, ns: f64, fingerprint: &Fingerprint) -> Entry {
+        Entry::new(
+            name,
+            StoredEstimate::new("median", ns, (ns - 0.05, ns + 0.05), 0.95),
+            vec![ns; 10],
+            1000,
+            fingerprint.clone(),
+        )
+    }
+
+    /// The regression check's reason for a run whose estimate is `e` (read
+    /// at a resolution of 0.001 ns per iteration) against `test`'s entry.
+    fn reason(
+        file: &crate::baseline::BaselineFile,
+        here: &Fingerprint,
+        test: &str,
+        e: &Estimate,
+    ) -> String {
+        let plan = Plan::simulated(0.95, 0.01, Duration::from_secs(1), Duration::ZERO);
+        let m = measurement(1000);
+        let subject = Subject {
+            name: test,
+            plan: &plan,
+            tolerance: 0.05,
+            measurement: &m,
+            estimate: e,
+            resolution_ns: 0.001,
+            allocations: None,
+            processes: None,
+        };
+        let spreads = RunSpreads::new(Prior::resolve(None, None, here), Some(file), here);
+        let finding = Regression::new(file, here, &spreads)
+            .check(&subject)
+            .expect("a finding");
+        let reason = crate::report::words::said(&finding.said);
+        assert!(!finding.said.fails(), "{reason}");
+        reason
+    }
+
+    #[test]
+    fn a_time_below_resolution_on_either_side_is_not_compared_and_says_why() {
+        let dir = std::env::temp_dir().join(format!("perfmark-resolution-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let here = Fingerprint::current("rustc 1.0", "release", "0.1.0");
+        let merged = Entry::median_run_of(&[
+            entry("merged", 5.0, &here),
+            entry("merged", 0.0, &here),
+            entry("merged", 5.2, &here),
+        ]);
+        let store = BaselineStore::new(&dir);
+        let entries = [
+            entry("resolved", 5.0, &here),
+            entry("zero", 0.0, &here),
+            // Saved before the rule: a negative time.
+            entry("negative", -0.2, &here),
+            merged,
+        ];
+        store.save("perf", &entries).unwrap();
+        let file = store.load("perf").unwrap().unwrap();
+
+        let resolved = estimate(5.0, 4.9, 5.1);
+        // Both resolved: compared.
+        let r = reason(&file, &here, "resolved", &resolved);
+        assert!(r.contains("vs baseline"), "{r}");
+        // This run below resolution (read as 0 by `at_resolution`).
+        let r = reason(&file, &here, "resolved", &estimate(0.0, 0.0, 0.3));
+        assert!(
+            r.starts_with("baseline not compared: this run's median"),
+            "{r}"
+        );
+        // The stored time below resolution, zero or negative.
+        for test in ["zero", "negative"] {
+            let r = reason(&file, &here, test, &resolved);
+            assert!(r.starts_with("baseline not compared: its median"), "{r}");
+            assert!(r.contains("below the measurement's resolution"), "{r}");
+        }
+        // One of the stored runs below resolution (the median run is not).
+        let r = reason(&file, &here, "merged", &resolved);
+        assert!(r.contains("run 2 of its 3 measured"), "{r}");
+        // No entry for the test: said, not dropped.
+        let r = reason(&file, &here, "absent", &resolved);
+        assert!(r.starts_with("no baseline for this test in "), "{r}");
+        assert!(r.contains("not compared"), "{r}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

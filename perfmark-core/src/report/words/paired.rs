@@ -3,13 +3,50 @@
 
 use crate::paired::record::ComparisonRecord;
 #[cfg(feature = "compare")]
+use crate::paired::record::PairedStop;
+#[cfg(feature = "compare")]
 use crate::paired::{
-    measure::PairedMeasurement,
+    check::PairedSaid,
     record::PairedChange,
     stats::{min_detectable_slowdown, PairedEstimate, PairedVerdict},
 };
 #[cfg(feature = "compare")]
 use crate::report::fmt::{plain_percent, signed_percent};
+
+/// What the paired check said, in one sentence: the summary line, or why
+/// the comparison failed.
+#[cfg(feature = "compare")]
+pub fn said(said: &PairedSaid) -> String {
+    match said {
+        PairedSaid::Compared {
+            estimate: Some(est),
+            verdict,
+            ..
+        } => summary_line(est, verdict),
+        PairedSaid::Compared {
+            record,
+            estimate: None,
+            verdict,
+        } => summary_line_without_estimate(
+            record.slices,
+            record.process_pairs,
+            verdict.confidence,
+            verdict.tolerance,
+        ),
+        PairedSaid::Failed { error } => format!("paired comparison failed: {error}"),
+    }
+}
+
+#[cfg(feature = "compare")]
+/// The warning of a paired comparison that `stop`ped before its interval
+/// cleared the `tolerance` either way.
+pub fn undecided(stop: PairedStop, tolerance: f64) -> String {
+    format!(
+        "the paired comparison stopped ({stop:?}) before its interval cleared the {:.0}% \
+         tolerance either way: raise max_time for this test to decide it",
+        tolerance * 100.0
+    )
+}
 
 /// The summary line of a paired comparison, e.g.
 /// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
@@ -47,7 +84,6 @@ pub fn summary_line_without_estimate(
 ) -> String {
     let verdict = PairedVerdict {
         change: PairedChange::Inconclusive,
-        fails: false,
         confidence,
         tolerance,
         significantly_slower: false,
@@ -109,23 +145,6 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
             signed_percent(est.center_range.0.exp()),
             signed_percent(est.center_range.1.exp()),
         ),
-    }
-}
-
-#[cfg(feature = "compare")]
-impl PairedMeasurement {
-    /// The summary line (`… vs base (paired: …)`), with `verdict` (this
-    /// measurement's).
-    pub fn summary_line(&self, verdict: &PairedVerdict) -> String {
-        match &self.estimate {
-            Some(est) => summary_line(est, verdict),
-            None => summary_line_without_estimate(
-                self.slice_pairs.len(),
-                self.pairs_opened,
-                self.confidence,
-                self.tolerance,
-            ),
-        }
     }
 }
 
