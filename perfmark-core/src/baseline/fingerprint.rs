@@ -203,9 +203,8 @@ impl Fingerprint {
 
 /// What [`Fingerprint::compare`] found.
 ///
-/// Its [`Display`](std::fmt::Display) (made in
-/// [`crate::report::words::baseline`]) is the line the runner prints of a
-/// baseline. Not comparable, e.g. `baseline recorded on AMD EPYC 7B13, 8
+/// Its [`Display`](std::fmt::Display), made by the report's words, is the
+/// line the runner prints of a baseline. Not comparable, e.g. `baseline recorded on AMD EPYC 7B13, 8
 /// cores, linux 6.1, x86_64, release profile; this machine Intel(R) Xeon(R)
 /// CPU @ 2.20GHz, 2 cores, linux 6.1, x86_64, release profile: not used to
 /// fail`; when a rustc or perfmark release is why, both machines name it

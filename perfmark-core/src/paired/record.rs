@@ -17,7 +17,8 @@ pub struct ComparisonRecord {
     /// `inconclusive`, or `within_layout_spread` (undecided, and no larger
     /// than what layout alone moves).
     pub change: PairedChange,
-    /// Whether this check failed the test.
+    /// Whether this check failed the test: filled from the verdict's
+    /// decision (`PairedVerdict::fails`).
     pub fails: bool,
     /// Head time over base time (geometric mean of the paired ratios).
     pub ratio: f64,

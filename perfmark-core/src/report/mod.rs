@@ -225,7 +225,9 @@ pub struct TestReport {
 }
 
 /// One reason a test's verdict gives: what gave it, whether it failed the
-/// test, and its words. `report.json`'s `reasons` hold the words alone, and
+/// test, and its words, all three made from the finding that gave it
+/// ([`Reason::of`]): whether it fails is [`Said::fails`](crate::checks::Said::fails)'s,
+/// never decided here. `report.json`'s `reasons` hold the words alone, and
 /// a reason read back from one knows nothing else.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reason {
@@ -237,6 +239,7 @@ pub struct Reason {
     pub text: String,
 }
 
+#[cfg(test)]
 impl Reason {
     /// A reason of `source` that fails nothing.
     pub fn said(source: Source, text: impl Into<String>) -> Reason {
@@ -276,15 +279,6 @@ impl<'de> serde::Deserialize<'de> for Reason {
             text: String::deserialize(d)?,
         })
     }
-}
-
-/// The reasons' words, one per line: a failed test's detail.
-pub fn reasons_text(reasons: &[Reason]) -> String {
-    reasons
-        .iter()
-        .map(|r| r.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A failure measured under interference, re-measured once

@@ -200,3 +200,24 @@ pub fn limit_not_checked(limit: u64) -> String {
          --instructions (PERFMARK_INSTRUCTIONS=1)"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_says_whether_the_instructions_explain_the_time() {
+        let same =
+            CountComparison::decide((1000.0, 1000.0, 1000.0), (1000.0, 1000.0, 1000.0), 0.05);
+        assert_eq!(
+            explained((1.098, 1.05, 1.15), &same),
+            "time +9.8%, instructions +0.0%: the same instructions ran slower (memory, layout or \
+             the machine), not more work"
+        );
+        assert!(explained((1.0, 0.97, 1.03), &same).contains("no time change"));
+        let more =
+            CountComparison::decide((1100.0, 1100.0, 1100.0), (1000.0, 1000.0, 1000.0), 0.05);
+        assert!(explained((1.098, 1.05, 1.15), &more).contains("explains the time"));
+        assert!(explained((1.5, 1.4, 1.6), &more).contains("more than the extra work"));
+    }
+}
