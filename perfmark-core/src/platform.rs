@@ -117,7 +117,7 @@ pub enum EnvironmentWarning {
     },
     /// A baseline recorded under another kernel or rustc or perfmark
     /// patch release, still used ([`MachineMatch::note`]).
-    BaselineNote(MachineMatch),
+    BaselineNote(Box<MachineMatch>),
     /// The machine-wide measurement lock could not be taken.
     NoMachineLock {
         /// The directory the lock file was to be in.

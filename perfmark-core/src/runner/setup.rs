@@ -301,11 +301,14 @@ fn machine_notes(
             .get(&test)
             .map(|entry| here.compare(entry.fingerprint()))
             .filter(MachineMatch::has_note);
-        if let Some(note) = note.filter(|n| !notes.iter().any(|m| m.notes() == n.notes())) {
+        if let Some(note) = note.filter(|n| !notes.iter().any(|m| m.notes().eq(n.notes()))) {
             notes.push(note);
         }
     }
-    notes.into_iter().map(EnvironmentWarning::BaselineNote).collect()
+    notes
+        .into_iter()
+        .map(|m| EnvironmentWarning::BaselineNote(Box::new(m)))
+        .collect()
 }
 
 /// The directory cargo builds into: `CARGO_TARGET_DIR` when set, else the
