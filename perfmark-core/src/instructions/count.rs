@@ -2,6 +2,8 @@
 //! limit, the stored baseline, the base build. Pure: figures in, records
 //! out ([`InstructionsSaid`]).
 
+use crate::checks::Call;
+
 /// Instructions per iteration of one test, counted under Callgrind
 /// (`report.json`'s `instructions`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -163,6 +165,18 @@ pub enum CountChange {
     Unchanged,
 }
 
+impl CountChange {
+    /// What it means for the test: more instructions beyond the tolerance
+    /// fail, fewer are reported, any other count is unchanged.
+    pub fn call(self) -> Call {
+        match self {
+            CountChange::Regressed => Call::Fail,
+            CountChange::Improved => Call::Improved,
+            CountChange::Unchanged => Call::Unchanged,
+        }
+    }
+}
+
 /// A count compared with an earlier one (`instructions.baseline` and
 /// `instructions.base` in `report.json`).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -220,7 +234,7 @@ impl CountComparison {
 
     /// Whether the comparison fails the test.
     pub fn fails(&self) -> bool {
-        self.change == CountChange::Regressed
+        self.change.call().fails()
     }
 
 }

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::checks::Call;
+
 
 fn one() -> usize {
     1
@@ -134,6 +136,23 @@ pub enum PairedChange {
 }
 
 impl PairedChange {
+    /// What it means for the test: a regression fails, an improvement is
+    /// reported, a change within the tolerance is none, and an interval
+    /// that spans the tolerance, or a change the layouts or the build
+    /// explain, is undecided.
+    pub fn call(self) -> Call {
+        match self {
+            PairedChange::Regressed => Call::Fail,
+            PairedChange::Improved => Call::Improved,
+            PairedChange::Unchanged
+            | PairedChange::SlowerWithinTolerance
+            | PairedChange::FasterWithinTolerance => Call::Unchanged,
+            PairedChange::Inconclusive
+            | PairedChange::WithinLayoutSpread
+            | PairedChange::SignDependsOnBuild => Call::Inconclusive,
+        }
+    }
+
     /// A stable snake_case name, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {

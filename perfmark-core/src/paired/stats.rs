@@ -351,7 +351,7 @@ pub struct PairedVerdict {
 impl PairedVerdict {
     /// Whether the test fails: only on [`PairedChange::Regressed`].
     pub fn fails(&self) -> bool {
-        self.change == PairedChange::Regressed
+        self.change.call().fails()
     }
 }
 

@@ -32,7 +32,7 @@ pub use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::Prior;
 use crate::bencher::Work;
 use crate::budget::BudgetRecord;
-use crate::checks::{Source, Verdict};
+use crate::checks::{Call, Source, Verdict};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 pub use crate::cpus::CpuRecord;
@@ -310,6 +310,17 @@ pub enum RemeasureOutcome {
     /// It failed under interference again: the test fails, and its reasons
     /// say that the failure may be the machine's.
     FailedUnderInterference,
+}
+
+impl RemeasureOutcome {
+    /// What it means for the test: a pass puts the first failure down to
+    /// the interference; a failure again, disturbed or not, fails it.
+    pub fn call(self) -> Call {
+        match self {
+            RemeasureOutcome::Passed => Call::Pass,
+            RemeasureOutcome::Failed | RemeasureOutcome::FailedUnderInterference => Call::Fail,
+        }
+    }
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).
