@@ -25,9 +25,7 @@ impl AllocationsSaid {
     /// Whether it fails the test: more allocations per iteration than the
     /// limit, or none counted.
     pub fn fails(&self) -> bool {
-        self.counted
-            .as_ref()
-            .is_none_or(|c| c.allocs_per_iter > self.limit as f64)
+        self.counted.as_ref().is_none_or(|c| !c.within(self.limit))
     }
 }
 

@@ -131,6 +131,31 @@ impl GrowthFit {
     }
 }
 
+/// Whether `points` can be fitted: every size at least 1, every time
+/// positive and finite, and at least [`MIN_SIZES`] distinct sizes.
+fn check_points(points: &[SizedTime]) -> Result<(), GrowthError> {
+    for p in points {
+        if !(p.size.is_finite() && p.size >= 1.0) {
+            return Err(GrowthError::BadSize { size: p.size });
+        }
+        if !(p.ns.is_finite() && p.ns > 0.0) {
+            return Err(GrowthError::BadTime {
+                size: p.size,
+                ns: p.ns,
+            });
+        }
+    }
+    let mut sizes: Vec<f64> = points.iter().map(|p| p.size).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    if sizes.len() < MIN_SIZES {
+        return Err(GrowthError::TooFewSizes {
+            distinct: sizes.len(),
+        });
+    }
+    Ok(())
+}
+
 /// Why no fit could be made.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GrowthError {
@@ -184,26 +209,7 @@ pub fn fit_growth(
     declared: Complexity,
     confidence: f64,
 ) -> Result<GrowthFit, GrowthError> {
-    for p in points {
-        if !(p.size.is_finite() && p.size >= 1.0) {
-            return Err(GrowthError::BadSize { size: p.size });
-        }
-        if !(p.ns.is_finite() && p.ns > 0.0) {
-            return Err(GrowthError::BadTime {
-                size: p.size,
-                ns: p.ns,
-            });
-        }
-    }
-    let mut sizes: Vec<f64> = points.iter().map(|p| p.size).collect();
-    sizes.sort_by(f64::total_cmp);
-    sizes.dedup();
-    if sizes.len() < MIN_SIZES {
-        return Err(GrowthError::TooFewSizes {
-            distinct: sizes.len(),
-        });
-    }
-
+    check_points(points)?;
     let x: Vec<f64> = points.iter().map(|p| p.size.ln()).collect();
     let y: Vec<f64> = points.iter().map(|p| p.ns.ln()).collect();
     let g: Vec<f64> = points

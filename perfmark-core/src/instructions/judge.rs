@@ -28,7 +28,6 @@ pub(crate) fn judge(
     base: Option<Result<InstructionCount, String>>,
     tolerance: f64,
 ) -> Judged {
-    let said = |s: InstructionsSaid| Finding::new(Said::Instructions(s));
     let mut count = match counted {
         Ok(count) => count,
         Err(error) => {
@@ -39,49 +38,61 @@ pub(crate) fn judge(
             };
         }
     };
-    let now = (count.per_iter as f64, count.min_per_iter, count.max_per_iter);
     let mut findings = Vec::new();
     if count.limit.is_some() {
         findings.push(said(InstructionsSaid::Limit(count.clone())));
     }
-    // A comparison with an earlier count (median, smallest, largest per
-    // iteration), as its finding.
-    let compare = |earlier: (f64, f64, f64), source: CountSource, now_per_iter: u64| {
-        let comparison = CountComparison::decide(now, earlier, tolerance);
-        let finding = said(InstructionsSaid::Compared {
-            comparison,
-            source,
-            now_per_iter,
-        });
-        (comparison, finding)
-    };
     if let Some(stored) = stored {
         let earlier = (stored.per_iter, stored.min_per_iter, stored.max_per_iter);
-        let (c, finding) = compare(earlier, CountSource::Baseline, count.per_iter);
-        findings.push(finding);
+        let c = compared(&count, earlier, tolerance);
+        findings.push(said(c.said(CountSource::Baseline, count.per_iter)));
         count.baseline = Some(c);
     }
     match base {
         Some(Ok(b)) => {
             let earlier = (b.per_iter as f64, b.min_per_iter, b.max_per_iter);
-            let (c, finding) = compare(earlier, CountSource::Base, count.per_iter);
-            findings.push(finding);
+            let c = compared(&count, earlier, tolerance);
+            findings.push(said(c.said(CountSource::Base, count.per_iter)));
             count.base = Some(c);
         }
         Some(Err(error)) => findings.push(said(InstructionsSaid::BaseNotCounted { error })),
         None => {}
     }
-    let mut warnings = Vec::new();
-    if !count.deterministic {
-        warnings.push(Warning::CountNotDeterministic {
+    let warnings = (!count.deterministic)
+        .then_some(Warning::CountNotDeterministic {
             min_per_iter: count.min_per_iter,
             max_per_iter: count.max_per_iter,
             rounds: count.rounds,
-        });
-    }
+        })
+        .into_iter()
+        .collect();
     Judged {
         count: Some(count),
         findings,
         warnings,
+    }
+}
+
+/// A finding of what counting `said`.
+fn said(said: InstructionsSaid) -> Finding {
+    Finding::new(Said::Instructions(said))
+}
+
+/// `count` compared with an `earlier` one (its median, smallest and
+/// largest per iteration) at `tolerance`.
+fn compared(count: &InstructionCount, earlier: (f64, f64, f64), tolerance: f64) -> CountComparison {
+    let now = (count.per_iter as f64, count.min_per_iter, count.max_per_iter);
+    CountComparison::decide(now, earlier, tolerance)
+}
+
+impl CountComparison {
+    /// What this comparison with a count from `source` says, of a count of
+    /// `now_per_iter` per iteration.
+    fn said(self, source: CountSource, now_per_iter: u64) -> InstructionsSaid {
+        InstructionsSaid::Compared {
+            comparison: self,
+            source,
+            now_per_iter,
+        }
     }
 }

@@ -241,26 +241,12 @@ pub fn paired_estimate_with(
     let log_ratio = mean(&centers);
     let between_pair_sd = sd_about(&centers, log_ratio);
     let within = within_pair_sd(&pairs);
-    let quads_per_pair =
-        pairs.iter().map(|p| p.len().div_ceil(2) as f64).sum::<f64>() / pairs.len() as f64;
-    let center_noise = match center {
-        PairCenter::Mean => 1.0,
-        // The median of q normal values has about π/2 times the variance
-        // of their mean (exactly so as q grows; 1.35 for q = 3, so the
-        // layout figure errs low for few quads).
-        PairCenter::QuadMedian => std::f64::consts::FRAC_PI_2,
-    };
-    let noise_var = within * within * center_noise / quads_per_pair.max(1.0);
+    let noise_var = center_noise_variance(&pairs, within, center);
     let layout_sd = ((between_pair_sd * between_pair_sd - noise_var).max(0.0) / 2.0).sqrt();
     let center_range = centers
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &c| (lo.min(c), hi.max(c)));
-    let level = 1.0 - (1.0 - confidence) / centers.len() as f64;
-    let margin = crate::stats::dist::normal_quantile(level) * noise_var.sqrt();
-    let pairs_beyond_noise = (
-        centers.iter().filter(|&&c| c + margin < 0.0).count(),
-        centers.iter().filter(|&&c| c - margin > 0.0).count(),
-    );
+    let pairs_beyond_noise = beyond_noise(&centers, confidence, noise_var.sqrt());
     let (log_ratio, log_se, df) = trimmed_mean(&centers, log_ratio, between_pair_sd);
     let half = if log_se == 0.0 {
         0.0
@@ -269,15 +255,6 @@ pub fn paired_estimate_with(
     };
     let lower_one_sided = (log_ratio - half).exp();
     let upper_one_sided = (log_ratio + half).exp();
-    let p_slower = if log_se == 0.0 {
-        if log_ratio > 0.0 {
-            0.0
-        } else {
-            1.0
-        }
-    } else {
-        t_upper_tail(log_ratio / log_se, df)
-    };
     Some(PairedEstimate {
         ratio: log_ratio.exp(),
         interval: Interval {
@@ -287,7 +264,7 @@ pub fn paired_estimate_with(
         },
         lower_one_sided,
         upper_one_sided,
-        p_slower,
+        p_slower: p_slower(log_ratio, log_se, df),
         slices: pairs.iter().map(Vec::len).sum(),
         process_pairs: pairs.len(),
         df,
@@ -302,6 +279,47 @@ pub fn paired_estimate_with(
         center_noise_sd: noise_var.sqrt(),
         pairs_beyond_noise,
     })
+}
+
+/// The variance a pair's center has from its own slices' noise alone: the
+/// `within`-pair sd over the pair's quads (as many as half its slices,
+/// averaged over `pairs`), times what the `center` costs over a mean.
+fn center_noise_variance(pairs: &[Vec<f64>], within: f64, center: PairCenter) -> f64 {
+    let quads_per_pair =
+        pairs.iter().map(|p| p.len().div_ceil(2) as f64).sum::<f64>() / pairs.len() as f64;
+    let center_noise = match center {
+        PairCenter::Mean => 1.0,
+        // The median of q normal values has about π/2 times the variance
+        // of their mean (exactly so as q grows; 1.35 for q = 3, so the
+        // layout figure errs low for few quads).
+        PairCenter::QuadMedian => std::f64::consts::FRAC_PI_2,
+    };
+    within * within * center_noise / quads_per_pair.max(1.0)
+}
+
+/// How many of the pairs' `centers` read the head faster and how many
+/// slower, each beyond its own noise (`noise_sd`) at `confidence`
+/// corrected for the number of pairs.
+fn beyond_noise(centers: &[f64], confidence: f64, noise_sd: f64) -> (usize, usize) {
+    let level = 1.0 - (1.0 - confidence) / centers.len() as f64;
+    let margin = crate::stats::dist::normal_quantile(level) * noise_sd;
+    (
+        centers.iter().filter(|&&c| c + margin < 0.0).count(),
+        centers.iter().filter(|&&c| c - margin > 0.0).count(),
+    )
+}
+
+/// One-sided p-value of "the head is not slower" for a mean log ratio of
+/// `log_ratio` with standard error `log_se` on `df` degrees of freedom;
+/// with no spread, 0 when the head is slower and 1 otherwise.
+fn p_slower(log_ratio: f64, log_se: f64, df: f64) -> f64 {
+    if log_se != 0.0 {
+        t_upper_tail(log_ratio / log_se, df)
+    } else if log_ratio > 0.0 {
+        0.0
+    } else {
+        1.0
+    }
 }
 
 /// Share of the pair centers trimmed from each end before they are

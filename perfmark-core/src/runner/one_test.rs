@@ -225,39 +225,11 @@ impl Runner {
             );
             judged
         };
-        let prior = self.learned_prior(&outcome.name);
         let decided = match self.process_plan(t, plan, m) {
             None => judge_with(outcome, Across::One),
             Some(process_plan) => {
-                // What the workers could at most show: the learned spread,
-                // known as well as it would be once they confirmed it.
-                let anticipated = Prior {
-                    df: prior.df + processes::WORKERS as f64,
-                    ..prior
-                };
-                let provisional = judge_with(outcome, Across::Prior(anticipated));
-                let compared = provisional
-                    .baseline
-                    .as_ref()
-                    .is_some_and(|b| b.comparison.is_some());
-                let every = self.options.save_baseline;
-                if !every && !compared && provisional.settled() {
-                    judge_with(outcome, Across::One)
-                } else {
-                    let budget = plan.budget_ns.is_some();
-                    let name = &outcome.name;
-                    let measured =
-                        self.measure_processes(name, budget, outcome, process_plan, prior, every, &judge_with);
-                    match measured {
-                        Ok(judged) => judged,
-                        Err(e) => {
-                            let mut judged = judge_with(outcome, Across::One);
-                            let error = e.to_string();
-                            judged.warnings.insert(0, Warning::WorkersFailed { error });
-                            judged
-                        }
-                    }
-                }
+                let budget = plan.budget_ns.is_some();
+                self.judge_across_processes(outcome, budget, process_plan, &judge_with)
             }
         };
         if let Some(p) = &decided.processes {
@@ -271,6 +243,46 @@ impl Runner {
                 .filter(|i| i.disturbed)
                 .map(|i| Warning::Disturbed(i.clone())),
         );
+    }
+
+    /// The judgement `judge_with` gives `outcome`, of a test with a
+    /// `budget` or not, with as many worker processes of `process_plan` as
+    /// can change it: none when the intervals widened by the spread learned
+    /// on this machine settle every check (and no stored baseline is
+    /// compared, nor one recorded), else [`Self::measure_processes`]. A
+    /// warning says why when the workers failed.
+    fn judge_across_processes(
+        &self,
+        outcome: &Outcome,
+        budget: bool,
+        process_plan: ProcessPlan,
+        judge_with: &dyn Fn(&Outcome, Across<'_>) -> Judged,
+    ) -> Judged {
+        let prior = self.learned_prior(&outcome.name);
+        // What the workers could at most show: the learned spread, known as
+        // well as it would be once they confirmed it.
+        let anticipated = Prior {
+            df: prior.df + processes::WORKERS as f64,
+            ..prior
+        };
+        let provisional = judge_with(outcome, Across::Prior(anticipated));
+        let compared = provisional
+            .baseline
+            .as_ref()
+            .is_some_and(|b| b.comparison.is_some());
+        let every = self.options.save_baseline;
+        if !every && !compared && provisional.settled() {
+            return judge_with(outcome, Across::One);
+        }
+        let name = &outcome.name;
+        let measured =
+            self.measure_processes(name, budget, outcome, process_plan, prior, every, judge_with);
+        measured.unwrap_or_else(|e| {
+            let mut judged = judge_with(outcome, Across::One);
+            let error = e.to_string();
+            judged.warnings.insert(0, Warning::WorkersFailed { error });
+            judged
+        })
     }
 
     /// The worker plan of `t`, measured in this process as `m` under
@@ -292,7 +304,6 @@ impl Runner {
     /// `judge_with` over them: [`processes::FIRST_LOOK`] workers and a
     /// look, then the rest when the look leaves the verdict failing or
     /// undecided; every worker and one look when `every`.
-    #[allow(clippy::too_many_arguments)]
     #[allow(clippy::too_many_arguments)]
     fn measure_processes(
         &self,

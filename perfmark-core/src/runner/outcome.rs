@@ -226,6 +226,20 @@ impl Outcome {
     /// its reasons and warnings said in words here; a failed test's detail
     /// is its panic's message, else its reasons.
     pub(crate) fn finish(self) -> Finished {
+        let failure_detail = (self.verdict() == Verdict::Fail).then(|| {
+            words::runner::failure_detail(self.measured.panic.as_deref(), &self.judged.said)
+        });
+        let hung = self.hung;
+        Finished {
+            report: self.into_report(),
+            failure_detail,
+            hung,
+        }
+    }
+
+    /// The test's report: its figures and records as they are, its reasons
+    /// and warnings in words.
+    fn into_report(self) -> TestReport {
         let Outcome {
             name,
             file,
@@ -233,12 +247,10 @@ impl Outcome {
             measured,
             judged,
             remeasured,
-            hung,
+            hung: _,
             duration_s,
         } = self;
         let verdict = judged.verdict();
-        let failure_detail = (verdict == Verdict::Fail)
-            .then(|| words::runner::failure_detail(measured.panic.as_deref(), &judged.said));
         let (samples, iters_per_sample) = measured
             .measurement
             .as_ref()
@@ -252,7 +264,7 @@ impl Outcome {
         let baseline = judged
             .baseline
             .map(|record| words::baseline::completed(record, &judged.said));
-        let report = TestReport {
+        TestReport {
             name,
             verdict,
             reasons: judged.said.iter().map(Reason::of).collect(),
@@ -283,11 +295,6 @@ impl Outcome {
             file: file.to_owned(),
             line,
             duration_s,
-        };
-        Finished {
-            report,
-            failure_detail,
-            hung,
         }
     }
 }

@@ -14,7 +14,8 @@ use crate::baseline::{self, BaselineError, BaselineStore, Entry, Fingerprint};
 use crate::paired::RunComparison;
 use crate::measure::reference;
 use crate::report::console::{Console, Counts};
-use crate::report::{self, words, MachineLockRecord, Report, TestReport};
+use crate::measure::Measurement;
+use crate::report::{self, words, EstimateRecord, MachineLockRecord, Report, TestReport};
 
 /// What the tests of a run left: every test's report, in the order run,
 /// and the failed ones' names with what libtest prints under `failures:`.
@@ -51,26 +52,8 @@ impl Runner {
         ));
         console.failures(&ran.failures);
         let mut code = if ran.failures.is_empty() { 0 } else { 101 };
-        if self.options.save_baseline {
-            match save_baselines(
-                &setup.store,
-                self.build.crate_name,
-                &ran.reports,
-                &setup.fingerprint,
-            ) {
-                Ok(saved) => {
-                    let unbounded: Vec<&str> = saved.unbounded.iter().map(String::as_str).collect();
-                    let file = saved
-                        .file
-                        .as_ref()
-                        .map(|(path, len)| (path.as_path(), *len));
-                    console.baselines_saved(file, saved.recorded, &unbounded);
-                }
-                Err(e) => {
-                    console.error(e);
-                    code = 101;
-                }
-            }
+        if self.options.save_baseline && !self.save_baselines(&setup, &ran.reports, console) {
+            code = 101;
         }
         let counts = Counts::of(&ran.reports, filtered_out);
         let report = Report {
@@ -103,6 +86,32 @@ impl Runner {
         }
         console.result(&counts, started.elapsed());
         code
+    }
+
+    /// `--save-baseline`: saves this run's measured tests as baselines in
+    /// the `setup`'s store and says what was saved; whether it could.
+    fn save_baselines(&self, setup: &Setup, reports: &[TestReport], console: &mut Console) -> bool {
+        let saved = save_baselines(
+            &setup.store,
+            self.build.crate_name,
+            reports,
+            &setup.fingerprint,
+        );
+        match saved {
+            Ok(saved) => {
+                let unbounded: Vec<&str> = saved.unbounded.iter().map(String::as_str).collect();
+                let file = saved
+                    .file
+                    .as_ref()
+                    .map(|(path, len)| (path.as_path(), *len));
+                console.baselines_saved(file, saved.recorded, &unbounded);
+                true
+            }
+            Err(e) => {
+                console.error(e);
+                false
+            }
+        }
     }
 
     /// Compare mode: the selected tests of the base that this build does
@@ -151,7 +160,25 @@ fn save_baselines(
             unbounded.push(r.name.clone());
             continue;
         }
-        let mut entry = Entry::new(
+        entries.push(baseline_entry(r, e, m, fingerprint));
+    }
+    let file = if entries.is_empty() {
+        None
+    } else {
+        let file = store.save(target, &entries)?;
+        Some((file.path().to_owned(), file.len()))
+    };
+    Ok(Saved {
+        file,
+        recorded: entries.len(),
+        unbounded,
+    })
+}
+
+/// The baseline entry of the test reported as `r`, whose estimate `e` and
+/// measurement `m` it records, on the machine `fingerprint` describes.
+fn baseline_entry(r: &TestReport, e: &EstimateRecord, m: &Measurement, fingerprint: &Fingerprint) -> Entry {
+    let mut entry = Entry::new(
             r.name.clone(),
             baseline::StoredEstimate::new(
                 e.statistic.as_str(),
@@ -165,38 +192,26 @@ fn save_baselines(
             fingerprint.clone(),
         )
         .with_clock(r.measure);
-        if let Some(reference) = reference::estimate(&m.reference_ns, e.confidence) {
-            entry = entry.with_reference(baseline::StoredReference {
-                ci_high_ns: reference.ci.high,
-                ci_low_ns: reference.ci.low,
-                confidence: reference.ci.confidence,
-                ns_per_step: reference.point,
-            });
-        }
-        if let Some(p) = &r.processes {
-            entry = entry.with_processes(baseline::StoredProcesses {
-                df: p.df,
-                sd_log: p.tau_own,
-            });
-        }
-        if let Some(c) = &r.instructions {
-            entry = entry.with_instructions(baseline::StoredInstructions {
-                per_iter: c.per_iter as f64,
-                min_per_iter: c.min_per_iter,
-                max_per_iter: c.max_per_iter,
-            });
-        }
-        entries.push(entry);
+    if let Some(reference) = reference::estimate(&m.reference_ns, e.confidence) {
+        entry = entry.with_reference(baseline::StoredReference {
+            ci_high_ns: reference.ci.high,
+            ci_low_ns: reference.ci.low,
+            confidence: reference.ci.confidence,
+            ns_per_step: reference.point,
+        });
     }
-    let file = if entries.is_empty() {
-        None
-    } else {
-        let file = store.save(target, &entries)?;
-        Some((file.path().to_owned(), file.len()))
-    };
-    Ok(Saved {
-        file,
-        recorded: entries.len(),
-        unbounded,
-    })
+    if let Some(p) = &r.processes {
+        entry = entry.with_processes(baseline::StoredProcesses {
+            df: p.df,
+            sd_log: p.tau_own,
+        });
+    }
+    if let Some(c) = &r.instructions {
+        entry = entry.with_instructions(baseline::StoredInstructions {
+            per_iter: c.per_iter as f64,
+            min_per_iter: c.min_per_iter,
+            max_per_iter: c.max_per_iter,
+        });
+    }
+    entry
 }

@@ -66,7 +66,7 @@ pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode};
 pub use outliers::{tukey, Outliers};
-pub use resolution::{at_resolution, is_below_resolution};
+pub use resolution::{at_resolution, is_below_resolution, AtResolution};
 
 // What perfmark's own tests and workspace tasks reach besides.
 #[cfg(feature = "internals")]
@@ -85,6 +85,4 @@ pub use histogram::{Bulk, Histogram};
 pub use modality::{MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 #[cfg(feature = "internals")]
 pub use outliers::{MILD_IQR, SEVERE_IQR};
-#[cfg(feature = "internals")]
-pub use resolution::AtResolution;
 pub use summary::{geometric_mean, summarize, Summary};
