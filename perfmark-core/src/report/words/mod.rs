@@ -1,6 +1,8 @@
-//! The verdicts in words: the sentences the checks and the runner give a
-//! test, made here alone, one file per feature (and one for the runner's,
-//! one for a measurement's warnings), from the figures decided on. The
+//! The verdicts in words: every sentence perfmark says of a test or a run,
+//! made here alone, when a report is written, from the values the checks
+//! and the runner decided ([`Said`], [`Warning`], the environment's
+//! warnings, the records): one file per feature, one for the runner's, one
+//! for a measurement's warnings, one for the run's environment. The
 //! sentences are part of the output contract (docs/output.md).
 
 pub mod allocations;
