@@ -4,8 +4,9 @@
 //! timing can be trusted and whether two timings are comparable.
 
 use std::fs;
+use std::path::PathBuf;
 
-use crate::baseline::cpu_model_from_cpuinfo;
+use crate::baseline::{cpu_model_from_cpuinfo, MachineMatch};
 use crate::clock::ClockInfo;
 
 /// What the header names, and what `report.json` records.
@@ -52,42 +53,78 @@ impl Platform {
         }
     }
 
-    /// Environment warnings, each one sentence saying what to do.
-    pub fn warnings(&self) -> Vec<String> {
+    /// What this machine's state says against trusting a timing: an
+    /// unoptimized build, a CPU frequency governor other than
+    /// `performance`, a load average above the cores, a virtual machine.
+    pub fn warnings(&self) -> Vec<EnvironmentWarning> {
         let mut warnings = Vec::new();
         if self.profile != "release" {
-            warnings.push(
-                "unoptimized build: timings are not representative; run `cargo test --release`"
-                    .to_owned(),
-            );
+            warnings.push(EnvironmentWarning::Unoptimized);
         }
         if let Some(governor) =
             read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
         {
             if governor != "performance" {
-                warnings.push(format!(
-                    "CPU frequency governor is `{governor}`: the clock speed may change during \
-                     measurement; `performance` gives steadier timings"
-                ));
+                warnings.push(EnvironmentWarning::Governor(governor));
             }
         }
         if let Some(load) = load_average() {
             if load > self.cores as f64 {
-                warnings.push(format!(
-                    "load average {load:.2} is above the {} cores: other work is competing for the \
-                     CPU and timings will be noisy",
-                    self.cores
-                ));
+                warnings.push(EnvironmentWarning::Load {
+                    load,
+                    cores: self.cores,
+                });
             }
         }
         if is_virtual_machine() {
-            warnings.push(
-                "virtual machine: other guests share the CPU; expect more run-to-run variation"
-                    .to_owned(),
-            );
+            warnings.push(EnvironmentWarning::VirtualMachine);
         }
         warnings
     }
+}
+
+/// A fact about the run's machine or setup that the header warns of once,
+/// and `report.json`'s `environment_warnings` keep in words
+/// ([`crate::report::words::environment`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EnvironmentWarning {
+    /// The test binary was built with debug assertions.
+    Unoptimized,
+    /// The CPU frequency governor, when it is not `performance`.
+    Governor(String),
+    /// The 1-minute load average, above the cores this process may use.
+    Load {
+        /// The load average.
+        load: f64,
+        /// Logical cores available to this process.
+        cores: usize,
+    },
+    /// The machine is a virtual machine.
+    VirtualMachine,
+    /// The global allocator is not perfmark's counting allocator.
+    AllocationsNotCounted,
+    /// Nothing of the interference figures can be read here.
+    InterferenceNotObserved,
+    /// Interference is observed without these sources, each with what is
+    /// lost ([`crate::observe::Coverage::missing`]).
+    InterferenceWithout(Vec<String>),
+    /// The baseline file has entries for tests that no longer exist.
+    StaleBaselines {
+        /// The baseline file.
+        path: PathBuf,
+        /// The names of the tests it has and the binary lacks.
+        tests: Vec<String>,
+    },
+    /// A baseline recorded under another kernel or rustc or perfmark
+    /// patch release, still used ([`MachineMatch::note`]).
+    BaselineNote(Box<MachineMatch>),
+    /// The machine-wide measurement lock could not be taken.
+    NoMachineLock {
+        /// The directory the lock file was to be in.
+        dir: PathBuf,
+        /// Why, as the error displays.
+        error: String,
+    },
 }
 
 fn read_trimmed(path: &str) -> Option<String> {

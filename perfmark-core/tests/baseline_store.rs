@@ -991,15 +991,27 @@ fn fingerprint_same_and_different_machines() {
     here.date = "2026-06-02T08:00:00Z".to_owned();
     let newer = here.compare(&baseline);
     assert!(newer.is_comparable());
+    let fields = |m: &perfmark_core::baseline::MachineMatch| -> Vec<(&str, String, String)> {
+        m.differences()
+            .iter()
+            .map(|d| (d.field, d.then.clone(), d.now.clone()))
+            .collect()
+    };
+    let owned =
+        |(field, then, now): (&'static str, &str, &str)| (field, then.to_owned(), now.to_owned());
     assert_eq!(
-        newer.differences(),
+        fields(&newer),
         [
-            "kernel: 6.1.0-test in the baseline, 6.1.0-test2 here",
-            "rustc: rustc 1.95.0 (59807616e 2026-04-14) in the baseline, rustc 1.95.1 (0000000 \
-             2026-06-01) here",
-            "perfmark: 0.1.0 in the baseline, 0.1.1 here",
-            "recorded 2026-05-01T12:34:56Z",
+            ("kernel", "6.1.0-test", "6.1.0-test2"),
+            (
+                "rustc",
+                "rustc 1.95.0 (59807616e 2026-04-14)",
+                "rustc 1.95.1 (0000000 2026-06-01)"
+            ),
+            ("perfmark", "0.1.0", "0.1.1"),
+            ("date", "2026-05-01T12:34:56Z", "2026-06-02T08:00:00Z"),
         ]
+        .map(owned)
     );
     let note = "baseline recorded under kernel 6.1.0-test, now 6.1.0-test2; rustc 1.95.0 \
                 (59807616e 2026-04-14), now rustc 1.95.1 (0000000 2026-06-01); perfmark 0.1.0, \
@@ -1040,11 +1052,12 @@ fn fingerprint_same_and_different_machines() {
          not used to fail"
     );
     assert_eq!(
-        verdict.differences()[..2],
+        fields(&verdict)[..2],
         [
-            "CPU: Test CPU @ 3.00GHz in the baseline, Other CPU here",
-            "cores: 8 in the baseline, 2 here"
+            ("CPU", "Test CPU @ 3.00GHz", "Other CPU"),
+            ("cores", "8", "2")
         ]
+        .map(owned)
     );
 
     // Each machine field alone disqualifies (the kernel does not: above).

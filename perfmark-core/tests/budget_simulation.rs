@@ -42,8 +42,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::Rng;
+use perfmark_core::budget::check::BudgetSaid;
 use perfmark_core::budget::{Budget, BudgetOutcome, BudgetRecord};
-use perfmark_core::checks::{Check, Record, Subject};
+use perfmark_core::checks::{Check, Said, Subject};
 use perfmark_core::measure::{
     Adaptive, LocalDriver, Measurement, Plan, Policy, SampleKind, StopReason,
 };
@@ -158,8 +159,8 @@ fn judge(plan: &Plan, m: &Measurement) -> (Estimate, Option<BudgetRecord>) {
         allocations: None,
         processes: None,
     };
-    let budget = match Budget::default().check(&subject).and_then(|f| f.record) {
-        Some(Record::Budget(check)) => Some(check),
+    let budget = match Budget::default().check(&subject).map(|f| f.said) {
+        Some(Said::Budget(BudgetSaid::Decided { record, .. })) => Some(record),
         _ => None,
     };
     (estimate, budget)

@@ -80,7 +80,7 @@ fn run(case: &Case, seed: u64) -> (f64, Vec<(Complexity, usize)>) {
     let mut fitted = Vec::new();
     for _ in 0..REPS {
         let fit = fit_growth(&draw(case, &mut rng), case.declared, CONFIDENCE).expect("fits");
-        failed += usize::from(fit.fails);
+        failed += usize::from(fit.fails());
         match fitted.iter_mut().find(|(c, _)| *c == fit.fitted) {
             Some((_, n)) => *n += 1,
             None => fitted.push((fit.fitted, 1)),

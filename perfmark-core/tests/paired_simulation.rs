@@ -355,7 +355,7 @@ fn case(
         let s = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
         let mut rng = Rng::new(s ^ 0x5eed);
         let m = compare(s, world(&mut rng, ratio), plan);
-        o.fails += usize::from(m.verdict.fails);
+        o.fails += usize::from(m.verdict.fails());
         o.improved += usize::from(m.verdict.change == PairedChange::Improved);
         o.inconclusive += usize::from(m.verdict.change == PairedChange::Inconclusive);
         o.within_layout += usize::from(m.verdict.change == PairedChange::WithinLayoutSpread);
@@ -584,10 +584,10 @@ fn bonferroni_controls_the_run_level_rate() {
                 })
                 .collect();
             let corrected = alpha / TESTS as f64;
-            any_plain += usize::from(ms.iter().any(|m| m.verdict.fails));
+            any_plain += usize::from(ms.iter().any(|m| m.verdict.fails()));
             any_corrected += usize::from(
                 ms.iter()
-                    .any(|m| m.verdict.fails && m.p_slower <= corrected),
+                    .any(|m| m.verdict.fails() && m.p_slower <= corrected),
             );
         }
         let plain = any_plain as f64 / RUNS as f64;

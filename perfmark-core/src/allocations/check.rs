@@ -6,11 +6,28 @@
 //! no margin: one allocation over the limit fails. A count that could not
 //! be taken (the binary's global allocator is not perfmark's counting one)
 //! fails a test with a limit too, and says why: a limit that silently
-//! checks nothing would be worse than none. The sentences are
-//! [`crate::report::words::allocations`]'s.
+//! checks nothing would be worse than none.
 
-use crate::checks::{Check, Finding, Source, Subject};
-use crate::report::words::allocations as words;
+use super::Allocations;
+use crate::checks::{Check, Finding, Said, Subject};
+
+/// What the allocation check said of a test with an `allocs` limit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AllocationsSaid {
+    /// The limit, allocations per iteration.
+    pub limit: u64,
+    /// What the counting pass found; `None` when allocations were not
+    /// counted (the limit cannot be checked).
+    pub counted: Option<Allocations>,
+}
+
+impl AllocationsSaid {
+    /// Whether it fails the test: more allocations per iteration than the
+    /// limit, or none counted.
+    pub fn fails(&self) -> bool {
+        self.counted.as_ref().is_none_or(|c| !c.within(self.limit))
+    }
+}
 
 /// The allocation check of a run: decides the tests with an `allocs` limit.
 #[derive(Debug, Clone, Copy, Default)]
@@ -18,19 +35,9 @@ pub struct Allocs;
 
 impl Check for Allocs {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
-        let limit = subject.plan.allocs?;
-        let Some(counted) = subject.allocations else {
-            return Some(Finding::fail(
-                Source::Allocations,
-                words::not_counted(limit),
-            ));
-        };
-        let passed = counted.allocs_per_iter <= limit as f64;
-        let reason = words::reason(counted, limit, passed);
-        Some(if passed {
-            Finding::pass(Source::Allocations, reason)
-        } else {
-            Finding::fail(Source::Allocations, reason)
-        })
+        Some(Finding::new(Said::Allocations(AllocationsSaid {
+            limit: subject.plan.allocs?,
+            counted: subject.allocations.cloned(),
+        })))
     }
 }

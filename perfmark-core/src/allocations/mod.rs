@@ -217,6 +217,12 @@ impl Allocations {
             limit,
         }
     }
+
+    /// Whether these allocations keep within `limit` per iteration: the
+    /// allocation check's rule.
+    pub fn within(&self, limit: u64) -> bool {
+        self.allocs_per_iter <= limit as f64
+    }
 }
 
 #[cfg(test)]

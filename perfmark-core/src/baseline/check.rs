@@ -12,17 +12,85 @@
 //! tracking the entry's runs measured; otherwise it assumes the machine's
 //! between-run spread ([`compare::compare`]). Both spreads come from the
 //! run's [`Prior`](super::run_spreads::Prior) (a setting, the machine's recording, or the defaults).
-//! The sentences are [`crate::report::words::baseline`]'s; that of a
-//! baseline from another machine is [`MachineMatch`](crate::baseline::MachineMatch)'s.
+//! It returns what it found as values ([`BaselineSaid`]), the entry's
+//! [`MachineMatch`] among them.
+
+use std::path::PathBuf;
 
 use super::record::BaselineRecord;
 use super::resolution;
+pub use super::resolution::BelowResolution;
 use super::run_spreads::{baseline_estimate, residual_baseline_estimate, RunSpreads};
-use crate::baseline::compare::{self, CompareError, MachineShift, RunEstimate};
-use crate::baseline::{BaselineFile, Entry, Fingerprint, StoredReference};
-use crate::checks::{Check, Finding, Record, Source, Subject};
+use crate::baseline::compare::{self, CompareError, Comparison, MachineShift, RunEstimate};
+use crate::baseline::{BaselineFile, Entry, Fingerprint, MachineMatch, StoredReference};
+use crate::checks::{Check, Finding, Said, Subject};
+use crate::clock::Clock;
 use crate::measure::reference;
-use crate::report::words::baseline as words;
+use crate::stats::Statistic;
+
+/// What the regression check said of a test.
+#[derive(Debug, Clone)]
+pub enum BaselineSaid {
+    /// The baseline file at `path` has no entry for the test: not
+    /// compared.
+    NoEntry {
+        /// The baseline file.
+        path: PathBuf,
+    },
+    /// The test's entry was found: the record (with the regression rule's
+    /// comparison when it was used), how the entry's machine matches this
+    /// one, and why it was not used, when it was not.
+    Checked {
+        /// What `report.json` keeps; its `not_used` and `machine_note`
+        /// are said from the two fields below.
+        record: Box<BaselineRecord>,
+        /// The entry's fingerprint against this machine's.
+        machine: Box<MachineMatch>,
+        /// Why the entry was not compared; `None` when it was.
+        not_used: Option<NotUsed>,
+    },
+}
+
+impl BaselineSaid {
+    /// Whether it fails the test: a comparison that regressed.
+    pub fn fails(&self) -> bool {
+        self.comparison().is_some_and(|c| c.verdict.is_failure())
+    }
+
+    /// The regression rule's result, when the entry was compared.
+    pub fn comparison(&self) -> Option<&Comparison> {
+        match self {
+            BaselineSaid::NoEntry { .. } => None,
+            BaselineSaid::Checked { record, .. } => record.comparison.as_ref(),
+        }
+    }
+}
+
+/// Why a test's stored entry was not compared with its run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NotUsed {
+    /// The entry records the `stored` clock, the test measures another.
+    OtherClock {
+        /// The entry's clock.
+        stored: Clock,
+        /// The test's.
+        measured: Clock,
+    },
+    /// The entry comes from a machine whose times are not comparable
+    /// (the record's [`MachineMatch`] says which).
+    OtherMachine,
+    /// A time is below the measurement's resolution.
+    BelowResolution(BelowResolution),
+    /// The entry records another statistic than the run estimated.
+    OtherStatistic {
+        /// The entry's statistic, by name (`median`).
+        stored: String,
+        /// The run's.
+        measured: Statistic,
+    },
+    /// The regression rule could not be applied.
+    Unusable(CompareError),
+}
 
 /// The regression check of a run: the loaded baseline file, this
 /// machine's fingerprint, and the run's between-run spreads.
@@ -48,12 +116,10 @@ impl<'a> Regression<'a> {
 impl Check for Regression<'_> {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
         let Some(entry) = self.file.get(subject.name) else {
-            return Some(Finding::pass(
-                Source::Baseline,
-                words::no_entry(self.file.path()),
-            ));
+            return Some(Finding::new(Said::Baseline(BaselineSaid::NoEntry {
+                path: self.file.path().to_path_buf(),
+            })));
         };
-        let estimate = subject.estimate;
         let machine = self.here.compare(entry.fingerprint());
         let mut record = BaselineRecord {
             path: self.file.path().display().to_string(),
@@ -63,58 +129,83 @@ impl Check for Regression<'_> {
             // Only when that is why it was not used: a baseline of another
             // clock says so first.
             other_machine: entry.clock() == subject.plan.measure && !machine.is_comparable(),
-            machine_note: machine.note(),
+            machine_note: None,
             prior: Some(*self.spreads.prior()),
         };
-        let mut passed = true;
-        let reason = if entry.clock() != subject.plan.measure {
-            words::other_clock(entry.clock(), subject.plan.measure)
-        } else if !machine.is_comparable() {
-            machine.to_string()
-        } else if let Some(why) = resolution::not_comparable(subject, entry) {
-            why
-        } else if entry.estimate().statistic != estimate.statistic.as_str() {
-            words::other_statistic(&entry.estimate().statistic, estimate.statistic.as_str())
-        } else {
-            let prior = self.spreads.prior();
-            let (confidence, tolerance) = (estimate.ci.confidence, subject.tolerance);
-            let processes = subject.processes.map(|p| p.spread());
-            // An interval combined over worker processes was made with
-            // Student's t on the combination's degrees of freedom.
-            let df = subject.processes.map(|_| estimate.effective_n - 1.0);
-            let current = RunEstimate::new(estimate.point, estimate.ci)
-                .map(|c| c.with_processes(processes).with_df(df));
-            let result = match machine_shift(subject, entry) {
-                // Both measured the machine-state reference: the rule that
-                // allows for the machine's move, on the residual spread.
-                Some(shift) => prior.residual_rule(confidence, tolerance).and_then(|rule| {
-                    let (baseline, tracking) = residual_baseline_estimate(entry)?;
-                    compare::compare_with_reference(&baseline, &current?, &shift?, tracking, &rule)
-                }),
-                None => prior.rule(confidence, tolerance).and_then(|rule| {
-                    compare::compare(&baseline_estimate(entry)?, &current?, &rule)
-                }),
-            };
-            match result {
+        let not_used = match self.usable(subject, entry, &machine) {
+            Err(why) => Some(why),
+            Ok(()) => match self.compare(subject, entry) {
                 Ok(comparison) => {
-                    passed = !comparison.verdict.is_failure();
-                    let reason = comparison.reason();
                     record.comparison = Some(comparison);
-                    reason
+                    None
                 }
-                Err(e) => words::unusable(&e),
-            }
+                Err(e) => Some(NotUsed::Unusable(e)),
+            },
         };
-        if record.comparison.is_none() {
-            record.not_used = Some(reason.clone());
+        Some(Finding::new(Said::Baseline(BaselineSaid::Checked {
+            record: Box::new(record),
+            machine: Box::new(machine),
+            not_used,
+        })))
+    }
+}
+
+impl Regression<'_> {
+    /// Whether `entry` may be compared with the run of `subject`: the same
+    /// clock, a comparable `machine`, times above the resolution, the same
+    /// statistic; else why not.
+    fn usable(
+        &self,
+        subject: &Subject<'_>,
+        entry: &Entry,
+        machine: &MachineMatch,
+    ) -> Result<(), NotUsed> {
+        let statistic = subject.estimate.statistic;
+        if entry.clock() != subject.plan.measure {
+            return Err(NotUsed::OtherClock {
+                stored: entry.clock(),
+                measured: subject.plan.measure,
+            });
         }
-        Some(Finding {
-            source: Source::Baseline,
-            passed,
-            reason,
-            warnings: Vec::new(),
-            record: Some(Record::Baseline(record)),
-        })
+        if !machine.is_comparable() {
+            return Err(NotUsed::OtherMachine);
+        }
+        if let Some(why) = resolution::not_comparable(subject, entry) {
+            return Err(NotUsed::BelowResolution(why));
+        }
+        if entry.estimate().statistic != statistic.as_str() {
+            return Err(NotUsed::OtherStatistic {
+                stored: entry.estimate().statistic.clone(),
+                measured: statistic,
+            });
+        }
+        Ok(())
+    }
+
+    /// The regression rule on `subject`'s run against `entry`: with the
+    /// machine-state reference when both measured it, else on the
+    /// between-run spread.
+    fn compare(&self, subject: &Subject<'_>, entry: &Entry) -> Result<Comparison, CompareError> {
+        let estimate = subject.estimate;
+        let prior = self.spreads.prior();
+        let (confidence, tolerance) = (estimate.ci.confidence, subject.tolerance);
+        let processes = subject.processes.map(|p| p.spread());
+        // An interval combined over worker processes was made with
+        // Student's t on the combination's degrees of freedom.
+        let df = subject.processes.map(|_| estimate.effective_n - 1.0);
+        let current = RunEstimate::new(estimate.point, estimate.ci)
+            .map(|c| c.with_processes(processes).with_df(df));
+        match machine_shift(subject, entry) {
+            // Both measured the machine-state reference: the rule that
+            // allows for the machine's move, on the residual spread.
+            Some(shift) => prior.residual_rule(confidence, tolerance).and_then(|rule| {
+                let (baseline, tracking) = residual_baseline_estimate(entry)?;
+                compare::compare_with_reference(&baseline, &current?, &shift?, tracking, &rule)
+            }),
+            None => prior.rule(confidence, tolerance).and_then(|rule| {
+                compare::compare(&baseline_estimate(entry)?, &current?, &rule)
+            }),
+        }
     }
 }
 

@@ -125,14 +125,6 @@ impl Fingerprint {
     /// changes every few weeks. The date always differs and is listed in
     /// [`MachineMatch::differences`] only.
     pub fn compare(&self, baseline: &Fingerprint) -> MachineMatch {
-        let mut m = MachineMatch {
-            comparable: true,
-            baseline_machine: baseline.machine(),
-            this_machine: self.machine(),
-            differences: Vec::new(),
-            why: Vec::new(),
-            notes: Vec::new(),
-        };
         let fields = [
             ("CPU", &baseline.cpu_model, &self.cpu_model, Class::Machine),
             (
@@ -158,83 +150,144 @@ impl Fingerprint {
                 Class::Release,
             ),
         ];
-        for (name, then, now, class) in fields {
-            if then == now {
-                continue;
-            }
-            m.differences
-                .push(format!("{name}: {then} in the baseline, {now} here"));
-            match class {
-                Class::Machine => m.comparable = false,
-                Class::Kernel => m.notes.push(format!("kernel {then}, now {now}")),
-                Class::Release => match release_change(name, then, now) {
-                    Ok(()) => m.notes.push(format!("{}, now {now}", named(name, then))),
-                    Err(why) => {
-                        m.comparable = false;
-                        m.why.push(why);
-                        m.baseline_machine
-                            .push_str(&format!(", {}", named(name, then)));
-                        m.this_machine.push_str(&format!(", {}", named(name, now)));
-                    }
+        let mut differences: Vec<Difference> = fields
+            .into_iter()
+            .filter(|(_, then, now, _)| then != now)
+            .map(|(field, then, now, class)| Difference {
+                field,
+                effect: match class {
+                    Class::Machine => Effect::Incomparable,
+                    Class::Kernel => Effect::Kernel,
+                    Class::Release => match release_change(then, now) {
+                        Ok(()) => Effect::PatchRelease,
+                        Err(why) => Effect::OtherRelease(why),
+                    },
                 },
-            }
-        }
+                then: then.clone(),
+                now: now.clone(),
+            })
+            .collect();
         if baseline.date != self.date {
-            m.differences.push(format!("recorded {}", baseline.date));
+            differences.push(Difference {
+                field: "date",
+                then: baseline.date.clone(),
+                now: self.date.clone(),
+                effect: Effect::Date,
+            });
         }
-        m
-    }
-
-    /// The machine in words: `Intel(R) Xeon(R) CPU @ 2.20GHz, 8 cores, linux
-    /// 6.1.0-18-amd64, x86_64, release profile`.
-    pub fn machine(&self) -> String {
-        let os = if self.kernel.is_empty() {
-            self.os.clone()
-        } else {
-            format!("{} {}", self.os, self.kernel)
-        };
-        let cores = if self.cores == 1 { "core" } else { "cores" };
-        format!(
-            "{}, {} {cores}, {os}, {}, {} profile",
-            self.cpu_model, self.cores, self.arch, self.profile
-        )
+        MachineMatch {
+            baseline: baseline.clone(),
+            here: self.clone(),
+            differences,
+        }
     }
 }
 
-/// What [`Fingerprint::compare`] found.
+/// What [`Fingerprint::compare`] found: the two fingerprints and each
+/// field that differs, with what its difference means.
 ///
-/// Its [`Display`](std::fmt::Display) (made in
-/// [`crate::report::words::baseline`]) is the line the runner prints of a
-/// baseline. Not comparable, e.g. `baseline recorded on AMD EPYC 7B13, 8
-/// cores, linux 6.1, x86_64, release profile; this machine Intel(R) Xeon(R)
-/// CPU @ 2.20GHz, 2 cores, linux 6.1, x86_64, release profile: not used to
-/// fail`; when a rustc or perfmark release is why, both machines name it
-/// and the reason follows in parentheses (`…, release profile, rustc 1.95.0
-/// (…): not used to fail (rustc 1.95 in the baseline, 1.96 here: …)`).
-/// Comparable with a note-only difference, its [`note`](MachineMatch::note).
+/// Its [`Display`](std::fmt::Display), made by the report's words, is the
+/// line the runner prints of a baseline. Not comparable, e.g. `baseline
+/// recorded on AMD EPYC 7B13, 8 cores, linux 6.1, x86_64, release profile;
+/// this machine Intel(R) Xeon(R) CPU @ 2.20GHz, 2 cores, linux 6.1, x86_64,
+/// release profile: not used to fail`; when a rustc or perfmark release is
+/// why, both machines name it and the reason follows in parentheses (`…,
+/// release profile, rustc 1.95.0 (…): not used to fail (rustc 1.95 in the
+/// baseline, 1.96 here: …)`). Comparable with a note-only difference, its
+/// `note`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MachineMatch {
-    pub(crate) comparable: bool,
-    pub(crate) baseline_machine: String,
-    pub(crate) this_machine: String,
-    pub(crate) differences: Vec<String>,
-    /// Why a rustc or perfmark release makes the baseline incomparable.
-    pub(crate) why: Vec<String>,
-    /// The note-only differences, `kernel A, now B` each.
-    pub(crate) notes: Vec<String>,
+    /// The baseline's fingerprint.
+    pub baseline: Fingerprint,
+    /// This machine's.
+    pub here: Fingerprint,
+    /// Every field that differs, in the order CPU, cores, OS, kernel, arch,
+    /// profile, rustc, perfmark, date.
+    pub differences: Vec<Difference>,
+}
+
+/// A fingerprint field that differs between a baseline and this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The field, as named in words: `CPU`, `cores`, `OS`, `kernel`,
+    /// `arch`, `profile`, `rustc`, `perfmark`, `date`.
+    pub field: &'static str,
+    /// Its value in the baseline (`unknown` for an empty kernel).
+    pub then: String,
+    /// Its value here.
+    pub now: String,
+    /// What the difference means for the baseline.
+    pub effect: Effect,
+}
+
+/// What a field's difference means for a baseline
+/// ([`Fingerprint::compare`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Times are incomparable: another machine or build profile.
+    Incomparable,
+    /// Another kernel release: noted, the baseline used.
+    Kernel,
+    /// A rustc or perfmark patch release: noted, the baseline used.
+    PatchRelease,
+    /// A rustc or perfmark of another release: incomparable, for this
+    /// reason.
+    OtherRelease(ReleaseChange),
+    /// The recording date: among the differences only.
+    Date,
+}
+
+/// Why a rustc or perfmark version change makes times incomparable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReleaseChange {
+    /// This version does not read as major.minor.patch.
+    Unreadable {
+        /// The version string.
+        version: String,
+    },
+    /// A pre-release, whose number does not pin what it is.
+    PreRelease {
+        /// The version's number word: `1.97.0-nightly`.
+        word: String,
+    },
+    /// Another major or minor release.
+    OtherMinor {
+        /// `major.minor` in the baseline.
+        then: (u64, u64),
+        /// `major.minor` here.
+        now: (u64, u64),
+    },
 }
 
 impl MachineMatch {
     /// Whether the baseline may be used to fail a test: no field of the
     /// incomparable class differs ([`Fingerprint::compare`]).
     pub fn is_comparable(&self) -> bool {
-        self.comparable
+        self.differences.iter().all(|d| {
+            matches!(
+                d.effect,
+                Effect::Kernel | Effect::PatchRelease | Effect::Date
+            )
+        })
     }
 
-    /// Every field that differs, one phrase each (`cores: 8 in the
-    /// baseline, 2 here`), in the order CPU, cores, OS, kernel, arch,
-    /// profile, rustc, perfmark, date. Empty when nothing differs.
-    pub fn differences(&self) -> &[String] {
+    /// Whether the baseline is comparable and something differed that
+    /// earns a note: another kernel, or a rustc or perfmark patch release.
+    pub fn has_note(&self) -> bool {
+        self.is_comparable() && self.notes().next().is_some()
+    }
+
+    /// The note-only differences: another kernel, a rustc or perfmark
+    /// patch release.
+    pub fn notes(&self) -> impl Iterator<Item = &Difference> {
+        self.differences
+            .iter()
+            .filter(|d| matches!(d.effect, Effect::Kernel | Effect::PatchRelease))
+    }
+
+    /// Every field that differs, in the order of [`Fingerprint::compare`].
+    /// Empty when nothing differs.
+    pub fn differences(&self) -> &[Difference] {
         &self.differences
     }
 }
@@ -298,44 +351,29 @@ impl<'a> Release<'a> {
     }
 }
 
-/// Whether `name` (`rustc` or `perfmark`) at version `then` in a baseline
-/// and `now` here, two different strings, leave times comparable: `Ok` for
-/// the same stable major.minor, else why not.
-fn release_change(name: &str, then: &str, now: &str) -> Result<(), String> {
-    let read = |version| {
-        Release::parse(version).ok_or_else(|| {
-            format!(
-                "{name} version \"{version}\" does not read as major.minor.patch, so any \
-                 change of it counts"
-            )
+/// Whether a version `then` in a baseline and `now` here, two different
+/// strings, leave times comparable: `Ok` for the same stable major.minor,
+/// else why not.
+fn release_change(then: &str, now: &str) -> Result<(), ReleaseChange> {
+    fn read(version: &str) -> Result<Release<'_>, ReleaseChange> {
+        Release::parse(version).ok_or_else(|| ReleaseChange::Unreadable {
+            version: version.to_owned(),
         })
-    };
+    }
     let (old, new) = (read(then)?, read(now)?);
     if let Some(pre) = [old, new].into_iter().find(|r| r.pre_release) {
-        return Err(format!(
-            "{name} {} is a pre-release, whose number does not pin what it is, so any \
-             change of it counts",
-            pre.word
-        ));
+        return Err(ReleaseChange::PreRelease {
+            word: pre.word.to_owned(),
+        });
     }
     let ((old_major, old_minor, _), (new_major, new_minor, _)) = (old.number, new.number);
     if (old_major, old_minor) != (new_major, new_minor) {
-        return Err(format!(
-            "{name} {old_major}.{old_minor} in the baseline, {new_major}.{new_minor} here: \
-             another major or minor release may change the times"
-        ));
+        return Err(ReleaseChange::OtherMinor {
+            then: (old_major, old_minor),
+            now: (new_major, new_minor),
+        });
     }
     Ok(())
-}
-
-/// `version` as a phrase naming `name`: `rustc 1.95.0 (…)` as it is,
-/// `0.1.0` as `perfmark 0.1.0`.
-fn named(name: &str, version: &str) -> String {
-    if version.starts_with(&format!("{name} ")) {
-        version.to_owned()
-    } else {
-        format!("{name} {version}")
-    }
 }
 
 /// What [`Fingerprint::current`] records when the CPU model is not known.

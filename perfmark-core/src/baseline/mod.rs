@@ -94,7 +94,8 @@ pub use entry::{
 };
 pub use error::BaselineError;
 pub use fingerprint::{
-    cpu_model_from_cpuinfo, machine_dir, rfc3339_utc, Fingerprint, MachineMatch, CPU_PLACEHOLDER,
+    cpu_model_from_cpuinfo, machine_dir, rfc3339_utc, Difference, Effect, Fingerprint,
+    MachineMatch, ReleaseChange, CPU_PLACEHOLDER,
 };
 pub use spread::{RecordedSpread, SMYTH_MOMENTS};
 pub use store::{BaselineFile, BaselineStore};

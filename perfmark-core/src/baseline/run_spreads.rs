@@ -139,48 +139,6 @@ impl Prior {
         }
     }
 
-    /// The prior in words, for the header: `between-run sd 7.5%
-    /// (perfmark's default: record this machine's …); against baselines
-    /// with the machine-state reference, residual sd 2.5% (perfmark's
-    /// default) and the machine's measured move`.
-    pub fn header(&self) -> String {
-        let source = match self.source {
-            PriorSource::Default => {
-                "perfmark's default: record this machine's with `cargo perfmark baseline --runs N` \
-                 or set --between-run-sd"
-                    .to_owned()
-            }
-            PriorSource::Setting => "set by --between-run-sd / PERFMARK_BETWEEN_RUN_SD".to_owned(),
-            PriorSource::Recorded {
-                tests,
-                runs,
-                recorded_sd,
-            } if recorded_sd < self.spread.sd => format!(
-                "perfmark's default: this machine recorded {:.1}% over {tests} tests × {runs} \
-                 processes, and a recording never goes below the default; set \
-                 --between-run-sd to go lower",
-                recorded_sd * 100.0
-            ),
-            PriorSource::Recorded { tests, runs, .. } => format!(
-                "recorded on this machine over {tests} tests × {runs} processes, weight {:.1} df",
-                self.spread.df
-            ),
-        };
-        let residual = if self.residual == DEFAULT_RESIDUAL_PRIOR {
-            "perfmark's default".to_owned()
-        } else if self.source == PriorSource::Setting {
-            "set".to_owned()
-        } else {
-            "recorded on this machine".to_owned()
-        };
-        format!(
-            "between-run sd {:.1}% ({source}); against baselines with the machine-state \
-             reference, residual sd {:.1}% ({residual}) and the machine's measured move",
-            self.spread.sd * 100.0,
-            self.residual.sd * 100.0
-        )
-    }
-
     /// The regression rule at `confidence` and `tolerance` with this prior,
     /// as a floor.
     ///

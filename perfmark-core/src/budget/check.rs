@@ -11,10 +11,40 @@
 //! confidence when the sampler looked more than once, so that the looks
 //! together keep the test's error rate (docs/design/budget-rule.md).
 
-use crate::report::words::budget as words;
-use crate::baseline::run_spreads::RunSpreads;
-use crate::checks::{Check, Finding, Record, Source, Subject};
+use super::near_line::near_spread;
 use super::record::BudgetRecord;
+use crate::baseline::run_spreads::RunSpreads;
+use crate::checks::{Check, Finding, Said, Subject, Warning};
+use crate::stats::Estimate;
+
+/// What the budget check said of a test.
+#[derive(Debug, Clone)]
+pub enum BudgetSaid {
+    /// The test has no budget: measured only.
+    NoBudget,
+    /// The budget decided: its record, the estimate it was decided on
+    /// (the CI is the record's look's when it has one), and the test's
+    /// between-run sd, a fraction, when the run knows it (the near-the-line
+    /// note, [`BudgetRecord::may_flip`], is said with it).
+    Decided {
+        /// What `report.json` keeps.
+        record: BudgetRecord,
+        /// The verdict estimate.
+        estimate: Estimate,
+        /// The test's between-run sd, when known.
+        between_run_sd: Option<f64>,
+    },
+}
+
+impl BudgetSaid {
+    /// Whether it fails the test: a decided budget that did not pass.
+    pub fn fails(&self) -> bool {
+        match self {
+            BudgetSaid::NoBudget => false,
+            BudgetSaid::Decided { record, .. } => !record.passed(),
+        }
+    }
+}
 
 /// The budget check of a run: applies to every measured test, and decides
 /// those with a `budget`. Made with the run's between-run spreads
@@ -38,31 +68,28 @@ impl<'a> Budget<'a> {
 impl Check for Budget<'_> {
     fn check(&self, subject: &Subject<'_>) -> Option<Finding> {
         let Some(budget_ns) = subject.plan.budget_ns else {
-            return Some(Finding::pass(Source::Budget, "no budget: measured only"));
+            return Some(Finding::new(Said::Budget(BudgetSaid::NoBudget)));
         };
         let estimate = subject.estimate;
         let look = subject.measurement.budget_look.as_ref();
         let mut record = BudgetRecord::decide_at(estimate, look, budget_ns);
         let mut warnings = Vec::new();
         if record.inconclusive() {
-            warnings.push(words::inconclusive_warning(
-                subject.processes.filter(|p| p.sets_interval).map(|p| p.tau),
-                subject.plan.max_time.as_nanos() as f64,
-            ));
+            warnings.push(Warning::BudgetInconclusive {
+                processes_sd_log: subject.processes.filter(|p| p.sets_interval).map(|p| p.tau),
+                max_time_ns: subject.plan.max_time.as_nanos() as f64,
+            });
         }
-        let mut reason = record.reason(estimate);
-        let sd = self.spreads.map(|s| s.sd_of(subject.name));
-        if let Some(note) = sd.and_then(|sd| words::flip_note(budget_ns, estimate.point, sd)) {
-            reason.push_str("; ");
-            reason.push_str(&note);
-            record.may_flip = true;
-        }
+        let between_run_sd = self.spreads.map(|s| s.sd_of(subject.name));
+        record.may_flip =
+            between_run_sd.is_some_and(|sd| near_spread(budget_ns, estimate.point, sd).is_some());
         Some(Finding {
-            source: Source::Budget,
-            passed: record.passed(),
-            reason,
+            said: Said::Budget(BudgetSaid::Decided {
+                record,
+                estimate: estimate.clone(),
+                between_run_sd,
+            }),
             warnings,
-            record: Some(Record::Budget(record)),
         })
     }
 }

@@ -5,8 +5,7 @@
 //!   level, so that looking more than once keeps the test's confidence;
 //! - [`record`]: the decision, the estimate's interval against the
 //!   budget, and what `report.json` keeps of it; [`check`]: that decision
-//!   as one of the run's checks (its words are
-//!   [`crate::report::words::budget`]'s);
+//!   as one of the run's checks, a value the report puts in words;
 //! - [`near_line`]: the note a verdict gets when the budget lies within
 //!   the machine's between-run spread of the estimate.
 

@@ -1,7 +1,6 @@
 //! Budgets near the line: whether a budget lies so near the estimate that
 //! its verdict may flip from one process to the next, which the budget
-//! check then notes on its verdict line (the note's words:
-//! [`crate::report::words::budget::flip_note`]).
+//! check then notes on its verdict line ([`super::BudgetRecord::may_flip`]).
 //!
 //! The budget's CI covers this process's estimate (about ±0.5% on a quiet
 //! test), but the estimate itself moves between processes by the machine's
@@ -31,64 +30,4 @@ pub fn near_spread(budget_ns: f64, estimate_ns: f64, sd: f64) -> Option<f64> {
     let spread = FLIP_SDS * sd;
     // Inputs were checked finite and positive above, so margin is a number.
     (margin.abs() < spread).then_some(spread)
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    use crate::baseline::Fingerprint;
-    use crate::bencher::{Bencher, Measurer};
-    use crate::checks::{Check, Subject};
-    use crate::baseline::run_spreads::{Prior, RunSpreads};
-    use crate::budget::Budget;
-    use crate::measure::{Adaptive, Plan};
-
-    #[test]
-    fn the_budget_verdict_line_carries_the_note() {
-        // Exactly 100 ns per iteration through the real sampler, against a
-        // budget 2.1% above it, with a between-run sd of 2% set.
-        let mut plan = Plan::new(0.95, 0.01, Duration::from_millis(200), Duration::ZERO);
-        plan.budget_ns = Some(102.1);
-        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
-        bencher.iter_custom(|n| Duration::from_nanos(100 * n));
-        let (measurement, _) = bencher.finish();
-        let m = measurement.expect("measured");
-        let estimate = crate::stats::estimate(&m.samples_ns, plan.confidence);
-        let subject = Subject {
-            name: "near",
-            plan: &plan,
-            tolerance: 0.05,
-            measurement: &m,
-            estimate: &estimate,
-            resolution_ns: 0.001,
-            allocations: None,
-            processes: None,
-        };
-        let here = Fingerprint::current("rustc", "release", "0.1.0");
-        let spreads = RunSpreads::new(Prior::resolve(Some(0.02), None, &here), None, &here);
-        let finding = Budget::new(&spreads).check(&subject).unwrap();
-        let plain = Budget::default().check(&subject).unwrap();
-        assert!(finding.passed && plain.passed);
-        assert_eq!(
-            finding.reason,
-            format!(
-                "{}; may flip between runs: the budget is 2.1% above the estimate, and runs \
-                 here differ by about 4%",
-                plain.reason
-            )
-        );
-        // Far from the line: the budget check's words alone.
-        let mut far = plan.clone();
-        far.budget_ns = Some(150.0);
-        let subject = Subject {
-            plan: &far,
-            ..subject
-        };
-        let finding = Budget::new(&spreads).check(&subject).unwrap();
-        assert_eq!(
-            finding.reason,
-            Budget::default().check(&subject).unwrap().reason
-        );
-    }
 }

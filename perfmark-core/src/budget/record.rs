@@ -2,6 +2,7 @@
 //! itself: pure, from the estimate (or the sampler's look) and the budget.
 
 use super::looks::BudgetLook;
+use crate::checks::Call;
 use crate::stats::{Estimate, Interval};
 
 /// Where the CI lies relative to the budget.
@@ -16,6 +17,19 @@ pub enum BudgetOutcome {
     InconclusiveUnder,
     /// The CI straddles the budget; the point estimate is above it.
     InconclusiveOver,
+}
+
+impl BudgetOutcome {
+    /// What it means for the test: a CI at or below the budget passes, one
+    /// above fails; a CI that straddles it is decided on the point
+    /// estimate, inconclusive (and passed) at or below it, failed above.
+    pub fn call(self) -> Call {
+        match self {
+            BudgetOutcome::Under => Call::Pass,
+            BudgetOutcome::InconclusiveUnder => Call::Inconclusive,
+            BudgetOutcome::Over | BudgetOutcome::InconclusiveOver => Call::Fail,
+        }
+    }
 }
 
 /// What `report.json` keeps of a test's budget decision (its `budget`
@@ -83,10 +97,7 @@ impl BudgetRecord {
 
     /// Whether the test passes this check.
     pub fn passed(&self) -> bool {
-        matches!(
-            self.outcome,
-            BudgetOutcome::Under | BudgetOutcome::InconclusiveUnder
-        )
+        !self.outcome.call().fails()
     }
 
     /// Whether the CI left the decision to the point estimate.

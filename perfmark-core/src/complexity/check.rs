@@ -2,31 +2,89 @@
 //! the time's growth over the sizes of `args` is worse than declared, with
 //! a margin that keeps noise, constant costs and log factors from failing
 //! it. The fit is pure statistics ([`crate::complexity::fit`]); this file
-//! decides from it and keeps its record for `report.json`. Its words are
-//! [`crate::report::words::complexity`]'s.
+//! decides from it and keeps its record for `report.json`.
 
 use perfmark_options::Complexity;
 
-use crate::checks::{Finding, Record, Source};
-use crate::complexity::fit::{self, CandidateFit, GrowthFit, SizedTime};
+use crate::checks::{Finding, Said, Warning};
+use crate::complexity::fit::{self, CandidateFit, GrowthError, GrowthFit, SizedTime};
 use crate::complexity::record::{CandidateRecord, ComplexityPoint, ComplexityRecord};
-use crate::report::words::complexity as words;
 use crate::stats::Interval;
+
+/// What a `NAME::complexity` test said.
+#[derive(Debug, Clone)]
+pub enum ComplexitySaid {
+    /// The sizes were fitted: the fit, and the record `report.json` keeps.
+    Fitted {
+        /// The record.
+        record: ComplexityRecord,
+        /// The fit the verdict rests on.
+        fit: GrowthFit,
+    },
+    /// No fit could be made, for `error`.
+    NotFitted {
+        /// The record, without a fit.
+        record: ComplexityRecord,
+        /// Why not.
+        error: GrowthError,
+    },
+    /// Members of the group could not be used: the check was not made.
+    MembersUnusable(Vec<MemberProblem>),
+}
+
+impl ComplexitySaid {
+    /// Whether it fails the test: a refuted class, no fit, or members that
+    /// could not be used.
+    pub fn fails(&self) -> bool {
+        match self {
+            ComplexitySaid::Fitted { fit, .. } => fit.fails(),
+            ComplexitySaid::NotFitted { .. } | ComplexitySaid::MembersUnusable(_) => true,
+        }
+    }
+
+    /// The record `report.json` keeps, when the sizes were fitted or tried.
+    pub fn record(&self) -> Option<&ComplexityRecord> {
+        match self {
+            ComplexitySaid::Fitted { record, .. } | ComplexitySaid::NotFitted { record, .. } => {
+                Some(record)
+            }
+            ComplexitySaid::MembersUnusable(_) => None,
+        }
+    }
+}
+
+/// Why a member `NAME::ARG` of a complexity group could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberProblem {
+    /// It panicked, with its first reason in words.
+    Panicked {
+        /// The member's test name.
+        name: String,
+        /// Its report's first reason.
+        first_reason: String,
+    },
+    /// It recorded no size.
+    WithoutSize {
+        /// The member's test name.
+        name: String,
+    },
+    /// Its size is 0.
+    SizeZero {
+        /// The member's test name.
+        name: String,
+    },
+    /// It was not measured, for its reasons in words.
+    NotMeasured {
+        /// The member's test name.
+        name: String,
+        /// Its report's reasons.
+        reasons: Vec<String>,
+    },
+}
 
 /// Fits `points` and decides the `declared` class at `confidence`.
 pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f64) -> Finding {
-    let sized: Vec<SizedTime> = points
-        .iter()
-        .map(|p| SizedTime {
-            size: p.size as f64,
-            ns: p.ns_per_iter,
-            ci: Interval {
-                low: p.ci_low,
-                high: p.ci_high,
-                confidence: p.confidence,
-            },
-        })
-        .collect();
+    let sized: Vec<SizedTime> = points.iter().map(sized_time).collect();
     let mut record = ComplexityRecord {
         declared: declared.as_str().to_owned(),
         fitted: None,
@@ -45,19 +103,11 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
     };
     let fit = match fit::fit_growth(&sized, declared, confidence) {
         Ok(fit) => fit,
-        Err(e) => {
-            let reason = words::not_checked(&e);
-            record.error = Some(e.to_string());
-            return Finding {
-                source: Source::Complexity,
-                passed: false,
-                reason,
-                warnings: Vec::new(),
-                record: Some(Record::Complexity(record)),
-            };
+        Err(error) => {
+            record.error = Some(error.to_string());
+            return Finding::new(Said::Complexity(ComplexitySaid::NotFitted { record, error }));
         }
     };
-    let reason = words::reason(&fit);
     let warnings = warnings(&fit, &record);
     record.fitted = Some(fit.fitted.as_str().to_owned());
     record.exponent = Some(fit.exponent);
@@ -66,14 +116,24 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
     record.excess = Some(fit.excess);
     record.excess_low = Some(fit.excess_low);
     record.detectable_excess = Some(fit.detectable_excess);
-    record.fails = fit.fails;
+    record.fails = fit.fails();
     record.candidates = fit.candidates.iter().map(candidate_record).collect();
     Finding {
-        source: Source::Complexity,
-        passed: !fit.fails,
-        reason,
+        said: Said::Complexity(ComplexitySaid::Fitted { record, fit }),
         warnings,
-        record: Some(Record::Complexity(record)),
+    }
+}
+
+/// A point as the fit takes it.
+fn sized_time(p: &ComplexityPoint) -> SizedTime {
+    SizedTime {
+        size: p.size as f64,
+        ns: p.ns_per_iter,
+        ci: Interval {
+            low: p.ci_low,
+            high: p.ci_high,
+            confidence: p.confidence,
+        },
     }
 }
 
@@ -89,100 +149,21 @@ fn candidate_record(c: &CandidateFit) -> CandidateRecord {
 /// The warnings `fit` calls for: sizes that could not catch even a whole
 /// power of n too many (`detectable_excess` above 1), and a passing check
 /// whose best fit grows faster than declared. Their sizes are `record`'s.
-fn warnings(fit: &GrowthFit, record: &ComplexityRecord) -> Vec<String> {
+fn warnings(fit: &GrowthFit, record: &ComplexityRecord) -> Vec<Warning> {
     let mut warnings = Vec::new();
     if fit.detectable_excess > 1.0 {
         let (low, high) = record.size_range();
-        warnings.push(words::sizes_too_close(low, high, fit.detectable_excess));
+        warnings.push(Warning::SizesTooClose {
+            low,
+            high,
+            detectable_excess: fit.detectable_excess,
+        });
     }
-    if !fit.fails && fit.fitted > fit.declared {
-        warnings.push(words::faster_fit_within_margin(fit.fitted, fit.declared));
+    if !fit.fails() && fit.fitted > fit.declared {
+        warnings.push(Warning::FasterFitWithinMargin {
+            fitted: fit.fitted,
+            declared: fit.declared,
+        });
     }
     warnings
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn points(t: impl Fn(f64) -> f64) -> Vec<ComplexityPoint> {
-        [100u64, 1000, 10_000, 100_000]
-            .iter()
-            .map(|&size| {
-                let ns = t(size as f64);
-                ComplexityPoint {
-                    test: format!("f::{size}"),
-                    size,
-                    ns_per_iter: ns,
-                    ci_low: ns * 0.99,
-                    ci_high: ns * 1.01,
-                    confidence: 0.95,
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_quadratic_routine_declared_linear_fails_and_says_why() {
-        let finding = decide(points(|n| n * n), Complexity::Linear, 0.95);
-        assert!(!finding.passed);
-        assert!(
-            finding
-                .reason
-                .starts_with("declared O(n) does not hold: the time grows n^+1.00 faster than it"),
-            "{}",
-            finding.reason
-        );
-        assert!(
-            finding.reason.ends_with("best fit O(n^2)"),
-            "{}",
-            finding.reason
-        );
-        let Some(Record::Complexity(record)) = finding.record else {
-            panic!("a complexity record");
-        };
-        assert!(record.fails);
-        assert_eq!(record.fitted.as_deref(), Some("n^2"));
-        let lines = record.lines();
-        assert!(
-            lines[0].starts_with("fitted O(n^2): time ∝ n^2.00 ["),
-            "{lines:?}"
-        );
-        assert!(lines[0].ends_with("(95% CI) over n = 100 … 100000 (4 sizes)"));
-        assert_eq!(
-            lines[1],
-            "time per iteration: 100 → 10.00 µs · 1000 → 1.000 ms · 10000 → 100.0 ms · 100000 → 10.00 s"
-        );
-        assert!(lines[2].starts_with("candidates (relative rms of t = a + c·g(n)): 1 "));
-    }
-
-    #[test]
-    fn a_right_declaration_passes_and_a_log_factor_is_noted() {
-        let finding = decide(points(|n| n * n.log2()), Complexity::LinLog, 0.95);
-        assert!(finding.passed, "{}", finding.reason);
-        assert!(finding
-            .reason
-            .starts_with("declared O(n log n) holds: the time grows n^+0.00"));
-        assert!(finding.warnings.is_empty(), "{:?}", finding.warnings);
-        let lenient = decide(points(|n| n * n.log2()), Complexity::Linear, 0.95);
-        assert!(lenient.passed);
-        assert!(
-            lenient.warnings[0]
-                .starts_with("the best fit, O(n log n), grows faster than the declared O(n)"),
-            "{:?}",
-            lenient.warnings
-        );
-    }
-
-    #[test]
-    fn no_fit_fails_with_the_reason() {
-        let mut pts = points(|n| n);
-        pts.truncate(3);
-        let finding = decide(pts, Complexity::Linear, 0.95);
-        assert!(!finding.passed);
-        assert_eq!(
-            finding.reason,
-            "complexity not checked: 3 distinct sizes; a growth class is fitted over at least 4"
-        );
-    }
 }

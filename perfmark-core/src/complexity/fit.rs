@@ -113,8 +113,6 @@ pub struct GrowthFit {
     /// Above 1, the sizes are too few or too close together to catch even
     /// a whole power of n too many.
     pub detectable_excess: f64,
-    /// Whether the declared class is refuted: `excess_low > MARGIN`.
-    pub fails: bool,
     /// The best-fitting candidate class.
     pub fitted: Complexity,
     /// Every candidate, from the slowest-growing class to the fastest.
@@ -123,6 +121,39 @@ pub struct GrowthFit {
     pub residual_sd: f64,
     /// Degrees of freedom of the t quantiles: sizes − 2.
     pub df: f64,
+}
+
+impl GrowthFit {
+    /// Whether the declared class is refuted: the excess's lower bound
+    /// lies beyond [`MARGIN`].
+    pub fn fails(&self) -> bool {
+        self.excess_low > MARGIN
+    }
+}
+
+/// Whether `points` can be fitted: every size at least 1, every time
+/// positive and finite, and at least [`MIN_SIZES`] distinct sizes.
+fn check_points(points: &[SizedTime]) -> Result<(), GrowthError> {
+    for p in points {
+        if !(p.size.is_finite() && p.size >= 1.0) {
+            return Err(GrowthError::BadSize { size: p.size });
+        }
+        if !(p.ns.is_finite() && p.ns > 0.0) {
+            return Err(GrowthError::BadTime {
+                size: p.size,
+                ns: p.ns,
+            });
+        }
+    }
+    let mut sizes: Vec<f64> = points.iter().map(|p| p.size).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    if sizes.len() < MIN_SIZES {
+        return Err(GrowthError::TooFewSizes {
+            distinct: sizes.len(),
+        });
+    }
+    Ok(())
 }
 
 /// Why no fit could be made.
@@ -217,38 +248,11 @@ pub fn fit_growth(
         excess: excess.slope,
         excess_low,
         detectable_excess: MARGIN + one_sided * excess_se,
-        fails: excess_low > MARGIN,
         fitted: best_candidate(&candidates),
         candidates,
         residual_sd: (time.weighted_rss / df / mean(&w)).sqrt(),
         df,
     })
-}
-
-/// Checks that `points` can be fitted: every size at least 1, every time
-/// positive and finite (the first that is not is the error), and at least
-/// [`MIN_SIZES`] distinct sizes.
-fn check_points(points: &[SizedTime]) -> Result<(), GrowthError> {
-    for p in points {
-        if !(p.size.is_finite() && p.size >= 1.0) {
-            return Err(GrowthError::BadSize { size: p.size });
-        }
-        if !(p.ns.is_finite() && p.ns > 0.0) {
-            return Err(GrowthError::BadTime {
-                size: p.size,
-                ns: p.ns,
-            });
-        }
-    }
-    let mut sizes: Vec<f64> = points.iter().map(|p| p.size).collect();
-    sizes.sort_by(f64::total_cmp);
-    sizes.dedup();
-    if sizes.len() < MIN_SIZES {
-        return Err(GrowthError::TooFewSizes {
-            distinct: sizes.len(),
-        });
-    }
-    Ok(())
 }
 
 /// The log-scale standard error of one size's estimate, from its CI: half

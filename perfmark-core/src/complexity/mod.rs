@@ -3,9 +3,8 @@
 //!
 //! - [`fit`]: how a routine's time grows with the size of its input, and
 //!   whether a declared growth class holds, pure functions of numbers;
-//! - [`check`]: the decision from that fit; [`record`]: what
-//!   `report.json` keeps of it (its words are
-//!   [`crate::report::words::complexity`]'s);
+//! - [`check`]: the decision from that fit, a value the report puts in
+//!   words; [`record`]: what `report.json` keeps of it;
 //! - [`runner`]: the run's step for the test `NAME::complexity`, which
 //!   gathers the group's measurements (taking those the filters left out)
 //!   and judges them.

@@ -59,7 +59,9 @@ pub struct ComplexityRecord {
     pub detectable_excess: Option<f64>,
     /// The test's confidence level.
     pub confidence: f64,
-    /// Whether the check failed.
+    /// Whether the check failed: filled from the fit's decision
+    /// ([`GrowthFit::fails`](crate::complexity::fit::GrowthFit::fails)), or
+    /// true when no fit was made, as the finding decides it.
     pub fails: bool,
     /// Why no fit was made, when none was.
     pub error: Option<String>,

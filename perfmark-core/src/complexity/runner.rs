@@ -11,10 +11,10 @@
 use std::time::Instant;
 
 use super::case::ComplexityCase;
-use crate::checks::{Source, Verdict};
-use crate::complexity::check;
+use crate::checks::{RunnerSaid, Said, Verdict};
+use crate::complexity::check::{self, ComplexitySaid, MemberProblem};
 use crate::complexity::record::ComplexityPoint;
-use crate::report::words::runner as words;
+use crate::registry::PerfTest;
 use crate::report::TestReport;
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
@@ -44,48 +44,76 @@ impl Runner {
             let r = match earlier.iter().find(|r| r.name == name && r.size.is_some()) {
                 Some(r) => r,
                 None => {
-                    let plan = self.plan_for(member);
-                    let tolerance = self.tolerance(member);
-                    measured_now = self
-                        .measure_one(member, name.clone(), &plan, tolerance, noise_floor, &[])
-                        .finish()
-                        .report;
+                    measured_now = self.measure_member(member, name.clone(), noise_floor);
                     &measured_now
                 }
             };
-            match (r.size, &r.estimate) {
-                _ if r.panic.is_some() => problems.push(words::member_panicked(
-                    &name,
-                    r.reasons.first().map_or("", |r| r.text.as_str()),
-                )),
-                (None, _) => problems.push(words::member_without_size(&name)),
-                (Some(0), _) => problems.push(words::member_of_size_zero(&name)),
-                _ if r.verdict == Verdict::NotMeasured => unoptimized = true,
-                (Some(size), Some(e)) => points.push(ComplexityPoint {
-                    test: name,
-                    size,
-                    ns_per_iter: e.ns_per_iter,
-                    ci_low: e.ci_low,
-                    ci_high: e.ci_high,
-                    confidence: e.confidence,
-                }),
-                (Some(_), None) => {
-                    let reasons: Vec<&str> = r.reasons.iter().map(|r| r.text.as_str()).collect();
-                    problems.push(words::member_not_measured(&name, &reasons));
-                }
+            match member_point(r, name) {
+                Member::Point(point) => points.push(point),
+                Member::Unusable(problem) => problems.push(problem),
+                Member::Unoptimized => unoptimized = true,
             }
         }
         let judged = &mut outcome.judged;
         if !problems.is_empty() {
-            judged.fail(Source::Complexity, words::group_not_checked(&problems));
+            judged.say(Said::Complexity(ComplexitySaid::MembersUnusable(problems)));
         } else if unoptimized {
             judged.not_measured = true;
-            judged.say(Source::Runner, words::NOT_MEASURED_UNOPTIMIZED);
+            judged.say(Said::Runner(RunnerSaid::NotMeasured));
         } else {
             judged.record(check::decide(points, case.declared, confidence));
         }
         // The complexity verdict runs no body: it cannot hang.
         outcome.duration_s = started.elapsed().as_secs_f64();
         outcome
+    }
+
+    /// The report of the group's `member`, named `name`, measured now.
+    fn measure_member(
+        &self,
+        member: &PerfTest,
+        name: String,
+        noise_floor: Option<f64>,
+    ) -> TestReport {
+        let plan = self.plan_for(member);
+        let tolerance = self.tolerance(member);
+        self.measure_one(member, name, &plan, tolerance, noise_floor, &[])
+            .finish()
+            .report
+    }
+}
+
+/// What a member of a complexity group gives the fit.
+enum Member {
+    /// Its size and estimate.
+    Point(ComplexityPoint),
+    /// Nothing the fit can use, for this reason.
+    Unusable(MemberProblem),
+    /// An unoptimized build's test: not measured.
+    Unoptimized,
+}
+
+/// What the member `name`, reported as `r`, gives the fit.
+fn member_point(r: &TestReport, name: String) -> Member {
+    match (r.size, &r.estimate) {
+        _ if r.panic.is_some() => Member::Unusable(MemberProblem::Panicked {
+            first_reason: r.reasons.first().map_or("", |r| r.text.as_str()).to_owned(),
+            name,
+        }),
+        (None, _) => Member::Unusable(MemberProblem::WithoutSize { name }),
+        (Some(0), _) => Member::Unusable(MemberProblem::SizeZero { name }),
+        _ if r.verdict == Verdict::NotMeasured => Member::Unoptimized,
+        (Some(size), Some(e)) => Member::Point(ComplexityPoint {
+            test: name,
+            size,
+            ns_per_iter: e.ns_per_iter,
+            ci_low: e.ci_low,
+            ci_high: e.ci_high,
+            confidence: e.confidence,
+        }),
+        (Some(_), None) => Member::Unusable(MemberProblem::NotMeasured {
+            reasons: r.reasons.iter().map(|r| r.text.clone()).collect(),
+            name,
+        }),
     }
 }

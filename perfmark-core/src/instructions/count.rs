@@ -1,6 +1,8 @@
 //! What a counting process measured, and the decisions taken on it: the
 //! limit, the stored baseline, the base build. Pure: figures in, records
-//! out (their words: [`crate::report::words::instructions`]).
+//! out ([`InstructionsSaid`]).
+
+use crate::checks::Call;
 
 /// Instructions per iteration of one test, counted under Callgrind
 /// (`report.json`'s `instructions`).
@@ -163,6 +165,18 @@ pub enum CountChange {
     Unchanged,
 }
 
+impl CountChange {
+    /// What it means for the test: more instructions beyond the tolerance
+    /// fail, fewer are reported, any other count is unchanged.
+    pub fn call(self) -> Call {
+        match self {
+            CountChange::Regressed => Call::Fail,
+            CountChange::Improved => Call::Improved,
+            CountChange::Unchanged => Call::Unchanged,
+        }
+    }
+}
+
 /// A count compared with an earlier one (`instructions.baseline` and
 /// `instructions.base` in `report.json`).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -220,15 +234,71 @@ impl CountComparison {
 
     /// Whether the comparison fails the test.
     pub fn fails(&self) -> bool {
-        self.change == CountChange::Regressed
+        self.change.call().fails()
     }
 
+}
+
+/// What counting said of a test.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InstructionsSaid {
+    #[cfg(feature = "instructions")]
+    /// Counting failed, for `error`; a test with a `limit` fails, as its
+    /// limit could not be checked.
+    NotCounted {
+        /// The test's `instructions` limit.
+        limit: Option<u64>,
+        /// Why, as the error displays.
+        error: String,
+    },
+    #[cfg(feature = "instructions")]
+    /// The count against its limit (`count.limit`).
+    Limit(InstructionCount),
+    #[cfg(feature = "instructions")]
+    /// The count (of `now_per_iter` per iteration) against an earlier one
+    /// from `source`.
+    Compared {
+        /// The comparison.
+        comparison: CountComparison,
+        /// Where the earlier count came from.
+        source: CountSource,
+        /// This count per iteration.
+        now_per_iter: u64,
+    },
+    #[cfg(feature = "instructions")]
+    /// The base build's count failed, for `error`.
+    BaseNotCounted {
+        /// Why, as the error displays.
+        error: String,
+    },
+    /// A test with an instruction limit in a run that does not count.
+    LimitNotChecked {
+        /// The limit.
+        limit: u64,
+    },
+}
+
+impl InstructionsSaid {
+    /// Whether it fails the test: a count over its limit, a regression,
+    /// or a count that failed for a test with a limit.
+    pub fn fails(&self) -> bool {
+        match self {
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::NotCounted { limit, .. } => limit.is_some(),
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::Limit(count) => count.within_limit() == Some(false),
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::Compared { comparison, .. } => comparison.fails(),
+            #[cfg(feature = "instructions")]
+            InstructionsSaid::BaseNotCounted { .. } => false,
+            InstructionsSaid::LimitNotChecked { .. } => false,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::words::instructions::explained;
 
     fn events(instructions: u64) -> Events {
         Events {
@@ -306,17 +376,5 @@ mod tests {
         assert_eq!(c.change, CountChange::Regressed);
     }
 
-    #[test]
-    fn the_line_says_whether_the_instructions_explain_the_time() {
-        let same = CountComparison::decide((1000.0, 1000.0, 1000.0), (1000.0, 1000.0, 1000.0), 0.05);
-        assert_eq!(
-            explained((1.098, 1.05, 1.15), &same),
-            "time +9.8%, instructions +0.0%: the same instructions ran slower (memory, layout or \
-             the machine), not more work"
-        );
-        assert!(explained((1.0, 0.97, 1.03), &same).contains("no time change"));
-        let more = CountComparison::decide((1100.0, 1100.0, 1100.0), (1000.0, 1000.0, 1000.0), 0.05);
-        assert!(explained((1.098, 1.05, 1.15), &more).contains("explains the time"));
-        assert!(explained((1.5, 1.4, 1.6), &more).contains("more than the extra work"));
-    }
+
 }

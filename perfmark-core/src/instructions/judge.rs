@@ -2,10 +2,9 @@
 //! comparisons with the stored baseline's count and the base build's,
 //! each a finding for the runner to fold into the test's report.
 
-use super::count::{CountComparison, CountSource, InstructionCount};
+use super::count::{CountComparison, CountSource, InstructionCount, InstructionsSaid};
 use crate::baseline::StoredInstructions;
-use crate::checks::{Finding, Source};
-use crate::report::words::instructions as words;
+use crate::checks::{Finding, Said, Warning};
 
 /// What counting decided about one test, for the runner to fold into its
 /// report: the count (none when it failed), one finding per decision, and
@@ -14,7 +13,7 @@ use crate::report::words::instructions as words;
 pub(crate) struct Judged {
     pub(crate) count: Option<InstructionCount>,
     pub(crate) findings: Vec<Finding>,
-    pub(crate) warnings: Vec<String>,
+    pub(crate) warnings: Vec<Warning>,
 }
 
 /// Decides on what counting found for one test: the count (or why there
@@ -31,62 +30,69 @@ pub(crate) fn judge(
 ) -> Judged {
     let mut count = match counted {
         Ok(count) => count,
-        Err(e) => {
-            let finding = match limit {
-                Some(limit) => Finding::fail(Source::Instructions, words::not_counted_for(limit, &e)),
-                None => Finding::pass(Source::Instructions, words::not_counted(&e)),
-            };
+        Err(error) => {
             return Judged {
                 count: None,
-                findings: vec![finding],
+                findings: vec![said(InstructionsSaid::NotCounted { limit, error })],
                 warnings: Vec::new(),
             };
         }
     };
-    let now = (count.per_iter as f64, count.min_per_iter, count.max_per_iter);
     let mut findings = Vec::new();
-    if let Some((passed, reason)) = count.limit_finding() {
-        findings.push(Finding {
-            passed,
-            ..Finding::pass(Source::Instructions, reason)
-        });
+    if count.limit.is_some() {
+        findings.push(said(InstructionsSaid::Limit(count.clone())));
     }
-    // A comparison with an earlier count (median, smallest, largest per
-    // iteration), as its finding.
-    let compare = |earlier: (f64, f64, f64), source: CountSource, count: &InstructionCount| {
-        let c = CountComparison::decide(now, earlier, tolerance);
-        let finding = Finding {
-            passed: !c.fails(),
-            ..Finding::pass(Source::Instructions, c.reason(source, count))
-        };
-        (c, finding)
-    };
     if let Some(stored) = stored {
         let earlier = (stored.per_iter, stored.min_per_iter, stored.max_per_iter);
-        let (c, finding) = compare(earlier, CountSource::Baseline, &count);
-        findings.push(finding);
+        let c = compared(&count, earlier, tolerance);
+        findings.push(said(c.said(CountSource::Baseline, count.per_iter)));
         count.baseline = Some(c);
     }
     match base {
         Some(Ok(b)) => {
             let earlier = (b.per_iter as f64, b.min_per_iter, b.max_per_iter);
-            let (c, finding) = compare(earlier, CountSource::Base, &count);
-            findings.push(finding);
+            let c = compared(&count, earlier, tolerance);
+            findings.push(said(c.said(CountSource::Base, count.per_iter)));
             count.base = Some(c);
         }
-        Some(Err(e)) => findings.push(Finding::pass(
-            Source::Instructions,
-            words::base_not_counted(&e),
-        )),
+        Some(Err(error)) => findings.push(said(InstructionsSaid::BaseNotCounted { error })),
         None => {}
     }
-    let mut warnings = Vec::new();
-    if !count.deterministic {
-        warnings.push(words::not_deterministic(&count));
-    }
+    let warnings = (!count.deterministic)
+        .then_some(Warning::CountNotDeterministic {
+            min_per_iter: count.min_per_iter,
+            max_per_iter: count.max_per_iter,
+            rounds: count.rounds,
+        })
+        .into_iter()
+        .collect();
     Judged {
         count: Some(count),
         findings,
         warnings,
+    }
+}
+
+/// A finding of what counting `said`.
+fn said(said: InstructionsSaid) -> Finding {
+    Finding::new(Said::Instructions(said))
+}
+
+/// `count` compared with an `earlier` one (its median, smallest and
+/// largest per iteration) at `tolerance`.
+fn compared(count: &InstructionCount, earlier: (f64, f64, f64), tolerance: f64) -> CountComparison {
+    let now = (count.per_iter as f64, count.min_per_iter, count.max_per_iter);
+    CountComparison::decide(now, earlier, tolerance)
+}
+
+impl CountComparison {
+    /// What this comparison with a count from `source` says, of a count of
+    /// `now_per_iter` per iteration.
+    fn said(self, source: CountSource, now_per_iter: u64) -> InstructionsSaid {
+        InstructionsSaid::Compared {
+            comparison: self,
+            source,
+            now_per_iter,
+        }
     }
 }

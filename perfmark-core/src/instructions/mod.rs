@@ -104,5 +104,7 @@ pub(crate) fn label(r: u32, which: &str) -> String {
 /// The reason of a test with an `instructions` limit in a run that does
 /// not count: said, never failed silently.
 pub(crate) fn limit_not_checked(limit: u64) -> crate::checks::Finding {
-    crate::checks::Finding::pass(crate::checks::Source::Instructions, crate::report::words::instructions::limit_not_checked(limit))
+    crate::checks::Finding::new(crate::checks::Said::Instructions(
+        count::InstructionsSaid::LimitNotChecked { limit },
+    ))
 }

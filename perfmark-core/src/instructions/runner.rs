@@ -58,9 +58,9 @@ impl Runner {
         if let Some(other) = entry.filter(|e| {
             e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
         }) {
-            judged
-                .warnings
-                .push(crate::report::words::runner::count_by_other_compiler(&other.fingerprint().rustc));
+            judged.warnings.push(crate::checks::Warning::CountByOtherCompiler {
+                rustc: other.fingerprint().rustc.clone(),
+            });
         }
     }
 

@@ -71,6 +71,7 @@ pub use interference::{Interference, PairedInterference, SideInterference, Threa
 #[cfg(feature = "internals")]
 pub use interference::CpuShare;
 use procfs::{CpuTimes, SchedStat};
+use crate::platform::EnvironmentWarning;
 pub use source::{Live, ProcFile, Source, Switches};
 #[cfg(any(test, feature = "internals"))]
 pub use source::Fixed;
@@ -159,6 +160,16 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    /// The header's one warning about the observation: that interference is
+    /// not observed, or which sources are missing; `None` when every source
+    /// is there.
+    pub fn header_warning(&self) -> Option<EnvironmentWarning> {
+        if !self.observed {
+            return Some(EnvironmentWarning::InterferenceNotObserved);
+        }
+        (!self.missing.is_empty()).then(|| EnvironmentWarning::InterferenceWithout(self.missing.clone()))
+    }
+
     /// Tries every source once.
     pub fn probe(source: &dyn Source) -> Coverage {
         let r = Reading::take(source);
@@ -292,12 +303,9 @@ mod tests {
         }));
         let c = observer.coverage();
         assert!(!c.observed);
-        let w = c.header_warning().unwrap();
-        assert!(
-            w.starts_with(
-                "interference is not observed: /proc/thread-self/schedstat cannot be read"
-            ),
-            "{w}"
+        assert_eq!(
+            c.header_warning(),
+            Some(EnvironmentWarning::InterferenceNotObserved)
         );
         let r = observer.read();
         assert_eq!(observer.between(&r, &r), None);
@@ -316,9 +324,11 @@ mod tests {
         });
         assert!(c.observed);
         assert_eq!(
-            c.header_warning().unwrap(),
-            "interference is observed without /proc/thread-self/sched (migrations), \
-             /proc/stat (steal and other processes' CPU time)"
+            c.header_warning(),
+            Some(EnvironmentWarning::InterferenceWithout(vec![
+                "/proc/thread-self/sched (migrations)".to_owned(),
+                "/proc/stat (steal and other processes' CPU time)".to_owned(),
+            ]))
         );
     }
 

@@ -9,10 +9,44 @@
 
 use std::path::Path;
 
-use crate::checks::{Check, Finding, Record, Source, Subject};
+use crate::checks::{Check, Finding, Said, Subject, Warning};
 use crate::paired::measure::PairedMeasurement;
 use crate::paired::record::ComparisonRecord;
 use crate::paired::record::PairedChange;
+use crate::paired::stats::{PairedEstimate, PairedVerdict};
+
+/// What the paired check said of a test.
+#[derive(Debug, Clone)]
+pub enum PairedSaid {
+    /// Compared: the verdict, the estimate it rests on (none when fewer
+    /// than two process pairs finished), and the record `report.json`
+    /// keeps (its slices and process pairs are the design the verdict is
+    /// said with).
+    Compared {
+        /// The record.
+        record: Box<ComparisonRecord>,
+        /// The paired estimate, when there is one.
+        estimate: Option<Box<PairedEstimate>>,
+        /// The decision.
+        verdict: PairedVerdict,
+    },
+    /// The comparison failed, for `error` as it displays.
+    Failed {
+        /// Why.
+        error: String,
+    },
+}
+
+impl PairedSaid {
+    /// Whether it fails the test: a regression, or a comparison that
+    /// failed.
+    pub fn fails(&self) -> bool {
+        match self {
+            PairedSaid::Compared { verdict, .. } => verdict.fails(),
+            PairedSaid::Failed { .. } => true,
+        }
+    }
+}
 
 /// The paired check of one test.
 #[derive(Debug)]
@@ -47,44 +81,52 @@ impl Check for Paired<'_> {
         let verdict = pm.verdict;
         let mut warnings = Vec::new();
         if verdict.change == PairedChange::Inconclusive {
-            warnings.push(format!(
-                "the paired comparison stopped ({:?}) before its interval cleared the {:.0}% \
-                 tolerance either way: raise max_time for this test to decide it",
-                pm.stop,
-                subject.tolerance * 100.0
-            ));
+            warnings.push(Warning::PairedUndecided {
+                stop: pm.stop,
+                tolerance: subject.tolerance,
+            });
         }
+        Some(Finding {
+            said: Said::Paired(PairedSaid::Compared {
+                record: Box::new(self.record(subject.tolerance)),
+                estimate: pm.estimate.map(Box::new),
+                verdict,
+            }),
+            warnings,
+        })
+    }
+}
+
+impl Paired<'_> {
+    /// What `report.json` keeps of the comparison, at `tolerance`.
+    fn record(&self, tolerance: f64) -> ComparisonRecord {
+        let pm = self.measurement;
+        let verdict = pm.verdict;
         let nan = f64::NAN;
         let e = pm.estimate.as_ref();
-        Some(Finding {
-            source: Source::Paired,
-            passed: !verdict.fails,
-            reason: pm.summary_line(&verdict),
-            warnings,
-            record: Some(Record::Comparison(ComparisonRecord {
-                base: self.base.display().to_string(),
-                change: verdict.change,
-                fails: verdict.fails,
-                ratio: e.map_or(nan, |e| e.ratio),
-                ratio_low: e.map_or(nan, |e| e.lower_one_sided),
-                ratio_high: e.map_or(nan, |e| e.upper_one_sided),
-                confidence: self.confidence,
-                bound_confidence: pm.final_confidence,
-                test_confidence: self.test_confidence,
-                tolerance: subject.tolerance,
-                p_slower: pm.p_slower,
-                slices: pm.slice_pairs.len(),
-                process_pairs: e.map_or(pm.pairs_opened, |e| e.process_pairs),
-                iters_per_slice: pm.iters_per_slice,
-                between_pair_sd: e.map_or(nan, |e| e.between_pair_sd),
-                within_pair_sd: e.map_or(nan, |e| e.within_pair_sd),
-                order_effect: pm.order_effect.unwrap_or(nan),
-                layout_sd: e.map_or(nan, |e| e.layout_sd),
-                layouts: pm.layouts,
-                looks: pm.looks,
-                stop: pm.stop,
-                elapsed_s: pm.elapsed_ns / 1e9,
-            })),
-        })
+        ComparisonRecord {
+            base: self.base.display().to_string(),
+            change: verdict.change,
+            fails: verdict.fails(),
+            ratio: e.map_or(nan, |e| e.ratio),
+            ratio_low: e.map_or(nan, |e| e.lower_one_sided),
+            ratio_high: e.map_or(nan, |e| e.upper_one_sided),
+            confidence: self.confidence,
+            bound_confidence: pm.final_confidence,
+            test_confidence: self.test_confidence,
+            tolerance,
+            p_slower: pm.p_slower,
+            slices: pm.slice_pairs.len(),
+            process_pairs: e.map_or(pm.pairs_opened, |e| e.process_pairs),
+            iters_per_slice: pm.iters_per_slice,
+            between_pair_sd: e.map_or(nan, |e| e.between_pair_sd),
+            within_pair_sd: e.map_or(nan, |e| e.within_pair_sd),
+            order_effect: pm.order_effect.unwrap_or(nan),
+            layout_sd: e.map_or(nan, |e| e.layout_sd),
+            layouts: pm.layouts,
+            looks: pm.looks,
+            stop: pm.stop,
+            elapsed_s: pm.elapsed_ns / 1e9,
+        }
     }
 }

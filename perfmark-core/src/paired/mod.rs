@@ -7,9 +7,8 @@
 //!   next, when to stop;
 //! - [`stats`]: the estimate of `head / base`, the decision rule and the
 //!   look schedule, pure functions of numbers;
-//! - [`check`]: the verdict as one of the run's checks; [`record`]: what
-//!   `report.json` keeps of it (its words are
-//!   [`crate::report::words::paired`]'s);
+//! - [`check`]: the verdict as one of the run's checks, a value the
+//!   report puts in words; [`record`]: what `report.json` keeps of it;
 //! - [`pair`]: [`ProcessPair`], the two builds' worker processes (the
 //!   transport, [`crate::worker`], is every run's).
 //!

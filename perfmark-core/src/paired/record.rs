@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::checks::Call;
+
 
 fn one() -> usize {
     1
@@ -17,7 +19,8 @@ pub struct ComparisonRecord {
     /// `inconclusive`, or `within_layout_spread` (undecided, and no larger
     /// than what layout alone moves).
     pub change: PairedChange,
-    /// Whether this check failed the test.
+    /// Whether this check failed the test: filled from the verdict's
+    /// decision (`PairedVerdict::fails`).
     pub fails: bool,
     /// Head time over base time (geometric mean of the paired ratios).
     pub ratio: f64,
@@ -133,6 +136,23 @@ pub enum PairedChange {
 }
 
 impl PairedChange {
+    /// What it means for the test: a regression fails, an improvement is
+    /// reported, a change within the tolerance is none, and an interval
+    /// that spans the tolerance, or a change the layouts or the build
+    /// explain, is undecided.
+    pub fn call(self) -> Call {
+        match self {
+            PairedChange::Regressed => Call::Fail,
+            PairedChange::Improved => Call::Improved,
+            PairedChange::Unchanged
+            | PairedChange::SlowerWithinTolerance
+            | PairedChange::FasterWithinTolerance => Call::Unchanged,
+            PairedChange::Inconclusive
+            | PairedChange::WithinLayoutSpread
+            | PairedChange::SignDependsOnBuild => Call::Inconclusive,
+        }
+    }
+
     /// A stable snake_case name, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {

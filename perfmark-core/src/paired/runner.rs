@@ -15,17 +15,17 @@ use crate::runner::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use super::Paired;
-use crate::checks::{Check, Source};
+use crate::checks::{Check, Said, Warning};
+use crate::paired::check::PairedSaid;
 use crate::allocations::check::Allocs;
 use crate::baseline::run_spreads::RunSpreads;
 use crate::budget::Budget;
 use crate::cpus::{CpuRecord, NotPinned};
 use crate::paired::builds::Comparing;
 use crate::paired::measure::{run_paired, PairedPlan, SlicePair};
-use crate::observe::{Interference, PairedInterference, SlicePairObservation};
+use crate::observe::{Interference, PairedInterference, Reading, SlicePairObservation};
 use crate::paired::ProcessPair;
 use crate::registry::PerfTest;
-use crate::report::words::runner as words;
 
 
 impl Runner {
@@ -45,16 +45,10 @@ impl Runner {
         let mut plan = self.plan_for(t);
         let test_confidence = plan.confidence;
         plan.confidence = family.confidence(&name, test_confidence);
-        let confidence = plan.confidence;
         let tolerance = self.tolerance(t);
         let mut outcome = Outcome::of(t, name.clone());
-        let paired_plan = PairedPlan::new(confidence, tolerance, plan.max_time);
-        let mut driver = ProcessPair::new(&name, &comparing.head, &comparing.base)
-            .with_timeout(self.options.worker_timeout);
-        let (pin, not_pinned) = self.pinning();
-        if let (Some(cpus), None) = (pin, &not_pinned) {
-            driver = driver.with_cpus(Arc::clone(cpus));
-        }
+        let paired_plan = PairedPlan::new(plan.confidence, tolerance, plan.max_time);
+        let (mut driver, not_pinned) = self.process_pair(&name, comparing);
         let before = self.observer.read();
         let measured = run_paired(&mut driver, &paired_plan).and_then(|pm| {
             driver.close()?;
@@ -64,49 +58,75 @@ impl Runner {
         // process's, not other work's.
         let after = self.observer.read();
         outcome.measured.cpu = self.pairs_cpu_record(driver.pair_cpus(), not_pinned);
-        match measured {
-            Err(e) => outcome.judged.fail(Source::Paired, words::paired_failed(&e)),
-            Ok(pm) => {
-                let m = pm.head_measurement(
-                    driver.kind().unwrap_or(crate::measure::SampleKind::Loop),
-                    driver.first_call_ns().unwrap_or(f64::NAN),
-                );
-                outcome.measured.measure = plan.measure;
-                outcome.measured.allocations =
-                    count_head_allocations(t, pm.iters_per_slice, plan.allocs);
-                let paired = Paired::new(&pm, &comparing.base[0], confidence, test_confidence);
-                let budget = Budget::new(spreads);
-                let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
-                let groups: Vec<usize> = pm.slice_pairs.iter().map(|s| s.pair).collect();
-                let Outcome {
-                    name,
-                    measured,
-                    judged,
-                    ..
-                } = &mut outcome;
-                judge(
-                    name,
-                    measured,
-                    judged,
-                    &plan,
-                    tolerance,
-                    &m,
-                    noise_floor,
-                    &checks,
-                    Across::Groups(&groups),
-                );
-                if self.observer.coverage().observed {
-                    let observed = PairedInterference::new(slice_observations(&pm.slice_pairs));
-                    judged.warnings.extend(observed.asymmetry_warning());
-                    let i = Interference::of_slices(&before, &after, observed);
-                    judged.warnings.extend(i.warning());
-                    measured.interference = Some(i);
-                }
-                measured.measurement = Some(m);
+        let pm = match measured {
+            Ok(pm) => pm,
+            Err(e) => {
+                let error = e.to_string();
+                outcome.judged.say(Said::Paired(PairedSaid::Failed { error }));
+                outcome.duration_s = started.elapsed().as_secs_f64();
+                return outcome;
             }
-        }
+        };
+        let m = pm.head_measurement(
+            driver.kind().unwrap_or(crate::measure::SampleKind::Loop),
+            driver.first_call_ns().unwrap_or(f64::NAN),
+        );
+        outcome.measured.measure = plan.measure;
+        outcome.measured.allocations = count_head_allocations(t, pm.iters_per_slice, plan.allocs);
+        let paired = Paired::new(&pm, &comparing.base[0], plan.confidence, test_confidence);
+        let budget = Budget::new(spreads);
+        let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
+        let groups: Vec<usize> = pm.slice_pairs.iter().map(|s| s.pair).collect();
+        let across = Across::Groups(&groups);
+        let Outcome {
+            name,
+            measured,
+            judged,
+            ..
+        } = &mut outcome;
+        judge(name, measured, judged, &plan, tolerance, &m, noise_floor, &checks, across);
+        self.observe_slices(&mut outcome, &pm.slice_pairs, (&before, &after));
+        outcome.measured.measurement = Some(m);
         outcome.duration_s = started.elapsed().as_secs_f64();
         outcome
+    }
+
+    /// The process pair that compares the test `name` with its twin in the
+    /// base, held on the run's CPUs unless the run does not pin (then why
+    /// not).
+    fn process_pair(&self, name: &str, comparing: &Comparing) -> (ProcessPair, Option<NotPinned>) {
+        let mut driver = ProcessPair::new(name, &comparing.head, &comparing.base)
+            .with_timeout(self.options.worker_timeout);
+        let (pin, not_pinned) = self.pinning();
+        if let (Some(cpus), None) = (pin, &not_pinned) {
+            driver = driver.with_cpus(Arc::clone(cpus));
+        }
+        (driver, not_pinned)
+    }
+
+    /// What the OS saw of other work around the comparison's slice `pairs`
+    /// (between the readings `before` and `after`), into `outcome`: the
+    /// interference, and a warning when it hit one side more than the
+    /// other or disturbed the slices; nothing where it is not observed.
+    fn observe_slices(
+        &self,
+        outcome: &mut Outcome,
+        pairs: &[SlicePair],
+        (before, after): (&Reading, &Reading),
+    ) {
+        if !self.observer.coverage().observed {
+            return;
+        }
+        let observed = PairedInterference::new(slice_observations(pairs));
+        let warnings = &mut outcome.judged.warnings;
+        warnings.extend(
+            observed
+                .asymmetry()
+                .map(|(head, base)| Warning::PairedAsymmetry { head, base }),
+        );
+        let i = Interference::of_slices(before, after, observed);
+        warnings.extend(i.disturbed.then(|| Warning::Disturbed(i.clone())));
+        outcome.measured.interference = Some(i);
     }
 }
 

@@ -373,14 +373,19 @@ fn trimmed_mean(centers: &[f64], mean_: f64, sd: f64) -> (f64, f64, f64) {
 pub struct PairedVerdict {
     /// The outcome.
     pub change: PairedChange,
-    /// Whether the test fails: only on [`PairedChange::Regressed`].
-    pub fails: bool,
     /// The test's one-sided confidence, as the summary line states it.
     pub confidence: f64,
     /// The relative tolerance (0.05 for 5%).
     pub tolerance: f64,
     /// Whether the lower one-sided bound is above 1.
     pub significantly_slower: bool,
+}
+
+impl PairedVerdict {
+    /// Whether the test fails: only on [`PairedChange::Regressed`].
+    pub fn fails(&self) -> bool {
+        self.change.call().fails()
+    }
 }
 
 /// Decides a paired comparison with the stored-baseline semantics, on the
@@ -466,7 +471,6 @@ pub fn decide(
     };
     PairedVerdict {
         change,
-        fails: change == PairedChange::Regressed,
         confidence,
         tolerance,
         significantly_slower,

@@ -41,6 +41,7 @@ use crate::baseline::run_spreads::Prior;
 use crate::bencher::Work;
 pub use crate::budget::BudgetOutcome;
 use crate::budget::BudgetRecord;
+use crate::checks::Call;
 pub use crate::checks::{Source, Verdict};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
@@ -128,24 +129,6 @@ pub struct Startup {
     pub noise_floor_shared: bool,
 }
 
-impl Startup {
-    /// The header line that says it: `start-up 0.189 s: clock calibration
-    /// 5.1 ms, noise floor 183.6 ms (measured)`.
-    pub fn line(&self) -> String {
-        format!(
-            "start-up {:.3} s: clock calibration {}, noise floor {} ({})",
-            self.clock_calibration_s + self.noise_floor_s,
-            fmt_ns(self.clock_calibration_s * 1e9),
-            fmt_ns(self.noise_floor_s * 1e9),
-            if self.noise_floor_shared {
-                "shared by an earlier test of this nextest run"
-            } else {
-                "measured"
-            }
-        )
-    }
-}
-
 /// `report.json`'s top-level `family_wise` object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FamilyWise {
@@ -156,6 +139,22 @@ pub struct FamilyWise {
     /// Verdicts the run decided: budgets, and regressions against a stored
     /// baseline or a base build.
     pub verdicts: usize,
+}
+
+/// What a run's family-wise correction bounded (the footer says it): the
+/// verdicts it covered and the sum of their levels' complements.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FamilyBound {
+    /// Verdicts the run planned.
+    pub verdicts: usize,
+    /// The chance that any of them failed falsely by its CI, at most: the
+    /// sum of `1 − level` over them.
+    pub bound: f64,
+    /// Budgets whose CI straddled the line, decided on the estimate: not
+    /// covered.
+    pub straddled: usize,
+    /// Complexity verdicts, each at its test's own confidence: not counted.
+    pub complexity: usize,
 }
 
 /// One test's outcome. The first six fields are the stable core.
@@ -244,7 +243,9 @@ pub struct TestReport {
 }
 
 /// One reason a test's verdict gives: what gave it, whether it failed the
-/// test, and its words. `report.json`'s `reasons` hold the words alone, and
+/// test, and its words, all three made from the finding that gave it
+/// ([`Reason::of`]): whether it fails is [`Said::fails`](crate::checks::Said::fails)'s,
+/// never decided here. `report.json`'s `reasons` hold the words alone, and
 /// a reason read back from one knows nothing else.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reason {
@@ -256,6 +257,7 @@ pub struct Reason {
     pub text: String,
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Reason {
     /// A reason of `source` that fails nothing.
     pub fn said(source: Source, text: impl Into<String>) -> Reason {
@@ -297,15 +299,6 @@ impl<'de> serde::Deserialize<'de> for Reason {
     }
 }
 
-/// The reasons' words, one per line: a failed test's detail.
-pub fn reasons_text(reasons: &[Reason]) -> String {
-    reasons
-        .iter()
-        .map(|r| r.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// A failure measured under interference, re-measured once
 /// (`report.json`'s per-test `remeasured`). The re-measurement decides the
 /// verdict; see docs/verdicts.md, "Interference".
@@ -335,6 +328,17 @@ pub enum RemeasureOutcome {
     /// It failed under interference again: the test fails, and its reasons
     /// say that the failure may be the machine's.
     FailedUnderInterference,
+}
+
+impl RemeasureOutcome {
+    /// What it means for the test: a pass puts the first failure down to
+    /// the interference; a failure again, disturbed or not, fails it.
+    pub fn call(self) -> Call {
+        match self {
+            RemeasureOutcome::Passed => Call::Pass,
+            RemeasureOutcome::Failed | RemeasureOutcome::FailedUnderInterference => Call::Fail,
+        }
+    }
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).

@@ -20,10 +20,9 @@
 //! each verdict as its test finishes, and Holm would need every p-value
 //! first (see `stats/family.rs`).
 
-use crate::report::fmt::plain_percent;
 use std::collections::BTreeMap;
 
-use crate::report::{FamilyWise, TestReport};
+use crate::report::{FamilyBound, FamilyWise, TestReport};
 use crate::stats::bonferroni_confidence;
 
 /// The run's family of verdicts and whether it is corrected for.
@@ -80,27 +79,6 @@ impl Family {
         }
     }
 
-    /// The correction in words, for the `--verbose` header (what it
-    /// bounds is known after the run: [`Family::statement`]).
-    pub fn words(&self) -> String {
-        if self.corrects() {
-            format!(
-                "family-wise over {m} verdicts (Bonferroni): each at 1 − (1 − c)/{m}, {:.2}% for \
-                 c = 0.95",
-                bonferroni_confidence(0.95, self.verdicts) * 100.0,
-                m = self.verdicts,
-            )
-        } else if self.verdicts > 1 {
-            format!(
-                "each of {} verdicts at its test's own confidence (--family-wise to keep it for \
-                 the run as a whole)",
-                self.verdicts
-            )
-        } else {
-            "each test at its own confidence".to_owned()
-        }
-    }
-
     /// What the correction bounded in the run whose tests are `reports`,
     /// for the footer; `None` when the run does not correct. The bound is
     /// the sum of the levels' complements over every verdict the run
@@ -108,7 +86,7 @@ impl Family {
     /// which verdicts a CI decides depends on the data, so a sum over the
     /// decided ones alone would be no bound. It is `1 − c` when every test
     /// has the same `c`.
-    pub fn statement(&self, reports: &[TestReport]) -> Option<String> {
+    pub fn bound(&self, reports: &[TestReport]) -> Option<FamilyBound> {
         if !self.corrects() {
             return None;
         }
@@ -125,28 +103,12 @@ impl Family {
                 straddled += 1;
             }
         }
-        let mut words = format!(
-            "family-wise (Bonferroni over {m} verdicts, each at 1 − (1 − c)/{m}): the chance \
-             that any of them failed falsely by its CI is at most {}",
-            plain_percent(bound),
-            m = self.verdicts,
-        );
-        if straddled > 0 {
-            words.push_str(&format!(
-                "; not covered: {straddled} budget{} whose CI straddled the line, decided on the \
-                 estimate",
-                if straddled == 1 { "" } else { "s" }
-            ));
-        }
-        let complexity = reports.iter().filter(|t| t.complexity.is_some()).count();
-        if complexity > 0 {
-            words.push_str(&format!(
-                "; not counted: {complexity} complexity verdict{}, each at its test's own \
-                 confidence",
-                if complexity == 1 { "" } else { "s" }
-            ));
-        }
-        Some(words)
+        Some(FamilyBound {
+            verdicts: self.verdicts,
+            bound,
+            straddled,
+            complexity: reports.iter().filter(|t| t.complexity.is_some()).count(),
+        })
     }
 
     /// `report.json`'s top-level `family_wise`.
@@ -176,11 +138,12 @@ mod tests {
         assert!((on.confidence("t3", 0.95) - 0.999_218_75).abs() < 1e-12);
         // A test with no verdict keeps its own level.
         assert_eq!(on.confidence("bare", 0.95), 0.95);
-        assert!(on.words().contains("99.92% for c = 0.95"), "{}", on.words());
-        assert!(!on.words().contains("falsely"), "{}", on.words());
+        let on_words = crate::report::words::runner::verdicts(on.record());
+        assert!(on_words.contains("99.92% for c = 0.95"), "{on_words}");
+        assert!(!on_words.contains("falsely"), "{on_words}");
         let off = Family::new(false, tests(64));
         assert_eq!(off.confidence("t3", 0.95), 0.95);
-        assert!(off.words().contains("--family-wise"));
+        assert!(crate::report::words::runner::verdicts(off.record()).contains("--family-wise"));
         let single = Family::new(true, tests(1));
         assert!(!single.corrects());
         assert_eq!(single.confidence("t0", 0.99), 0.99);
@@ -225,7 +188,8 @@ mod tests {
                 t
             })
             .collect();
-        let words = family.statement(&reports).expect("the run corrects");
+        let bound = family.bound(&reports).expect("the run corrects");
+        let words = crate::report::words::runner::family_statement(&bound);
         // Four verdicts at 1.25% each: the straddled one's level counts
         // too, since which verdicts a CI decides depends on the data.
         assert!(
@@ -239,8 +203,6 @@ mod tests {
         assert!(!words.contains("complexity"), "{words}");
         // Not correcting: nothing to state.
         let off = Family::new(false, (0..4).map(|i| (format!("t{i}"), true, false)));
-        assert!(off.statement(&reports).is_none());
-        assert_eq!(plain_percent(0.05), "5%");
-        assert_eq!(plain_percent(0.001), "0.1%");
+        assert!(off.bound(&reports).is_none());
     }
 }

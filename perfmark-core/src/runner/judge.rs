@@ -1,15 +1,13 @@
 //! What a measured test's samples say: the estimate, the checks' findings,
-//! the diagnostics and the warnings (their words:
-//! [`crate::report::words::measurement`]).
+//! the diagnostics and the warnings, as values.
 
-use crate::checks::{Check, Finding, Subject};
-use crate::measure::{Measurement, Plan, SampleKind};
+use crate::checks::{Check, Finding, SampleWarning, Subject, Warning};
+use crate::measure::{Measurement, Plan, SampleKind, StopReason};
 use crate::budget::BudgetLook;
 use crate::processes::{self, Prior, ProcessSpread, WorkerRun};
-use crate::report::words::measurement as words;
 use super::outcome::{Judged, Measured};
 use crate::report::{self, Diagnostics, EstimateRecord};
-use crate::stats::{self, Estimate, Statistic, Summary};
+use crate::stats::{self, AtResolution, Estimate, Outliers, Statistic, Summary};
 
 /// Which processes a test's samples and estimate come from.
 #[derive(Debug, Clone, Copy)]
@@ -48,40 +46,12 @@ pub(crate) fn judge(
     let samples = &m.samples_ns;
     // Times below the measurement's resolution (or below zero, once the
     // harness's cost is subtracted) read as one rule says, for every check.
-    // Samples from several processes (a paired comparison's head slices)
-    // are bounded by the spread between the processes.
-    let statistic = m.kind.verdict_statistic();
-    let mut raw = match across {
-        #[cfg(feature = "compare")]
-        Across::Groups(groups) => {
-            stats::estimate_in_groups(samples, groups, plan.confidence, statistic)
-        }
-        Across::One | Across::Workers(_) | Across::Prior(_) => {
-            stats::estimate_with(samples, plan.confidence, statistic)
-        }
-    };
-    let widened_look = match across {
-        Across::Workers(run) => {
-            let (look, spread) = over_processes(&mut raw, m, &run.workers, run.prior, Some(run));
-            if let Some(p) = spread.as_ref().filter(|p| p.beyond_history) {
-                judged.warnings.push(crate::report::words::processes::beyond_history(
-                    p.tau_own,
-                    run.prior.tau2.sqrt(),
-                    p.estimates_ns.len(),
-                ));
-            }
-            judged.processes = spread;
-            look
-        }
-        Across::Prior(prior) => over_processes(&mut raw, m, &[], prior, None).0,
-        #[cfg(feature = "compare")]
-        Across::Groups(_) => None,
-        Across::One => None,
-    };
+    let mut raw = raw_estimate(samples, plan.confidence, m.kind.verdict_statistic(), across);
+    let widened_look = over_the_processes(&mut raw, m, across, judged);
     let m = widened_look.as_ref().unwrap_or(m);
     let resolution_ns = m.resolution_ns(&plan.clock);
     let read = stats::at_resolution(&raw, resolution_ns);
-    let estimate = read.estimate;
+    let estimate = &read.estimate;
     let summary = stats::summarize(samples);
     let outliers = stats::tukey(samples);
     judged.rate_per_s = measured
@@ -93,7 +63,7 @@ pub(crate) fn judge(
         plan,
         tolerance,
         measurement: m,
-        estimate: &estimate,
+        estimate,
         resolution_ns,
         allocations: measured.allocations.as_ref(),
         processes: judged.processes.as_ref(),
@@ -103,26 +73,63 @@ pub(crate) fn judge(
         judged.record(finding);
     }
 
-    let diagnostics = diagnose(samples, plan, m, &estimate, &summary, noise_floor);
-    if read.below_resolution {
-        judged
-            .warnings
-            .push(words::below_resolution(&raw, &estimate, resolution_ns));
-    }
-    judged.warnings.extend(words::warnings(
-        plan,
-        m,
-        &estimate,
-        read.below_resolution,
-        &outliers,
-        &diagnostics,
-    ));
-    let mut record = EstimateRecord::from(&estimate);
+    let diagnostics = diagnose(samples, plan, m, estimate, &summary, noise_floor);
+    let said = sample_warnings(plan, m, (&raw, &read), resolution_ns, &outliers, &diagnostics);
+    judged.warnings.extend(said.into_iter().map(Warning::Samples));
+    let mut record = EstimateRecord::from(estimate);
     record.below_resolution = read.below_resolution;
     judged.estimate = Some(record);
     judged.summary = Some(summary);
     judged.outliers = Some(outliers);
     judged.diagnostics = Some(diagnostics);
+}
+
+/// The `statistic` of `samples` with its CI at `confidence`, as measured:
+/// samples from several processes (a paired comparison's head slices) are
+/// bounded by the spread between the processes.
+fn raw_estimate(
+    samples: &[f64],
+    confidence: f64,
+    statistic: Statistic,
+    across: Across<'_>,
+) -> Estimate {
+    match across {
+        #[cfg(feature = "compare")]
+        Across::Groups(groups) => stats::estimate_in_groups(samples, groups, confidence, statistic),
+        Across::One | Across::Workers(_) | Across::Prior(_) => {
+            stats::estimate_with(samples, confidence, statistic)
+        }
+    }
+}
+
+/// The estimate `raw` of the measurement `m`, widened in place to cover
+/// the processes `across` names ([`over_processes`]), with their spread
+/// and its warning added to `judged`; returns `m` with its budget look
+/// widened the same way, when it has one and was widened.
+fn over_the_processes(
+    raw: &mut Estimate,
+    m: &Measurement,
+    across: Across<'_>,
+    judged: &mut Judged,
+) -> Option<Measurement> {
+    match across {
+        Across::Workers(run) => {
+            let (look, spread) = over_processes(raw, m, &run.workers, run.prior, Some(run));
+            if let Some(p) = spread.as_ref().filter(|p| p.beyond_history) {
+                judged.warnings.push(Warning::ProcessesBeyondHistory {
+                    tau_own: p.tau_own,
+                    history: run.prior.tau2.sqrt(),
+                    processes: p.estimates_ns.len(),
+                });
+            }
+            judged.processes = spread;
+            look
+        }
+        Across::Prior(prior) => over_processes(raw, m, &[], prior, None).0,
+        #[cfg(feature = "compare")]
+        Across::Groups(_) => None,
+        Across::One => None,
+    }
 }
 
 /// With worker processes (or the learned spread alone), every interval a
@@ -173,6 +180,69 @@ fn over_processes(
         Some(spread)
     });
     (widened, spread)
+}
+
+/// What the samples say for the verdict, each with its figures: an
+/// estimate below the measurement's `resolution_ns` (`raw` as measured,
+/// `read` as the checks read it), the precision not reached, outliers,
+/// serial correlation, modes, the timer's gating error, and a spread that
+/// is the machine's.
+fn sample_warnings(
+    plan: &Plan,
+    m: &Measurement,
+    (raw, read): (&Estimate, &AtResolution),
+    resolution_ns: f64,
+    outliers: &Outliers,
+    d: &Diagnostics,
+) -> Vec<SampleWarning> {
+    let (estimate, below_resolution) = (&read.estimate, read.below_resolution);
+    let mut warnings = Vec::new();
+    if below_resolution {
+        warnings.push(SampleWarning::BelowResolution {
+            raw: raw.clone(),
+            read: estimate.clone(),
+            resolution_ns,
+        });
+    }
+    let half_width = estimate.ci.relative_half_width(estimate.point);
+    // A relative precision of a time that reads as zero means nothing: the
+    // warning about the resolution says what there is to say.
+    if m.stop != StopReason::Precision && half_width > plan.precision && !below_resolution {
+        warnings.push(SampleWarning::PrecisionNotReached {
+            target: plan.precision,
+            max_time_ns: plan.max_time.as_nanos() as f64,
+            half_width,
+        });
+    }
+    if outliers.total() > 0 {
+        warnings.push(SampleWarning::Outliers {
+            outliers: outliers.clone(),
+            samples: m.samples_ns.len(),
+            statistic: estimate.statistic,
+        });
+    }
+    if d.serial.flagged {
+        let naive = estimate.naive_ci.relative_half_width(estimate.point);
+        warnings.push(SampleWarning::SerialCorrelation {
+            lag1: d.serial.lags.first().copied().unwrap_or(0.0),
+            effective_n: estimate.effective_n,
+            n: estimate.n,
+            widened: if naive > 0.0 { half_width / naive } else { 1.0 },
+        });
+    }
+    if d.modality.multimodal {
+        warnings.push(SampleWarning::Modes(d.modality.modes.clone()));
+    }
+    if d.gating_error > 0.001 {
+        warnings.push(SampleWarning::GatingError(d.gating_error));
+    }
+    if let Some(noise) = d.noise.as_ref().filter(|n| n.machine_dominated && n.test_cov > 0.0) {
+        warnings.push(SampleWarning::MachineSpread {
+            test_cov: noise.test_cov,
+            floor_cov: noise.floor_cov,
+        });
+    }
+    warnings
 }
 
 fn diagnose(

@@ -37,7 +37,7 @@ use self::outcome::Finished;
 use self::setup::Setup;
 use self::summary::Ran;
 
-use crate::checks::{Check, Source, Verdict};
+use crate::checks::{Check, RunnerSaid, Said, Verdict};
 
 use crate::allocations::check::Allocs;
 
@@ -51,7 +51,6 @@ use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
-use crate::report::words::runner as words;
 
 /// Default confidence level of every CI.
 pub const DEFAULT_CONFIDENCE: f64 = perfmark_options::DEFAULT_CONFIDENCE;
@@ -293,7 +292,7 @@ impl Runner {
             .as_ref()
             .filter(|_| self.nextest_run_id().is_some())
         {
-            console.startup(&startup.line());
+            console.startup(startup);
         }
         // How the verdicts are decided: the family-wise statement is the
         // footer's (only there is it known which verdicts a CI decided);
@@ -306,15 +305,15 @@ impl Runner {
                 console.layout_not_pinned(c.pinned.0, c.pinned.1);
                 console.layout_not_drawn(head_links, base_links);
                 if console.verbose() {
-                    console.header_line(&format!("verdicts: {}", family.words()));
+                    console.verdicts(family.record());
                 }
             }
             None if setup.will_measure && family.verdicts > 0 => {
                 if console.verbose() {
-                    console.header_line(&format!("verdicts: {}", family.words()));
+                    console.verdicts(family.record());
                 }
                 if console.verbose() || family.regressions > 0 {
-                    console.header_line(&setup.prior.header());
+                    console.prior(&setup.prior);
                 }
             }
             None => {}
@@ -325,7 +324,7 @@ impl Runner {
             if console.verbose() || cpus.kind.is_some() {
                 let (_, not_pinned) = self.pinning();
                 let paired = setup.comparing.is_some();
-                console.header_line(&cpus.header(not_pinned.as_ref(), paired));
+                console.placement(cpus, not_pinned.as_ref(), paired);
             }
         }
         console.running(tests);
@@ -402,7 +401,7 @@ impl Runner {
                 let mut outcome =
                     self.run_one(t, name, noise_floor, judging.family, judging.checks);
                 if !c.has(&outcome.name) {
-                    outcome.judged.say(Source::NotInBase, words::NOT_IN_BASE);
+                    outcome.judged.say(Said::Runner(RunnerSaid::NotInBase));
                 }
                 outcome
             }

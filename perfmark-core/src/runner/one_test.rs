@@ -14,14 +14,13 @@ use super::watchdog::{self, Bounded, Ran};
 use super::Runner;
 use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
-use crate::checks::{Check, Source, Verdict};
+use crate::checks::{Check, RunnerSaid, Said, Verdict, Warning};
 use crate::clock::{self, Clock};
 use crate::cpus::{NotPinned, Placed};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::processes::{self, OwnWorkers, Prior, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
-use crate::report::words::runner as words;
 use crate::report::{Reason, TestReport};
 
 
@@ -94,7 +93,7 @@ impl Runner {
         checks: &[&dyn Check],
     ) -> Outcome {
         if plan.measure == Clock::Cpu && clock::cpu_info().is_none() {
-            return failed_outcome(t, name, plan, words::CPU_CLOCK_MISSING, false);
+            return failed_outcome(t, name, plan, RunnerSaid::CpuClockMissing, false);
         }
         let (result, mut outcome) = match self.run_body(t, name, plan) {
             Ok(ran) => ran,
@@ -103,18 +102,16 @@ impl Runner {
         match result {
             Err(payload) => {
                 let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
-                let headline = words::panicked(panic_headline(&message));
-                outcome.judged.fail(Source::Runner, headline);
-                outcome.failure_detail = Some(words::panicked_detail(&message));
+                let headline = panic_headline(&message).to_owned();
+                outcome.judged.say(Said::Runner(RunnerSaid::Panicked { headline }));
                 outcome.measured.panic = Some(message);
                 outcome.measured.measurement = None;
             }
             Ok(()) => match outcome.measured.measurement.take() {
-                None => outcome.judged.fail(Source::Runner, words::NO_ROUTINE),
+                None => outcome.judged.say(Said::Runner(RunnerSaid::NoRoutine)),
                 Some(m) if m.stop == StopReason::Smoke => {
                     outcome.judged.not_measured = true;
-                    let said = words::NOT_MEASURED_UNOPTIMIZED;
-                    outcome.judged.say(Source::Runner, said);
+                    outcome.judged.say(Said::Runner(RunnerSaid::NotMeasured));
                     outcome.measured.measurement = Some(m);
                 }
                 Some(m) => {
@@ -152,11 +149,12 @@ impl Runner {
             match watchdog::run_bounded(&name, bound, t.body, bencher, observer, pin) {
                 Bounded::Returned(result, ran) => (result, ran),
                 Bounded::Hung => {
-                    let reason = watchdog::hung_reason(bound, self.options.timeout.is_some());
-                    return Err(Box::new(failed_outcome(t, name, plan, &reason, true)));
+                    let said = watchdog::hung(bound, self.options.timeout.is_some());
+                    return Err(Box::new(failed_outcome(t, name, plan, said, true)));
                 }
-                Bounded::NoThread(reason) => {
-                    return Err(Box::new(failed_outcome(t, name, plan, &reason, false)))
+                Bounded::NoThread(error) => {
+                    let said = RunnerSaid::NoThread { error };
+                    return Err(Box::new(failed_outcome(t, name, plan, said, false)));
                 }
             };
         let mut outcome = Outcome::of(t, name);
@@ -185,9 +183,7 @@ impl Runner {
                 .as_ref()
                 .is_some_and(|m| m.kind == crate::measure::SampleKind::Custom)
         {
-            measured
-                .warnings
-                .push(words::CPU_CLOCK_NOT_FOR_CUSTOM.to_owned());
+            measured.warnings.push(Warning::CpuClockNotForCustom);
         }
         measured.measurement = measurement;
         Ok((result, outcome))
@@ -229,38 +225,11 @@ impl Runner {
             );
             judged
         };
-        let prior = self.learned_prior(&outcome.name);
         let decided = match self.process_plan(t, plan, m) {
             None => judge_with(outcome, Across::One),
             Some(process_plan) => {
-                // What the workers could at most show: the learned spread,
-                // known as well as it would be once they confirmed it.
-                let anticipated = Prior {
-                    df: prior.df + processes::WORKERS as f64,
-                    ..prior
-                };
-                let provisional = judge_with(outcome, Across::Prior(anticipated));
-                let compared = provisional
-                    .baseline
-                    .as_ref()
-                    .is_some_and(|b| b.comparison.is_some());
-                let every = self.options.save_baseline;
-                if !every && !compared && provisional.settled() {
-                    judge_with(outcome, Across::One)
-                } else {
-                    let budget = plan.budget_ns.is_some();
-                    let name = &outcome.name;
-                    let measured =
-                        self.measure_processes(name, budget, outcome, process_plan, prior, every, &judge_with);
-                    match measured {
-                        Ok(judged) => judged,
-                        Err(e) => {
-                            let mut judged = judge_with(outcome, Across::One);
-                            judged.warnings.insert(0, words::workers_failed(&e));
-                            judged
-                        }
-                    }
-                }
+                let budget = plan.budget_ns.is_some();
+                self.judge_across_processes(outcome, budget, process_plan, &judge_with)
             }
         };
         if let Some(p) = &decided.processes {
@@ -269,7 +238,51 @@ impl Runner {
         let judged = &mut outcome.judged;
         judged.absorb(decided);
         let interference = outcome.measured.interference.as_ref();
-        judged.warnings.extend(interference.and_then(|i| i.warning()));
+        judged.warnings.extend(
+            interference
+                .filter(|i| i.disturbed)
+                .map(|i| Warning::Disturbed(i.clone())),
+        );
+    }
+
+    /// The judgement `judge_with` gives `outcome`, of a test with a
+    /// `budget` or not, with as many worker processes of `process_plan` as
+    /// can change it: none when the intervals widened by the spread learned
+    /// on this machine settle every check (and no stored baseline is
+    /// compared, nor one recorded), else [`Self::measure_processes`]. A
+    /// warning says why when the workers failed.
+    fn judge_across_processes(
+        &self,
+        outcome: &Outcome,
+        budget: bool,
+        process_plan: ProcessPlan,
+        judge_with: &dyn Fn(&Outcome, Across<'_>) -> Judged,
+    ) -> Judged {
+        let prior = self.learned_prior(&outcome.name);
+        // What the workers could at most show: the learned spread, known as
+        // well as it would be once they confirmed it.
+        let anticipated = Prior {
+            df: prior.df + processes::WORKERS as f64,
+            ..prior
+        };
+        let provisional = judge_with(outcome, Across::Prior(anticipated));
+        let compared = provisional
+            .baseline
+            .as_ref()
+            .is_some_and(|b| b.comparison.is_some());
+        let every = self.options.save_baseline;
+        if !every && !compared && provisional.settled() {
+            return judge_with(outcome, Across::One);
+        }
+        let name = &outcome.name;
+        let measured =
+            self.measure_processes(name, budget, outcome, process_plan, prior, every, judge_with);
+        measured.unwrap_or_else(|e| {
+            let mut judged = judge_with(outcome, Across::One);
+            let error = e.to_string();
+            judged.warnings.insert(0, Warning::WorkersFailed { error });
+            judged
+        })
     }
 
     /// The worker plan of `t`, measured in this process as `m` under
@@ -291,7 +304,6 @@ impl Runner {
     /// `judge_with` over them: [`processes::FIRST_LOOK`] workers and a
     /// look, then the rest when the look leaves the verdict failing or
     /// undecided; every worker and one look when `every`.
-    #[allow(clippy::too_many_arguments)]
     #[allow(clippy::too_many_arguments)]
     fn measure_processes(
         &self,
@@ -378,23 +390,23 @@ impl Runner {
 }
 
 /// A test measured with `plan` failed before it measured anything, for
-/// `reason`; `hung` when its thread is still running.
-fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, reason: &str, hung: bool) -> Outcome {
+/// what the runner `said`; `hung` when its thread is still running.
+fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, said: RunnerSaid, hung: bool) -> Outcome {
     let mut outcome = Outcome::of(t, name);
     outcome.measured.measure = plan.measure;
-    outcome.judged.fail(Source::Runner, reason);
+    outcome.judged.say(Said::Runner(said));
     outcome.hung = hung;
     outcome
 }
 
 /// The report of a selected test that is not run.
 pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
-    let reasons = words::ignored(match t.options.ignore {
-        Ignore::Because(why) => Some(why),
+    let why = match t.options.ignore {
+        Ignore::Because(why) => Some(why.to_owned()),
         _ => None,
-    });
+    };
     TestReport {
-        reasons: vec![Reason::said(Source::Runner, reasons)],
+        reasons: vec![Reason::of(&Said::Runner(RunnerSaid::Ignored { why }))],
         ..TestReport::new(name, Verdict::Ignored, t.file, t.line)
     }
 }

@@ -8,18 +8,24 @@
 use crate::allocations::Allocations;
 use crate::baseline::record::BaselineRecord;
 use crate::bencher::Work;
+use crate::baseline::check::BaselineSaid;
+use crate::budget::check::BudgetSaid;
 use crate::budget::BudgetRecord;
-use crate::checks::{Finding, Record, Source, Verdict};
+use crate::checks::{Finding, Said, Verdict, Warning};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 use crate::cpus::CpuRecord;
 use crate::instructions::InstructionCount;
 use crate::measure::Measurement;
 use crate::observe::Interference;
+#[cfg(feature = "compare")]
+use crate::paired::check::PairedSaid;
 use crate::paired::ComparisonRecord;
 use crate::processes::ProcessSpread;
 use crate::registry::PerfTest;
-use crate::report::{reasons_text, Diagnostics, EstimateRecord, Reason, Remeasured, TestReport};
+use crate::report::words;
+use crate::report::{Diagnostics, EstimateRecord, Reason, TestReport};
+use crate::runner::remeasure::Remeasure;
 use crate::stats::{Outliers, Summary};
 
 /// What measuring a test gave, before anything was decided on it.
@@ -45,7 +51,7 @@ pub(crate) struct Measured {
     /// The samples and how they were taken.
     pub(crate) measurement: Option<Measurement>,
     /// Warnings about the measurement itself, said before the verdict's.
-    pub(crate) warnings: Vec<String>,
+    pub(crate) warnings: Vec<Warning>,
 }
 
 /// What was decided on a test: the findings folded in, in the order they
@@ -54,10 +60,10 @@ pub(crate) struct Measured {
 pub(crate) struct Judged {
     /// An unoptimized build's test: run, not measured.
     pub(crate) not_measured: bool,
-    /// One reason per finding, in order.
-    pub(crate) reasons: Vec<Reason>,
+    /// What each finding said, in order: the test's reasons.
+    pub(crate) said: Vec<Said>,
     /// The findings' and the figures' warnings.
-    pub(crate) warnings: Vec<String>,
+    pub(crate) warnings: Vec<Warning>,
     /// The verdict statistic with its CI.
     pub(crate) estimate: Option<EstimateRecord>,
     /// The samples' summary.
@@ -83,10 +89,10 @@ pub(crate) struct Judged {
 }
 
 impl Judged {
-    /// The verdict the reasons give: failed when any reason failed the
+    /// The verdict the findings give: failed when any of them fails the
     /// test, else not measured or passed.
     pub(crate) fn verdict(&self) -> Verdict {
-        if self.reasons.iter().any(|r| r.fails) {
+        if self.fails() {
             Verdict::Fail
         } else if self.not_measured {
             Verdict::NotMeasured
@@ -101,7 +107,7 @@ impl Judged {
     /// this one's (a record it lacks is kept).
     pub(crate) fn absorb(&mut self, decided: Judged) {
         self.not_measured |= decided.not_measured;
-        self.reasons.extend(decided.reasons);
+        self.said.extend(decided.said);
         self.warnings.extend(decided.warnings);
         self.estimate = decided.estimate;
         self.summary = decided.summary;
@@ -120,38 +126,43 @@ impl Judged {
     /// the budget, if any, was decided, and the processes, if any, did not
     /// differ beyond what this machine's history allows.
     pub(crate) fn settled(&self) -> bool {
-        !self.reasons.iter().any(|r| r.fails)
+        !self.fails()
             && !self.budget.as_ref().is_some_and(|b| b.inconclusive())
             && !self.processes.as_ref().is_some_and(|p| p.beyond_history)
     }
 
-    /// Folds one check's finding in: its reason (failing the test when the
-    /// check failed), its warnings, and its record.
+    /// Whether any finding fails the test.
+    fn fails(&self) -> bool {
+        self.said.iter().any(Said::fails)
+    }
+
+    /// Folds one check's finding in: what it said, its warnings, and the
+    /// record it keeps.
     pub(crate) fn record(&mut self, finding: Finding) {
-        self.reasons.push(if finding.passed {
-            Reason::said(finding.source, finding.reason)
-        } else {
-            Reason::failing(finding.source, finding.reason)
-        });
         self.warnings.extend(finding.warnings);
-        match finding.record {
-            Some(Record::Budget(r)) => self.budget = Some(r),
-            Some(Record::Baseline(r)) => self.baseline = Some(r),
+        self.say(finding.said);
+    }
+
+    /// Takes in what a check or the runner `said`, and the record it keeps
+    /// in `report.json`, if any.
+    pub(crate) fn say(&mut self, said: Said) {
+        match &said {
+            Said::Budget(BudgetSaid::Decided { record, .. }) => self.budget = Some(record.clone()),
+            Said::Baseline(BaselineSaid::Checked { record, .. }) => {
+                self.baseline = Some(BaselineRecord::clone(record));
+            }
             #[cfg(feature = "compare")]
-            Some(Record::Comparison(r)) => self.comparison = Some(r),
-            Some(Record::Complexity(r)) => self.complexity = Some(r),
-            None => {}
+            Said::Paired(PairedSaid::Compared { record, .. }) => {
+                self.comparison = Some(ComparisonRecord::clone(record));
+            }
+            Said::Complexity(c) => {
+                if let Some(record) = c.record() {
+                    self.complexity = Some(record.clone());
+                }
+            }
+            _ => {}
         }
-    }
-
-    /// A reason of the runner's own that fails the test.
-    pub(crate) fn fail(&mut self, source: Source, text: impl Into<String>) {
-        self.reasons.push(Reason::failing(source, text));
-    }
-
-    /// A reason of the runner's own that fails nothing.
-    pub(crate) fn say(&mut self, source: Source, text: impl Into<String>) {
-        self.reasons.push(Reason::said(source, text));
+        self.said.push(said);
     }
 }
 
@@ -168,10 +179,7 @@ pub(crate) struct Outcome {
     pub(crate) judged: Judged,
     /// A failure measured under interference and measured again: the
     /// first measurement's account.
-    pub(crate) remeasured: Option<Remeasured>,
-    /// What libtest prints under `failures:`, when it is not the reasons
-    /// (a panic's whole message).
-    pub(crate) failure_detail: Option<String>,
+    pub(crate) remeasured: Option<Remeasure>,
     /// The test did not return within its bound and its thread still runs:
     /// no other test may be measured beside it.
     pub(crate) hung: bool,
@@ -204,7 +212,6 @@ impl Outcome {
             measured: Measured::default(),
             judged: Judged::default(),
             remeasured: None,
-            failure_detail: None,
             hung: false,
             duration_s: 0.0,
         }
@@ -215,9 +222,24 @@ impl Outcome {
         self.judged.verdict()
     }
 
-    /// The test's report, written once from what was measured and decided;
-    /// a failed test's detail is its panic's message, else its reasons.
+    /// The test's report, written once from what was measured and decided,
+    /// its reasons and warnings said in words here; a failed test's detail
+    /// is its panic's message, else its reasons.
     pub(crate) fn finish(self) -> Finished {
+        let failure_detail = (self.verdict() == Verdict::Fail).then(|| {
+            words::runner::failure_detail(self.measured.panic.as_deref(), &self.judged.said)
+        });
+        let hung = self.hung;
+        Finished {
+            report: self.into_report(),
+            failure_detail,
+            hung,
+        }
+    }
+
+    /// The test's report: its figures and records as they are, its reasons
+    /// and warnings in words.
+    fn into_report(self) -> TestReport {
         let Outcome {
             name,
             file,
@@ -225,25 +247,27 @@ impl Outcome {
             measured,
             judged,
             remeasured,
-            failure_detail,
-            hung,
+            hung: _,
             duration_s,
         } = self;
         let verdict = judged.verdict();
-        let failure_detail = match verdict {
-            Verdict::Fail => failure_detail.or_else(|| Some(reasons_text(&judged.reasons))),
-            _ => None,
-        };
         let (samples, iters_per_sample) = measured
             .measurement
             .as_ref()
             .map_or((0, 0), |m| (m.samples_ns.len(), m.iters_per_sample));
-        let mut warnings = measured.warnings;
-        warnings.extend(judged.warnings);
-        let report = TestReport {
+        let warnings: Vec<String> = measured
+            .warnings
+            .iter()
+            .chain(&judged.warnings)
+            .map(words::warning)
+            .collect();
+        let baseline = judged
+            .baseline
+            .map(|record| words::baseline::completed(record, &judged.said));
+        TestReport {
             name,
             verdict,
-            reasons: judged.reasons,
+            reasons: judged.said.iter().map(Reason::of).collect(),
             estimate: judged.estimate,
             samples,
             iters_per_sample,
@@ -256,10 +280,10 @@ impl Outcome {
             panic: measured.panic,
             measurement: measured.measurement,
             diagnostics: judged.diagnostics,
-            baseline: judged.baseline,
+            baseline,
             comparison: judged.comparison,
             interference: measured.interference,
-            remeasured,
+            remeasured: remeasured.map(Remeasure::into_record),
             size: measured.size,
             complexity: judged.complexity,
             measure: measured.measure,
@@ -271,11 +295,6 @@ impl Outcome {
             file: file.to_owned(),
             line,
             duration_s,
-        };
-        Finished {
-            report,
-            failure_detail,
-            hung,
         }
     }
 }
@@ -283,52 +302,69 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::allocations::check::AllocationsSaid;
+    use crate::allocations::AllocCount;
     use crate::budget::BudgetOutcome;
+    use crate::checks::Source;
+    use crate::stats::Estimate;
 
     #[test]
     fn a_failed_finding_fails_the_test_and_keeps_its_record() {
         let mut o = Outcome::at("t".to_owned(), "x.rs", 1);
         o.judged
-            .record(Finding::pass(Source::Budget, "no budget: measured only"));
+            .record(Finding::new(Said::Budget(BudgetSaid::NoBudget)));
         assert_eq!(o.verdict(), Verdict::Pass);
-        let budget = BudgetRecord {
-            budget_ns: 50.0,
-            outcome: BudgetOutcome::Over,
-            ratio: 1.2,
-            look: None,
-            may_flip: false,
-        };
+        let estimate = Estimate::median_at(60.0, 59.0, 61.0, 100);
+        let record = BudgetRecord::decide(&estimate, 50.0);
+        assert_eq!(record.outcome, BudgetOutcome::Over);
         o.judged.record(Finding {
-            source: Source::Budget,
-            passed: false,
-            reason: "over budget".to_owned(),
-            warnings: vec!["w".to_owned()],
-            record: Some(Record::Budget(budget)),
+            said: Said::Budget(BudgetSaid::Decided {
+                record,
+                estimate,
+                between_run_sd: None,
+            }),
+            warnings: vec![Warning::CpuClockNotForCustom],
         });
         assert_eq!(o.verdict(), Verdict::Fail);
         assert_eq!(
-            o.judged.reasons,
-            [
-                Reason::said(Source::Budget, "no budget: measured only"),
-                Reason::failing(Source::Budget, "over budget")
-            ]
+            o.judged.said.iter().map(Said::source).collect::<Vec<_>>(),
+            [Source::Budget, Source::Budget]
         );
         // A later passing check does not undo the failure.
-        o.judged.record(Finding::pass(Source::Allocations, "fine"));
+        let none = AllocCount {
+            allocs: 0,
+            bytes: 0,
+        };
+        o.judged.record(Finding::new(Said::Allocations(AllocationsSaid {
+            limit: 1,
+            counted: Some(Allocations::per_iteration(none, 100, Some(1))),
+        })));
         assert_eq!(o.verdict(), Verdict::Fail);
-        // The report is written once, with all of it.
+        // The report is written once, with all of it, in words.
         let report = o.finish().report;
         assert_eq!(report.verdict, Verdict::Fail);
-        assert_eq!(report.warnings, ["w"]);
+        assert_eq!(
+            report.warnings,
+            ["measure = \"cpu\" does not apply to iter_custom: the routine's own times are used \
+              as given"]
+        );
         assert_eq!(
             report.budget.as_ref().map(|b| b.outcome),
             Some(BudgetOutcome::Over)
+        );
+        assert_eq!(
+            report.reasons.iter().map(|r| r.fails).collect::<Vec<_>>(),
+            [false, true, false]
         );
         // report.json keeps the words alone.
         let json = serde_json::to_value(&report.reasons).unwrap();
         assert_eq!(
             json,
-            serde_json::json!(["no budget: measured only", "over budget", "fine"])
+            serde_json::json!([
+                "no budget: measured only",
+                "over budget 50.00 ns: CI [59.00 ns, 61.00 ns] lies above it (120% of budget)",
+                "within allocation limit 1: 0 allocations per iteration"
+            ])
         );
     }
 }

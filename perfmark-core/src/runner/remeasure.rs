@@ -26,10 +26,40 @@
 use std::time::Duration;
 
 use super::outcome::Outcome;
-use crate::checks::{Source, Verdict};
+use crate::checks::{RunnerSaid, Said, Verdict, Warning};
 use crate::measure::Measurement;
-use crate::report::words::remeasure as words;
-use crate::report::{RemeasureOutcome, Remeasured};
+use crate::observe::Interference;
+use crate::report::{Reason, RemeasureOutcome, Remeasured};
+
+/// A failure measured under interference, re-measured once: the first
+/// measurement's account and what the second decided, kept until the
+/// test's report is written ([`Remeasured`] is what it keeps).
+#[derive(Debug)]
+pub(crate) struct Remeasure {
+    /// What the first measurement's findings said, the failure among them.
+    pub(crate) first_said: Vec<Said>,
+    /// The first measurement's estimate, ns per iteration.
+    pub(crate) first_ns_per_iter: Option<f64>,
+    /// What the OS saw during the first measurement.
+    pub(crate) first_interference: Interference,
+    /// The re-measurement's cap on sampling, s.
+    pub(crate) max_time_s: f64,
+    /// What the re-measurement found.
+    pub(crate) outcome: RemeasureOutcome,
+}
+
+impl Remeasure {
+    /// What `report.json` keeps of it, the first reasons in words.
+    pub(crate) fn into_record(self) -> Remeasured {
+        Remeasured {
+            first_reasons: self.first_said.iter().map(Reason::of).collect(),
+            first_ns_per_iter: self.first_ns_per_iter,
+            first_interference: self.first_interference,
+            max_time_s: self.max_time_s,
+            outcome: self.outcome,
+        }
+    }
+}
 
 /// Whether `outcome` is a failure to measure again: a budget or
 /// regression failure (the body returned and its samples were judged)
@@ -67,32 +97,33 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
         return second;
     }
     let mut outcome = second;
-    let disturbed_again = outcome.measured.interference.as_ref().filter(|i| i.disturbed);
-    let decided = match (outcome.verdict(), disturbed_again) {
+    let again = outcome
+        .measured
+        .interference
+        .clone()
+        .filter(|i| i.disturbed);
+    let decided = match (outcome.verdict(), &again) {
         (Verdict::Fail, Some(_)) => RemeasureOutcome::FailedUnderInterference,
         (Verdict::Fail, None) => RemeasureOutcome::Failed,
         _ => RemeasureOutcome::Passed,
     };
     match decided {
-        RemeasureOutcome::Passed | RemeasureOutcome::Failed => outcome
-            .judged
-            .warnings
-            .push(words::remeasured(
-                &first_interference,
-                decided == RemeasureOutcome::Passed,
-            )),
+        RemeasureOutcome::Passed | RemeasureOutcome::Failed => {
+            outcome.judged.warnings.push(Warning::Remeasured {
+                first: first_interference.clone(),
+                passed: decided == RemeasureOutcome::Passed,
+            });
+        }
         RemeasureOutcome::FailedUnderInterference => {
-            let reason = words::failed_twice(&first_interference, disturbed_again);
-            if let Some(detail) = outcome.failure_detail.as_mut() {
-                detail.push('\n');
-                detail.push_str(&reason);
-            }
             // Said under the test's line with the failing checks' reasons.
-            outcome.judged.fail(Source::Runner, reason);
+            outcome.judged.say(Said::Runner(RunnerSaid::FailedTwice {
+                first: Box::new(first_interference.clone()),
+                again: again.map(Box::new),
+            }));
         }
     }
-    outcome.remeasured = Some(Remeasured {
-        first_reasons: first.judged.reasons,
+    outcome.remeasured = Some(Remeasure {
+        first_said: first.judged.said,
         first_ns_per_iter: first.judged.estimate.map(|e| e.ns_per_iter),
         first_interference,
         max_time_s: max_time.as_secs_f64(),
@@ -104,21 +135,25 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::check::BudgetSaid;
     use crate::report::fixtures::{self, interference};
-    use crate::report::Reason;
+    use crate::stats::estimate;
 
     /// A measured test, failed over its budget or passed under it, with
     /// `wait_ms` of interference.
     fn outcome(fails: bool, wait_ms: u64) -> Outcome {
         let samples: Vec<f64> = (0..60).map(|i| 40.0 + f64::from(i % 7)).collect();
         let budget = if fails { 30.0 } else { 60.0 };
-        let report = fixtures::measured("t", samples, Some(budget));
+        let report = fixtures::measured("t", samples.clone(), Some(budget));
         let mut o = Outcome::at("t".to_owned(), "x.rs", 1);
         o.measured.interference = Some(interference(wait_ms));
         o.measured.measurement = report.measurement;
-        o.judged.reasons = report.reasons;
         o.judged.estimate = report.estimate;
-        o.judged.budget = report.budget;
+        o.judged.say(Said::Budget(BudgetSaid::Decided {
+            record: report.budget.expect("a budget record"),
+            estimate: estimate(&samples, 0.95),
+            between_run_sd: None,
+        }));
         assert_eq!(o.verdict() == Verdict::Fail, fails);
         o
     }
@@ -153,7 +188,7 @@ mod tests {
     #[test]
     fn a_quiet_pass_decides_and_the_first_failure_is_recorded() {
         let first = outcome(true, 300);
-        let first_reasons = first.judged.reasons.clone();
+        let first_reasons: Vec<Reason> = first.judged.said.iter().map(Reason::of).collect();
         let o = combine(first, outcome(false, 5), Duration::from_secs(1)).finish();
         assert_eq!(o.report.verdict, Verdict::Pass);
         assert_eq!(o.failure_detail, None);
@@ -173,11 +208,14 @@ mod tests {
     fn a_remeasurement_that_hangs_decides_alone() {
         let mut hung = outcome(true, 0);
         hung.judged.estimate = None;
-        hung.judged.reasons = vec![Reason::failing(Source::Runner, "did not return within 92 s")];
+        hung.judged.said = vec![Said::Runner(RunnerSaid::Hung {
+            bound: Duration::from_secs(92),
+            rule: None,
+        })];
         hung.hung = true;
         let o = combine(outcome(true, 300), hung, Duration::from_secs(1)).finish();
         assert!(o.hung);
-        assert_eq!(o.report.reasons[0].text, "did not return within 92 s");
+        assert!(o.report.reasons[0].text.starts_with("did not return within 92 s"));
         assert_eq!(o.report.reasons.len(), 1);
         assert!(o.report.remeasured.is_none());
     }

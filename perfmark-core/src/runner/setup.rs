@@ -12,16 +12,19 @@ use super::machine::{self, MachineLock};
 use crate::paired::builds::Comparing;
 use super::Runner;
 use crate::allocations;
-use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint};
-use crate::report::words::allocations as allocs;
+use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint, MachineMatch};
 use crate::baseline::run_spreads::Prior;
 use crate::clock::{self, Clock};
 use crate::measure::noise_floor;
-use crate::platform::Platform;
+use crate::platform::{EnvironmentWarning, Platform};
 use crate::registry::PerfTest;
 use crate::report::console::Console;
 use crate::report::Startup;
 use crate::Error;
+
+/// Why a run with `--save-baseline` in an unoptimized build stops.
+const UNOPTIMIZED_SAVE: &str = "refusing to save baselines from an unoptimized build: run `cargo \
+     test --release -- --save-baseline`";
 
 /// What a run knows before its first test.
 pub(crate) struct Setup {
@@ -33,7 +36,7 @@ pub(crate) struct Setup {
     pub(super) will_measure: bool,
     pub(super) platform: Platform,
     /// Said once, in the header.
-    pub(super) environment_warnings: Vec<String>,
+    pub(super) environment_warnings: Vec<EnvironmentWarning>,
     pub(super) store: BaselineStore,
     /// This machine and build, as baselines record it.
     pub(crate) fingerprint: Fingerprint,
@@ -71,31 +74,16 @@ impl Runner {
         // Before anything is measured: a run asked to count that cannot
         // stops here, with how to install what it needs.
         #[cfg(feature = "instructions")]
-        let valgrind = if self.options.instructions && will_measure {
-            Some(crate::instructions::Valgrind::find().map_err(Error::usage)?)
-        } else {
-            None
-        };
+        let valgrind = self.valgrind(will_measure)?;
         #[cfg(not(feature = "instructions"))]
         if self.options.instructions && will_measure {
             return Err(Error::usage(crate::report::words::runner::WITHOUT_INSTRUCTIONS).into());
         }
         // Taken before the clock's calibration and the noise floor, which
         // are measurements too.
-        let (machine_lock, lock_warning) = if will_measure && !self.options.no_lock {
-            self.take_machine_lock(console)
-        } else {
-            (None, None)
-        };
+        let (machine_lock, lock_warning) = self.machine_lock(will_measure, console);
         let (platform, clock_calibration_s) = self.calibrate(selected);
-        let mut environment_warnings = platform.warnings();
-        if !allocations::installed() {
-            environment_warnings.push(format!(
-                "allocations are not counted: {}",
-                allocs::NOT_COUNTED
-            ));
-        }
-        environment_warnings.extend(self.observer.coverage().header_warning());
+        let mut environment_warnings = self.machine_warnings(&platform);
         let fingerprint = Fingerprint::current(
             &platform.rustc,
             &platform.profile,
@@ -103,49 +91,15 @@ impl Runner {
         );
         let store = self.baseline_store(&fingerprint);
         if self.options.save_baseline && !self.measuring() {
-            return Err(Error::usage(
-                "refusing to save baselines from an unoptimized build: run `cargo test \
-                 --release -- --save-baseline`",
-            )
-            .into());
+            return Err(Error::usage(UNOPTIMIZED_SAVE).into());
         }
         let (comparing, baselines) = self.what_to_compare_with(&store, selected)?;
         if let Some(file) = &baselines {
-            let stale = file.stale_tests(tests.iter().map(|t| t.name()));
-            if !stale.is_empty() {
-                environment_warnings.push(format!(
-                    "{} has entries for tests that no longer exist: {}",
-                    file.path().display(),
-                    stale.join(", ")
-                ));
-            }
-            let measured = self.measured(selected);
-            environment_warnings.extend(machine_notes(
-                file,
-                measured.iter().map(|t| t.name()),
-                &fingerprint,
-            ));
+            environment_warnings.extend(self.baseline_warnings(file, &tests, selected, &fingerprint));
         }
-        let noise_floor_started = Instant::now();
-        let (noise_floor, noise_floor_shared) = if will_measure {
-            let (floor, shared) = self.noise_floor(machine_lock.as_ref());
-            (Some(floor), shared)
-        } else {
-            (None, false)
-        };
-        let startup = will_measure.then(|| Startup {
-            clock_calibration_s,
-            noise_floor_s: noise_floor_started.elapsed().as_secs_f64(),
-            noise_floor_shared,
-        });
+        let (noise_floor, startup) =
+            self.measure_noise_floor(will_measure, machine_lock.as_ref(), clock_calibration_s);
         environment_warnings.extend(lock_warning);
-        // How much estimates move between processes here: the source both
-        // the regression rule and the budget's near-the-line note read.
-        let prior = Prior::resolve(
-            self.options.between_run_sd,
-            baselines.as_ref(),
-            &fingerprint,
-        );
         Ok(Setup {
             tests,
             machine_lock,
@@ -153,16 +107,91 @@ impl Runner {
             platform,
             environment_warnings,
             store,
+            // How much estimates move between processes here: the source
+            // both the regression rule and the budget's near-the-line note
+            // read.
+            prior: Prior::resolve(self.options.between_run_sd, baselines.as_ref(), &fingerprint),
             fingerprint,
             comparing,
             baselines,
             noise_floor,
             startup,
-            prior,
             report_dir: self.report_dir(),
             #[cfg(feature = "instructions")]
             valgrind,
         })
+    }
+
+    /// The valgrind that counts instructions, when the run measures and
+    /// `--instructions` asks for counts.
+    ///
+    /// # Errors
+    /// When valgrind cannot be found or run, with how to install it.
+    #[cfg(feature = "instructions")]
+    fn valgrind(&self, will_measure: bool) -> Result<Option<crate::instructions::Valgrind>, Error> {
+        if self.options.instructions && will_measure {
+            crate::instructions::Valgrind::find().map(Some).map_err(Error::usage)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// What the header warns of about this machine and build (`platform`):
+    /// the platform's own warnings, allocations not counted, and what of
+    /// the interference cannot be observed.
+    fn machine_warnings(&self, platform: &Platform) -> Vec<EnvironmentWarning> {
+        let mut warnings = platform.warnings();
+        if !allocations::installed() {
+            warnings.push(EnvironmentWarning::AllocationsNotCounted);
+        }
+        warnings.extend(self.observer.coverage().header_warning());
+        warnings
+    }
+
+    /// What the header warns of about the baseline `file`: entries of tests
+    /// that no longer exist among `tests`, and what differed, without
+    /// making times incomparable, from the machine of the `selected` tests'
+    /// entries (`here` is this one).
+    fn baseline_warnings(
+        &self,
+        file: &BaselineFile,
+        tests: &[&'static PerfTest],
+        selected: &[&Case],
+        here: &Fingerprint,
+    ) -> Vec<EnvironmentWarning> {
+        let mut warnings = Vec::new();
+        let stale = file.stale_tests(tests.iter().map(|t| t.name()));
+        if !stale.is_empty() {
+            warnings.push(EnvironmentWarning::StaleBaselines {
+                path: file.path().to_path_buf(),
+                tests: stale,
+            });
+        }
+        let measured = self.measured(selected);
+        warnings.extend(machine_notes(file, measured.iter().map(|t| t.name()), here));
+        warnings
+    }
+
+    /// The machine's noise floor when the run measures ([`Self::noise_floor`],
+    /// under the machine `lock`), and what the start-up cost with the
+    /// clock's calibration of `clock_calibration_s`.
+    fn measure_noise_floor(
+        &self,
+        will_measure: bool,
+        lock: Option<&MachineLock>,
+        clock_calibration_s: f64,
+    ) -> (Option<f64>, Option<Startup>) {
+        if !will_measure {
+            return (None, None);
+        }
+        let started = Instant::now();
+        let (floor, shared) = self.noise_floor(lock);
+        let startup = Startup {
+            clock_calibration_s,
+            noise_floor_s: started.elapsed().as_secs_f64(),
+            noise_floor_shared: shared,
+        };
+        (Some(floor), Some(startup))
     }
 
     /// Calibrates the clocks the `selected` tests use (the thread CPU
@@ -215,10 +244,28 @@ impl Runner {
         Ok((None, store.load(self.build.crate_name)?))
     }
 
+    /// The machine-wide measurement lock, when the run measures and may
+    /// take it ([`Self::take_machine_lock`]), with the warning of a lock
+    /// that could not be taken.
+    fn machine_lock(
+        &self,
+        will_measure: bool,
+        console: &mut Console,
+    ) -> (Option<MachineLock>, Option<EnvironmentWarning>) {
+        if will_measure && !self.options.no_lock {
+            self.take_machine_lock(console)
+        } else {
+            (None, None)
+        }
+    }
+
     /// Takes the machine-wide measurement lock ([`machine`]), saying so
     /// when it has to wait; when it cannot be taken, measures without it and
     /// returns the warning that says so.
-    fn take_machine_lock(&self, console: &mut Console) -> (Option<MachineLock>, Option<String>) {
+    fn take_machine_lock(
+        &self,
+        console: &mut Console,
+    ) -> (Option<MachineLock>, Option<EnvironmentWarning>) {
         let dir = self
             .options
             .lock_dir
@@ -229,12 +276,10 @@ impl Runner {
             Ok(lock) => (Some(lock), None),
             Err(e) => (
                 None,
-                Some(format!(
-                    "cannot take the machine-wide measurement lock in {}: {e}; measuring \
-                     without it, so a perfmark run in another process may disturb this one \
-                     (set PERFMARK_LOCK_DIR to a writable directory)",
-                    dir.display()
-                )),
+                Some(EnvironmentWarning::NoMachineLock {
+                    dir,
+                    error: e.to_string(),
+                }),
             ),
         }
     }
@@ -291,24 +336,28 @@ impl Runner {
 
 /// What differed, without making them incomparable, between this machine
 /// (`here`) and the baselines in `file` of the `tests` the run measures
-/// (another kernel, a rustc or perfmark patch release): each
-/// [`MachineMatch::note`](crate::baseline::MachineMatch::note) once, in the
-/// order of the tests, for the header.
+/// (another kernel, a rustc or perfmark patch release): each such
+/// [`MachineMatch`](crate::baseline::MachineMatch) once, in the order of
+/// the tests, for the header.
 fn machine_notes(
     file: &BaselineFile,
     tests: impl Iterator<Item = String>,
     here: &Fingerprint,
-) -> Vec<String> {
-    let mut notes: Vec<String> = Vec::new();
+) -> Vec<EnvironmentWarning> {
+    let mut notes: Vec<MachineMatch> = Vec::new();
     for test in tests {
         let note = file
             .get(&test)
-            .and_then(|entry| here.compare(entry.fingerprint()).note());
-        if let Some(note) = note.filter(|n| !notes.contains(n)) {
+            .map(|entry| here.compare(entry.fingerprint()))
+            .filter(MachineMatch::has_note);
+        if let Some(note) = note.filter(|n| !notes.iter().any(|m| m.notes().eq(n.notes()))) {
             notes.push(note);
         }
     }
     notes
+        .into_iter()
+        .map(|m| EnvironmentWarning::BaselineNote(Box::new(m)))
+        .collect()
 }
 
 /// The directory cargo builds into: `CARGO_TARGET_DIR` when set, else the

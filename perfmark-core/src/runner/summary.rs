@@ -14,7 +14,8 @@ use crate::baseline::{self, BaselineError, BaselineStore, Entry, Fingerprint};
 use crate::paired::RunComparison;
 use crate::measure::reference;
 use crate::report::console::{Console, Counts};
-use crate::report::{self, MachineLockRecord, Report, TestReport};
+use crate::measure::Measurement;
+use crate::report::{self, words, EstimateRecord, MachineLockRecord, Report, TestReport};
 
 /// What the tests of a run left: every test's report, in the order run,
 /// and the failed ones' names with what libtest prints under `failures:`.
@@ -45,29 +46,14 @@ impl Runner {
         });
         let removed = self.removed_tests(&setup);
         console.removed(&removed);
-        console.footer(&footer(family, &ran.reports));
+        console.footer(&words::runner::footer(
+            &ran.reports,
+            family.bound(&ran.reports).as_ref(),
+        ));
         console.failures(&ran.failures);
         let mut code = if ran.failures.is_empty() { 0 } else { 101 };
-        if self.options.save_baseline {
-            match save_baselines(
-                &setup.store,
-                self.build.crate_name,
-                &ran.reports,
-                &setup.fingerprint,
-            ) {
-                Ok(saved) => {
-                    let unbounded: Vec<&str> = saved.unbounded.iter().map(String::as_str).collect();
-                    let file = saved
-                        .file
-                        .as_ref()
-                        .map(|(path, len)| (path.as_path(), *len));
-                    console.baselines_saved(file, saved.recorded, &unbounded);
-                }
-                Err(e) => {
-                    console.error(e);
-                    code = 101;
-                }
-            }
+        if self.options.save_baseline && !self.save_baselines(&setup, &ran.reports, console) {
+            code = 101;
         }
         let counts = Counts::of(&ran.reports, filtered_out);
         let report = Report {
@@ -75,7 +61,7 @@ impl Runner {
             target: self.build.crate_name.to_owned(),
             platform: setup.platform,
             noise_floor: setup.noise_floor,
-            environment_warnings: setup.environment_warnings,
+            environment_warnings: words::environment::all(&setup.environment_warnings),
             tests: ran.reports,
             comparison: setup.comparing.map(|c| RunComparison {
                 base: c.base[0].display().to_string(),
@@ -102,6 +88,32 @@ impl Runner {
         code
     }
 
+    /// `--save-baseline`: saves this run's measured tests as baselines in
+    /// the `setup`'s store and says what was saved; whether it could.
+    fn save_baselines(&self, setup: &Setup, reports: &[TestReport], console: &mut Console) -> bool {
+        let saved = save_baselines(
+            &setup.store,
+            self.build.crate_name,
+            reports,
+            &setup.fingerprint,
+        );
+        match saved {
+            Ok(saved) => {
+                let unbounded: Vec<&str> = saved.unbounded.iter().map(String::as_str).collect();
+                let file = saved
+                    .file
+                    .as_ref()
+                    .map(|(path, len)| (path.as_path(), *len));
+                console.baselines_saved(file, saved.recorded, &unbounded);
+                true
+            }
+            Err(e) => {
+                console.error(e);
+                false
+            }
+        }
+    }
+
     /// Compare mode: the selected tests of the base that this build does
     /// not have.
     fn removed_tests(&self, setup: &Setup) -> Vec<String> {
@@ -115,26 +127,6 @@ impl Runner {
             .cloned()
             .collect()
     }
-}
-
-/// The footer's lines: each sentence about baselines recorded on another
-/// machine (the same for every test whose baseline came from there), and
-/// what the family-wise correction bounded, when the run corrects.
-fn footer(family: &Family, reports: &[TestReport]) -> Vec<String> {
-    let mut lines: Vec<String> = report::facts::other_machine_sentences(reports)
-        .into_iter()
-        .map(|(sentence, tests)| {
-            format!(
-                "note: {sentence} ({tests} test{})",
-                if tests == 1 { "" } else { "s" }
-            )
-        })
-        .collect();
-    lines.extend(
-        report::facts::machine_moved_sentence(reports).map(|sentence| format!("note: {sentence}")),
-    );
-    lines.extend(family.statement(reports));
-    lines
 }
 
 /// What `--save-baseline` did.
@@ -168,7 +160,25 @@ fn save_baselines(
             unbounded.push(r.name.clone());
             continue;
         }
-        let mut entry = Entry::new(
+        entries.push(baseline_entry(r, e, m, fingerprint));
+    }
+    let file = if entries.is_empty() {
+        None
+    } else {
+        let file = store.save(target, &entries)?;
+        Some((file.path().to_owned(), file.len()))
+    };
+    Ok(Saved {
+        file,
+        recorded: entries.len(),
+        unbounded,
+    })
+}
+
+/// The baseline entry of the test reported as `r`, whose estimate `e` and
+/// measurement `m` it records, on the machine `fingerprint` describes.
+fn baseline_entry(r: &TestReport, e: &EstimateRecord, m: &Measurement, fingerprint: &Fingerprint) -> Entry {
+    let mut entry = Entry::new(
             r.name.clone(),
             baseline::StoredEstimate::new(
                 e.statistic.as_str(),
@@ -182,38 +192,26 @@ fn save_baselines(
             fingerprint.clone(),
         )
         .with_clock(r.measure);
-        if let Some(reference) = reference::estimate(&m.reference_ns, e.confidence) {
-            entry = entry.with_reference(baseline::StoredReference {
-                ci_high_ns: reference.ci.high,
-                ci_low_ns: reference.ci.low,
-                confidence: reference.ci.confidence,
-                ns_per_step: reference.point,
-            });
-        }
-        if let Some(p) = &r.processes {
-            entry = entry.with_processes(baseline::StoredProcesses {
-                df: p.df,
-                sd_log: p.tau_own,
-            });
-        }
-        if let Some(c) = &r.instructions {
-            entry = entry.with_instructions(baseline::StoredInstructions {
-                per_iter: c.per_iter as f64,
-                min_per_iter: c.min_per_iter,
-                max_per_iter: c.max_per_iter,
-            });
-        }
-        entries.push(entry);
+    if let Some(reference) = reference::estimate(&m.reference_ns, e.confidence) {
+        entry = entry.with_reference(baseline::StoredReference {
+            ci_high_ns: reference.ci.high,
+            ci_low_ns: reference.ci.low,
+            confidence: reference.ci.confidence,
+            ns_per_step: reference.point,
+        });
     }
-    let file = if entries.is_empty() {
-        None
-    } else {
-        let file = store.save(target, &entries)?;
-        Some((file.path().to_owned(), file.len()))
-    };
-    Ok(Saved {
-        file,
-        recorded: entries.len(),
-        unbounded,
-    })
+    if let Some(p) = &r.processes {
+        entry = entry.with_processes(baseline::StoredProcesses {
+            df: p.df,
+            sd_log: p.tau_own,
+        });
+    }
+    if let Some(c) = &r.instructions {
+        entry = entry.with_instructions(baseline::StoredInstructions {
+            per_iter: c.per_iter as f64,
+            min_per_iter: c.min_per_iter,
+            max_per_iter: c.max_per_iter,
+        });
+    }
+    entry
 }

@@ -27,7 +27,7 @@ use std::time::Duration;
 use crate::bencher::Bencher;
 use crate::cpus::{self, Cpus, Placed};
 use crate::observe::{Observer, Reading};
-use crate::report::words::runner as words;
+use crate::checks::RunnerSaid;
 
 /// Added to every default bound: time for a test's own setup (building
 /// its inputs before it hands the routine to the Bencher), which no option
@@ -61,7 +61,7 @@ pub(super) enum Bounded {
     /// left behind, and the process must exit soon.
     Hung,
     /// No thread could be started for the test (the system is out of
-    /// threads or memory): the error, in words.
+    /// threads or memory): the error as it displays.
     NoThread(String),
 }
 
@@ -152,7 +152,7 @@ pub(super) fn run_bounded(
         hand_back.give((result, Some(Box::new(ran))));
     });
     if let Err(e) = spawned {
-        return Bounded::NoThread(format!("could not start a thread for the test: {e}"));
+        return Bounded::NoThread(e.to_string());
     }
     let (place, woken) = &*slot;
     let place = place.lock().unwrap_or_else(PoisonError::into_inner);
@@ -165,12 +165,13 @@ pub(super) fn run_bounded(
     }
 }
 
-/// The reason a test that did not return within `bound` fails with, and
-/// how to give it longer: the bound `--timeout` set when `overridden`,
-/// else the default rule.
-pub(super) fn hung_reason(bound: Duration, overridden: bool) -> String {
-    let rule = (!overridden).then_some((CAPS_FACTOR, GRACE));
-    words::hung(bound, rule)
+/// What a test that did not return within `bound` fails with: the bound
+/// `--timeout` set when `overridden`, else the default rule.
+pub(super) fn hung(bound: Duration, overridden: bool) -> RunnerSaid {
+    RunnerSaid::Hung {
+        bound,
+        rule: (!overridden).then_some((CAPS_FACTOR, GRACE)),
+    }
 }
 
 #[cfg(test)]
@@ -342,10 +343,13 @@ mod tests {
 
     #[test]
     fn the_hung_reason_says_how_to_give_more_time() {
-        let r = hung_reason(Duration::from_secs(92), false);
+        let said = |bound, overridden| {
+            crate::report::words::said(&crate::checks::Said::Runner(hung(bound, overridden)))
+        };
+        let r = said(Duration::from_secs(92), false);
         assert!(r.starts_with("did not return within 92 s (10 × (warmup + max_time) + 60 s)"));
         assert!(r.contains("--timeout DURATION or PERFMARK_TIMEOUT"), "{r}");
-        let r = hung_reason(Duration::from_millis(1500), true);
+        let r = said(Duration::from_millis(1500), true);
         assert!(
             r.starts_with("did not return within 1.500 s (--timeout"),
             "{r}"

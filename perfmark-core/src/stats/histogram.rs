@@ -112,59 +112,9 @@ pub fn histogram(xs: &[f64], max_bins: usize) -> Histogram {
     }
 }
 
-/// Renders `xs` as a histogram of `bins` equal-width bins from the smallest to
-/// the largest sample, one line per bin:
-/// `"[   812.40,    815.00) ##########  23"`, bars scaled so the fullest bin
-/// has `width` characters (`#`, ASCII so CI logs keep it). The last bin is
-/// closed. Values print with 2 decimals in the input's unit.
-///
-/// Returns no lines for an empty input; a single line when every sample is
-/// equal or `bins` is 0 or 1.
-pub fn text_histogram(xs: &[f64], bins: usize, width: usize) -> Vec<String> {
-    if xs.is_empty() {
-        return Vec::new();
-    }
-    let (min, max) = xs
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
-            (lo.min(x), hi.max(x))
-        });
-    let counts = bin_counts(xs, min, max, bins);
-    let bins = counts.len();
-    let step = (max - min) / bins as f64;
-    let fullest = counts.iter().copied().max().unwrap_or(1).max(1);
-    let count_width = fullest.to_string().len();
-    counts
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let lo = min + step * i as f64;
-            let hi = if i + 1 == bins {
-                max
-            } else {
-                min + step * (i + 1) as f64
-            };
-            let close = if i + 1 == bins { ']' } else { ')' };
-            // round up so that a non-empty bin always shows at least one mark
-            let bar = "#".repeat((c * width).div_ceil(fullest));
-            format!("[{lo:>12.2}, {hi:>12.2}{close} {bar:<width$} {c:>count_width$}")
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bins_counts_and_bars() {
-        let xs = [1.0, 1.5, 2.0, 2.5, 2.6, 4.0];
-        let lines = text_histogram(&xs, 3, 6);
-        assert_eq!(lines.len(), 3);
-        assert_eq!(lines[0], "[        1.00,         2.00) ####   2");
-        assert_eq!(lines[1], "[        2.00,         3.00) ###### 3");
-        assert_eq!(lines[2], "[        3.00,         4.00] ##     1");
-    }
 
     #[test]
     fn equal_width_bins_close_the_last_one() {
@@ -217,16 +167,5 @@ mod tests {
         // All equal: one zero-width bin.
         let h = histogram(&[7.0; 9], 50);
         assert_eq!((h.counts.clone(), h.width), (vec![9], 0.0));
-    }
-
-    #[test]
-    fn degenerate_inputs() {
-        assert!(text_histogram(&[], 10, 20).is_empty());
-        let flat = text_histogram(&[5.0, 5.0], 10, 4);
-        assert_eq!(
-            flat,
-            vec!["[        5.00,         5.00] #### 2".to_string()]
-        );
-        assert_eq!(text_histogram(&[1.0, 2.0], 0, 4).len(), 1);
     }
 }

@@ -14,7 +14,8 @@
 //! - [`at_resolution`]: what a time below the measurement's resolution (or
 //!   below zero, after the harness's cost is subtracted) reads as.
 //! - [`histogram()`], [`bulk`], [`bin_counts`]: the samples binned for a plot,
-//!   their spikes left out; [`text_histogram`]: at a glance, for `--verbose`.
+//!   their spikes left out, or in equal-width bins over them all (which
+//!   `--verbose` draws at a glance).
 //! - [`line`](mod@line): a weighted least-squares line (the complexity fit's, the
 //!   reference's; how time grows with the size of the input is the
 //!   complexity feature's own, [`crate::complexity::fit`]).
@@ -60,12 +61,12 @@ pub use dist::quantile;
 pub use estimate::estimate_in_groups;
 pub use estimate::{estimate_with, Estimate, Statistic};
 pub use family::bonferroni_confidence;
-pub use histogram::{bulk, histogram, text_histogram, Bulk, Histogram};
+pub use histogram::{bin_counts, bulk, histogram, Bulk, Histogram};
 pub use interval::Interval;
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
-pub use modality::{modes, Modality};
+pub use modality::{modes, Modality, Mode};
 pub use outliers::{tukey, Outliers};
-pub use resolution::{at_resolution, is_below_resolution};
+pub use resolution::{at_resolution, is_below_resolution, AtResolution};
 
 // What perfmark's own tests and workspace tasks reach besides.
 #[cfg(feature = "internals")]
@@ -79,11 +80,8 @@ pub use dist::{normal_quantile, t_quantile};
 #[cfg(any(test, feature = "internals"))]
 pub use estimate::estimate;
 #[cfg(feature = "internals")]
-pub use histogram::bin_counts;
 #[cfg(feature = "internals")]
-pub use modality::{Mode, MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
+pub use modality::{MAX_DIP_RATIO, MIN_MODE_SAMPLES, MIN_MODE_WEIGHT};
 #[cfg(feature = "internals")]
 pub use outliers::{MILD_IQR, SEVERE_IQR};
-#[cfg(feature = "internals")]
-pub use resolution::AtResolution;
 pub use summary::{geometric_mean, summarize, Summary};

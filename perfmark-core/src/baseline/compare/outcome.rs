@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::TestSpreadSource;
+use crate::checks::Call;
 use crate::stats::Interval;
 
 /// The outcome of comparing a run with its baseline.
@@ -26,9 +27,21 @@ pub enum Change {
 }
 
 impl Change {
+    /// What it means for the test: a regression fails, an improvement is
+    /// reported, any change within the tolerance is none.
+    pub fn call(self) -> Call {
+        match self {
+            Change::Regressed => Call::Fail,
+            Change::Improved => Call::Improved,
+            Change::SlowerWithinTolerance
+            | Change::NoSignificantChange
+            | Change::FasterWithinTolerance => Call::Unchanged,
+        }
+    }
+
     /// Whether this outcome fails the test: only [`Change::Regressed`].
     pub fn is_failure(self) -> bool {
-        self == Change::Regressed
+        self.call().fails()
     }
 
     /// A stable snake_case name, as serialized.

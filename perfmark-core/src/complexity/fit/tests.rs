@@ -32,7 +32,7 @@
             let fit = fit_growth(&points(&DECADES, |n| 3.0 * n.powf(k)), class, 0.95).unwrap();
             assert!((fit.exponent - k).abs() < 1e-9, "{class:?}: {fit:?}");
             assert!((fit.excess).abs() < 1e-9, "{class:?}: {fit:?}");
-            assert!(!fit.fails, "{class:?}");
+            assert!(!fit.fails(), "{class:?}");
             assert_eq!(fit.fitted, class, "{fit:?}");
             assert!(fit.exponent_ci.contains(k));
         }
@@ -49,7 +49,7 @@
         assert_eq!(fit.fitted, Complexity::LinLog, "{fit:?}");
         assert!(fit.excess.abs() < 1e-9);
         assert!(fit.declared_exponent > 1.05 && fit.declared_exponent < 1.2);
-        assert!(!fit.fails);
+        assert!(!fit.fails());
         // Declared n, it is n log n: a log factor stays under the margin.
         let as_linear = fit_growth(
             &points(&DECADES, |n| 2.0 * n * n.log2()),
@@ -57,14 +57,14 @@
             0.95,
         )
         .unwrap();
-        assert!(!as_linear.fails, "{as_linear:?}");
+        assert!(!as_linear.fails(), "{as_linear:?}");
         assert_eq!(as_linear.fitted, Complexity::LinLog);
     }
 
     #[test]
     fn a_whole_power_too_many_fails() {
         let fit = fit_growth(&points(&DECADES, |n| 0.5 * n * n), Complexity::Linear, 0.95).unwrap();
-        assert!(fit.fails, "{fit:?}");
+        assert!(fit.fails(), "{fit:?}");
         assert!((fit.excess - 1.0).abs() < 1e-9);
         assert!(fit.excess_low > MARGIN);
         assert!(fit.detectable_excess < 1.0);
@@ -80,7 +80,7 @@
             0.95,
         )
         .unwrap();
-        assert!(fit.excess < 0.0 && !fit.fails, "{fit:?}");
+        assert!(fit.excess < 0.0 && !fit.fails(), "{fit:?}");
         let linear = fit.candidates[2];
         assert_eq!(linear.class, Complexity::Linear);
         assert!((linear.constant_ns - 10_000.0).abs() < 1e-6, "{linear:?}");
@@ -98,7 +98,7 @@
         )
         .unwrap();
         assert!(fit.detectable_excess > 1.0, "{fit:?}");
-        assert!(!fit.fails);
+        assert!(!fit.fails());
     }
 
     #[test]

@@ -344,7 +344,6 @@ fn verdict_on(est: Option<&PairedEstimate>, layouts: usize, plan: &PairedPlan) -
         Some(est) => decide(est, layouts > 1, plan.confidence, plan.tolerance),
         None => PairedVerdict {
             change: PairedChange::Inconclusive,
-            fails: false,
             confidence: plan.confidence,
             tolerance: plan.tolerance,
             significantly_slower: false,

@@ -7,8 +7,12 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::Console;
-use crate::platform::Platform;
+use crate::baseline::run_spreads::Prior;
+use crate::cpus::{Cpus, NotPinned};
+use crate::platform::{EnvironmentWarning, Platform};
 use crate::report::fmt::fmt_ns;
+use crate::report::words::{environment, runner};
+use crate::report::{FamilyWise, Startup};
 
 impl<O: Write, E: Write> Console<O, E> {
     /// The header: perfmark and the platform (Peter Sestoft's SystemInfo,
@@ -22,7 +26,7 @@ impl<O: Write, E: Write> Console<O, E> {
         p: &Platform,
         noise_floor: Option<f64>,
         measuring: bool,
-        warnings: &[String],
+        warnings: &[EnvironmentWarning],
         report_dir: &Path,
     ) {
         if !self.pretty() {
@@ -57,7 +61,7 @@ impl<O: Write, E: Write> Console<O, E> {
             self.say(format_args!("unoptimized build: tests run as smoke tests and are not measured; run `cargo test --release` (or set PERFMARK_FORCE=1)"));
         }
         for w in warnings {
-            self.say(format_args!("warning: {w}"));
+            self.say(format_args!("warning: {}", environment::words(w)));
         }
         let dir = report_dir.display().to_string();
         self.say(format_args!(
@@ -79,11 +83,8 @@ impl<O: Write, E: Write> Console<O, E> {
     }
 
     /// What the start-up cost (under nextest, where every test pays it).
-    pub fn startup(&mut self, line: &str) {
-        if !self.pretty() {
-            return;
-        }
-        self.say(format_args!("{line}"));
+    pub fn startup(&mut self, startup: &Startup) {
+        self.header_line(&startup.line());
     }
 
     /// Compare mode's header: the base build (its first link) and how
@@ -141,9 +142,26 @@ impl<O: Write, E: Write> Console<O, E> {
         ));
     }
 
-    /// A line of the header that says how the run's verdicts are decided
-    /// (`verdicts: …`, or where the between-run spread comes from).
-    pub fn header_line(&mut self, line: &str) {
+    /// How the run's verdicts are decided: `verdicts: ` and the
+    /// family-wise correction, or its absence.
+    pub fn verdicts(&mut self, family: FamilyWise) {
+        self.header_line(&format!("verdicts: {}", runner::verdicts(family)));
+    }
+
+    /// The prior between-run spread the regression rule starts from, and
+    /// where it comes from.
+    pub fn prior(&mut self, prior: &Prior) {
+        self.header_line(&prior.header());
+    }
+
+    /// How each measurement is held on the CPUs: process pairs when
+    /// `paired`, else test threads; or why nothing is (`not_pinned`).
+    pub fn placement(&mut self, cpus: &Cpus, not_pinned: Option<&NotPinned>, paired: bool) {
+        self.header_line(&cpus.header(not_pinned, paired));
+    }
+
+    /// A line of the header, as it is.
+    fn header_line(&mut self, line: &str) {
         if !self.pretty() {
             return;
         }

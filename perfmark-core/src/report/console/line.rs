@@ -40,7 +40,7 @@ use std::fmt::Write as _;
 use crate::checks::{Source, Verdict};
 
 use crate::baseline::compare::Change;
-use crate::budget::BudgetOutcome;
+use crate::budget::{BudgetOutcome, BudgetRecord};
 use crate::measure::SampleKind;
 use crate::paired::record::PairedChange;
 use crate::report::fmt::signed_percent;
@@ -128,25 +128,7 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
         words.push(complexity_words(c));
         return words;
     }
-    if let Some(b) = &t.budget {
-        let budget = fmt_ns(b.budget_ns);
-        let pct = (b.ratio * 100.0).round();
-        let statistic = t
-            .estimate
-            .as_ref()
-            .map_or(Statistic::Median, |e| e.statistic)
-            .as_str();
-        words.push(match b.outcome {
-            BudgetOutcome::Under => format!("within budget {budget} ({pct}%)"),
-            BudgetOutcome::Over => format!("over budget {budget} ({pct}%)"),
-            BudgetOutcome::InconclusiveUnder => {
-                format!("inconclusive against budget {budget} ({pct}%): passed on the {statistic}")
-            }
-            BudgetOutcome::InconclusiveOver => {
-                format!("inconclusive against budget {budget} ({pct}%): failed on the {statistic}")
-            }
-        });
-    }
+    words.extend(t.budget.as_ref().map(|b| budget_words(t, b)));
     if let Some(c) = t.baseline.as_ref().and_then(|b| b.comparison.as_ref()) {
         words.push(format!(
             "{} [{}, {}] vs baseline: {}",
@@ -164,11 +146,8 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
             None => words.push(format!("{} vs base", signed_percent(c.ratio))),
         }
     }
-    if let Some(limit) = t.allocations.as_ref().and_then(|a| a.limit) {
-        if t.allocations
-            .as_ref()
-            .is_some_and(|a| a.allocs_per_iter <= limit as f64)
-        {
+    if let Some((a, limit)) = t.allocations.as_ref().and_then(|a| Some((a, a.limit?))) {
+        if a.within(limit) {
             words.push(format!("within allocation limit {limit}"));
         }
     }
@@ -182,6 +161,28 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
             .map(|r| r.text.clone()),
     );
     words
+}
+
+/// The budget check `b` of `t` in a few words: where its CI lies, and for
+/// an inconclusive one, what decided.
+fn budget_words(t: &TestReport, b: &BudgetRecord) -> String {
+    let budget = fmt_ns(b.budget_ns);
+    let pct = (b.ratio * 100.0).round();
+    let statistic = t
+        .estimate
+        .as_ref()
+        .map_or(Statistic::Median, |e| e.statistic)
+        .as_str();
+    match b.outcome {
+        BudgetOutcome::Under => format!("within budget {budget} ({pct}%)"),
+        BudgetOutcome::Over => format!("over budget {budget} ({pct}%)"),
+        BudgetOutcome::InconclusiveUnder => {
+            format!("inconclusive against budget {budget} ({pct}%): passed on the {statistic}")
+        }
+        BudgetOutcome::InconclusiveOver => {
+            format!("inconclusive against budget {budget} ({pct}%): failed on the {statistic}")
+        }
+    }
 }
 
 /// A complexity check in a few words: the growth fitted with its CI and
@@ -218,20 +219,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
         );
     }
     if let Some(b) = &t.budget {
-        if b.inconclusive() {
-            let processes = t.processes.as_ref().filter(|p| p.sets_interval);
-            marks.push(match processes {
-                Some(p) => format!(
-                    "its CI straddled the budget: processes differ by {:.0}% here; widen the \
-                     margin",
-                    100.0 * p.tau.exp_m1()
-                ),
-                None => "its CI straddled the budget: raise max_time or the margin".to_owned(),
-            });
-        }
-    }
-    if t.budget.as_ref().is_some_and(|b| b.may_flip) {
-        marks.push("near the budget: may flip between runs (--verbose)".to_owned());
+        marks.extend(budget_marks(t, b));
     }
     if let Some(b) = &t.baseline {
         if b.comparison
@@ -252,7 +240,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
     if t.interference
         .as_ref()
         .and_then(|i| i.paired.as_ref())
-        .is_some_and(|p| p.asymmetry_warning().is_some())
+        .is_some_and(|p| p.asymmetry().is_some())
     {
         marks.push("other work hit one side more than the other: re-run (--verbose)".to_owned());
     }
@@ -269,6 +257,26 @@ pub fn marks(t: &TestReport) -> Vec<String> {
         .is_some_and(|d| d > 1.0)
     {
         marks.push("sizes too close together to catch a wrong class (--verbose)".to_owned());
+    }
+    marks
+}
+
+/// What needs the reader about the budget check `b` of `t`: a CI that
+/// straddled the budget, and a budget near enough to flip between runs.
+fn budget_marks(t: &TestReport, b: &BudgetRecord) -> Vec<String> {
+    let mut marks = Vec::new();
+    if b.inconclusive() {
+        let processes = t.processes.as_ref().filter(|p| p.sets_interval);
+        marks.push(match processes {
+            Some(p) => format!(
+                "its CI straddled the budget: processes differ by {:.0}% here; widen the margin",
+                100.0 * p.tau.exp_m1()
+            ),
+            None => "its CI straddled the budget: raise max_time or the margin".to_owned(),
+        });
+    }
+    if b.may_flip {
+        marks.push("near the budget: may flip between runs (--verbose)".to_owned());
     }
     marks
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::platform::EnvironmentWarning;
 use crate::report::facts::test_facts;
 use crate::report::fixtures;
 
@@ -114,7 +115,10 @@ fn the_header_names_the_platform_timers_and_reports() {
             &fixtures::platform(),
             Some(0.0123),
             true,
-            &["load average 3.1 above 2 cores".to_owned()],
+            &[EnvironmentWarning::Load {
+                load: 3.1,
+                cores: 2,
+            }],
             Path::new("target/perfmark/perf"),
         );
         c.lock_waited(Duration::from_millis(1500), Path::new("/tmp/perfmark.lock"));
@@ -125,7 +129,8 @@ fn the_header_names_the_platform_timers_and_reports() {
          rustc 1.80.0 · release build\n\
          timer: Instant, resolution 20.00 ns, overhead 24.50 ns per read · noise floor 1.23% \
          (LFSR task, robust spread)\n\
-         warning: load average 3.1 above 2 cores\n\
+         warning: load average 3.10 is above the 2 cores: other work is competing for the CPU \
+         and timings will be noisy\n\
          reports: target/perfmark/perf (the page: cargo perfmark report target/perfmark/perf)\n\
          machine lock: waited 1.50 s for another perfmark run measuring on this machine \
          (/tmp/perfmark.lock)\n"
@@ -434,7 +439,7 @@ fn json_prints_libtests_events_and_nothing_else() {
             &fixtures::platform(),
             None,
             true,
-            &["w".to_owned()],
+            &[EnvironmentWarning::VirtualMachine],
             Path::new("r"),
         );
         c.running(2);

@@ -181,7 +181,7 @@ fn field_names_are_the_documented_ones() {
 
 #[test]
 fn a_complexity_check_reads_back_equal() {
-    use crate::checks::Record;
+    use crate::checks::Said;
     use crate::complexity::check::decide;
     use crate::complexity::record::ComplexityPoint;
     let points: Vec<ComplexityPoint> = [100u64, 1000, 10_000, 100_000]
@@ -195,15 +195,15 @@ fn a_complexity_check_reads_back_equal() {
             confidence: 0.95,
         })
         .collect();
-    let Some(Record::Complexity(check)) =
-        decide(points, perfmark_options::Complexity::Linear, 0.95).record
+    let Said::Complexity(said) = decide(points, perfmark_options::Complexity::Linear, 0.95).said
     else {
-        panic!("a complexity record");
+        panic!("a complexity finding");
     };
+    let check = said.record().expect("a complexity record");
     let mut t = fixtures::unmeasured("sort::complexity", crate::checks::Verdict::Pass, None);
     t.complexity = Some(check.clone());
     let back = assert_round_trip(&fixtures::report(vec![t]));
-    assert_eq!(back.tests[0].complexity.as_ref(), Some(&check));
+    assert_eq!(back.tests[0].complexity.as_ref(), Some(check));
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! of allocations that could not be counted, and the counts and bytes per
 //! iteration as every report prints them.
 
+use crate::allocations::check::AllocationsSaid;
 use crate::allocations::Allocations;
 
 /// Why allocations may not be counted, and what to do: said by the
@@ -9,6 +10,15 @@ use crate::allocations::Allocations;
 pub const NOT_COUNTED: &str = "the global allocator is not perfmark's counting allocator; \
      start the binary with `perfmark::main!()`, or with `perfmark::main!(allocator = …)` \
      to wrap your own allocator";
+
+/// What the allocation check said, in one sentence: the limit and what
+/// was counted, or that nothing was.
+pub fn said(said: &AllocationsSaid) -> String {
+    match &said.counted {
+        None => not_counted(said.limit),
+        Some(counted) => reason(counted, said.limit, !said.fails()),
+    }
+}
 
 /// The reason a test with a `limit` of allocations per iteration fails
 /// when its allocations could not be counted, ending in [`NOT_COUNTED`].

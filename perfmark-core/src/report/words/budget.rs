@@ -2,10 +2,34 @@
 //! budget, the warning of an interval that did not clear it, and the note
 //! of a budget that lies within the machine's between-run spread.
 
+use crate::budget::check::BudgetSaid;
 use crate::budget::near_line::near_spread;
 use crate::budget::record::{BudgetOutcome, BudgetRecord};
 use crate::report::fmt::{fmt_ns, rounded_percent, trimmed_percent};
 use crate::stats::Estimate;
+
+/// What the budget check said, in one sentence for the summary and
+/// `report.json`'s `reasons`: the decision, and the near-the-line note
+/// when the budget may flip between runs.
+pub fn said(said: &BudgetSaid) -> String {
+    let BudgetSaid::Decided {
+        record,
+        estimate,
+        between_run_sd,
+    } = said
+    else {
+        return "no budget: measured only".to_owned();
+    };
+    let mut reason = record.reason(estimate);
+    let note = between_run_sd
+        .filter(|_| record.may_flip)
+        .and_then(|sd| flip_note(record.budget_ns, estimate.point, sd));
+    if let Some(note) = note {
+        reason.push_str("; ");
+        reason.push_str(&note);
+    }
+    reason
+}
 
 impl BudgetRecord {
     /// The reason in words, for the summary and `report.json`.
@@ -120,5 +144,70 @@ mod tests {
         // Nothing to say about numbers that are not times.
         assert_eq!(flip_note(100.0, 0.0, 0.02), None);
         assert_eq!(flip_note(100.0, 100.0, f64::NAN), None);
+    }
+}
+
+/// The near-the-line note on the budget check's verdict line.
+#[cfg(test)]
+mod near_the_line {
+    use std::time::Duration;
+
+    use crate::baseline::run_spreads::{Prior, RunSpreads};
+    use crate::baseline::Fingerprint;
+    use crate::bencher::{Bencher, Measurer};
+    use crate::budget::Budget;
+    use crate::checks::{Check, Finding, Subject};
+    use crate::measure::{Adaptive, Plan};
+
+    fn reason(finding: &Finding) -> String {
+        crate::report::words::said(&finding.said)
+    }
+
+    #[test]
+    fn the_budget_verdict_line_carries_the_note() {
+        // Exactly 100 ns per iteration through the real sampler, against a
+        // budget 2.1% above it, with a between-run sd of 2% set.
+        let mut plan = Plan::new(0.95, 0.01, Duration::from_millis(200), Duration::ZERO);
+        plan.budget_ns = Some(102.1);
+        let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
+        bencher.iter_custom(|n| Duration::from_nanos(100 * n));
+        let (measurement, _) = bencher.finish();
+        let m = measurement.expect("measured");
+        let estimate = crate::stats::estimate(&m.samples_ns, plan.confidence);
+        let subject = Subject {
+            name: "near",
+            plan: &plan,
+            tolerance: 0.05,
+            measurement: &m,
+            estimate: &estimate,
+            resolution_ns: 0.001,
+            allocations: None,
+            processes: None,
+        };
+        let here = Fingerprint::current("rustc", "release", "0.1.0");
+        let spreads = RunSpreads::new(Prior::resolve(Some(0.02), None, &here), None, &here);
+        let finding = Budget::new(&spreads).check(&subject).unwrap();
+        let plain = Budget::default().check(&subject).unwrap();
+        assert!(!finding.said.fails() && !plain.said.fails());
+        assert_eq!(
+            reason(&finding),
+            format!(
+                "{}; may flip between runs: the budget is 2.1% above the estimate, and runs \
+                 here differ by about 4%",
+                reason(&plain)
+            )
+        );
+        // Far from the line: the budget check's words alone.
+        let mut far = plan.clone();
+        far.budget_ns = Some(150.0);
+        let subject = Subject {
+            plan: &far,
+            ..subject
+        };
+        let finding = Budget::new(&spreads).check(&subject).unwrap();
+        assert_eq!(
+            reason(&finding),
+            reason(&Budget::default().check(&subject).unwrap())
+        );
     }
 }

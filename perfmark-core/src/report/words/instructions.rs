@@ -2,7 +2,9 @@
 //! verdict, a comparison with a stored or base count, and whether a paired
 //! comparison's time change is the instructions'.
 
-use crate::instructions::count::{CountChange, CountComparison, CountSource, InstructionCount};
+use crate::instructions::count::{
+    CountChange, CountComparison, CountSource, InstructionCount, InstructionsSaid,
+};
 use crate::report::fmt::{plain_percent, signed_percent, signed_percent_with};
 
 /// `1.0123` → `+1.23%`: counts are exact, so two decimals.
@@ -23,11 +25,11 @@ impl InstructionCount {
         }
     }
 
-    /// The limit check: `None` without a limit, else whether it passed and
-    /// why.
-    pub fn limit_finding(&self) -> Option<(bool, String)> {
+    /// The limit check's verdict: within the limit, or over it and how it
+    /// was counted; `None` without a limit.
+    pub fn limit_words(&self) -> Option<String> {
         let (limit, passed) = (self.limit?, self.within_limit()?);
-        let reason = if passed {
+        Some(if passed {
             format!("within instruction limit {limit}: {}", self.words())
         } else {
             format!(
@@ -36,8 +38,7 @@ impl InstructionCount {
                 self.words(),
                 self.rounds
             )
-        };
-        Some((passed, reason))
+        })
     }
 }
 
@@ -52,9 +53,10 @@ impl CountSource {
 }
 
 impl CountComparison {
-    /// The sentence: `instruction count +1.20% vs baseline (12000 → 12144
-    /// instr/iter, tolerance 1%): regressed beyond the 1% tolerance`.
-    pub fn reason(&self, source: CountSource, now: &InstructionCount) -> String {
+    /// The sentence, for a count of `now_per_iter` now: `instruction count
+    /// +1.20% vs baseline (12000 → 12144 instr/iter, tolerance 1%):
+    /// regressed beyond the 1% tolerance`.
+    pub fn reason(&self, source: CountSource, now_per_iter: u64) -> String {
         let tolerance = plain_percent(self.tolerance);
         let varies = if self.variation > 0.0 {
             format!(
@@ -69,7 +71,7 @@ impl CountComparison {
             count_percent(self.ratio),
             source.words(),
             self.earlier_per_iter,
-            now.per_iter,
+            now_per_iter,
         );
         let verdict = match self.change {
             CountChange::Regressed => format!(
@@ -86,6 +88,30 @@ impl CountComparison {
             CountChange::Unchanged => "no change beyond the tolerance".to_owned(),
         };
         format!("{head}: {verdict}")
+    }
+}
+
+/// What counting said, in one sentence.
+pub fn said(said: &InstructionsSaid) -> String {
+    match said {
+        #[cfg(feature = "instructions")]
+        InstructionsSaid::NotCounted {
+            limit: Some(limit),
+            error,
+        } => not_counted_for(*limit, error),
+        #[cfg(feature = "instructions")]
+        InstructionsSaid::NotCounted { limit: None, error } => not_counted(error),
+        #[cfg(feature = "instructions")]
+        InstructionsSaid::Limit(count) => count.limit_words().unwrap_or_default(),
+        #[cfg(feature = "instructions")]
+        InstructionsSaid::Compared {
+            comparison,
+            source,
+            now_per_iter,
+        } => comparison.reason(*source, *now_per_iter),
+        #[cfg(feature = "instructions")]
+        InstructionsSaid::BaseNotCounted { error } => base_not_counted(error),
+        InstructionsSaid::LimitNotChecked { limit } => limit_not_checked(*limit),
     }
 }
 
@@ -150,13 +176,20 @@ pub fn base_not_counted(error: &str) -> String {
 }
 
 #[cfg(feature = "instructions")]
-/// The warning of a count whose rounds disagree.
-pub fn not_deterministic(count: &InstructionCount) -> String {
+/// The warning of a count whose rounds disagree: from `min_per_iter` to
+/// `max_per_iter` per iteration over `rounds`.
+pub fn not_deterministic(min_per_iter: f64, max_per_iter: f64, rounds: u32) -> String {
     format!(
-        "the instruction count is not deterministic: {:.0} to {:.0} per iteration over {} \
-         rounds; its comparisons allow for that spread",
-        count.min_per_iter, count.max_per_iter, count.rounds
+        "the instruction count is not deterministic: {min_per_iter:.0} to {max_per_iter:.0} per \
+         iteration over {rounds} rounds; its comparisons allow for that spread"
     )
+}
+
+#[cfg(feature = "instructions")]
+/// The warning of a stored instruction count made by another compiler,
+/// `rustc`.
+pub fn count_by_other_compiler(rustc: &str) -> String {
+    format!("the stored instruction count was made by another compiler ({rustc}): not compared")
 }
 
 /// What a test with an instruction `limit` says in a run that does not
@@ -166,4 +199,25 @@ pub fn limit_not_checked(limit: u64) -> String {
         "instruction limit {limit} not checked: instructions are counted only with \
          --instructions (PERFMARK_INSTRUCTIONS=1)"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_says_whether_the_instructions_explain_the_time() {
+        let same =
+            CountComparison::decide((1000.0, 1000.0, 1000.0), (1000.0, 1000.0, 1000.0), 0.05);
+        assert_eq!(
+            explained((1.098, 1.05, 1.15), &same),
+            "time +9.8%, instructions +0.0%: the same instructions ran slower (memory, layout or \
+             the machine), not more work"
+        );
+        assert!(explained((1.0, 0.97, 1.03), &same).contains("no time change"));
+        let more =
+            CountComparison::decide((1100.0, 1100.0, 1100.0), (1000.0, 1000.0, 1000.0), 0.05);
+        assert!(explained((1.098, 1.05, 1.15), &more).contains("explains the time"));
+        assert!(explained((1.5, 1.4, 1.6), &more).contains("more than the extra work"));
+    }
 }

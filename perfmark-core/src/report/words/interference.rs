@@ -1,8 +1,7 @@
 //! What the OS saw of other work, in words: a disturbed test's warning,
-//! its figures, a paired comparison's one-sided interference, and the
-//! run's header line on what can be observed.
+//! its figures, and a paired comparison's one-sided interference.
 
-use crate::observe::{Coverage, Interference, PairedInterference, ProcFile};
+use crate::observe::Interference;
 use crate::report::fmt::rounded_percent;
 
 impl Interference {
@@ -46,39 +45,17 @@ impl Interference {
     }
 }
 
-impl PairedInterference {
-    /// A warning when other work hit one side of a paired comparison more
-    /// than the other ([`PairedInterference::asymmetry`]).
-    pub fn asymmetry_warning(&self) -> Option<String> {
-        let (h, b) = self.asymmetry()?;
-        Some(format!(
-            "other work took {} of the head's slice time but {} of the base's: it hit one \
-             side more than the other, so the ratio may be off",
-            percent(h),
-            percent(b)
-        ))
-    }
-}
-
-impl Coverage {
-    /// The header's one warning about the observation: that interference is
-    /// not observed, or which figures are left out; `None` when every source
-    /// is there.
-    pub fn header_warning(&self) -> Option<String> {
-        if !self.observed {
-            return Some(format!(
-                "interference is not observed: {} cannot be read (not Linux, or a kernel \
-                 without schedstats), so no test is told when other work took its time",
-                ProcFile::ThreadSchedstat.path()
-            ));
-        }
-        (!self.missing.is_empty()).then(|| {
-            format!(
-                "interference is observed without {}",
-                self.missing.join(", ")
-            )
-        })
-    }
+#[cfg(feature = "compare")]
+/// The warning when other work took `head` of the head's slice time and
+/// `base` of the base's, hitting one side of a paired comparison more
+/// than the other ([`crate::observe::PairedInterference::asymmetry`]).
+pub fn asymmetry(head: f64, base: f64) -> String {
+    format!(
+        "other work took {} of the head's slice time but {} of the base's: it hit one side \
+         more than the other, so the ratio may be off",
+        percent(head),
+        percent(base)
+    )
 }
 
 /// `14%`; one decimal below 10%.

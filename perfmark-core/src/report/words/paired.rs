@@ -3,13 +3,50 @@
 
 use crate::paired::record::ComparisonRecord;
 #[cfg(feature = "compare")]
+use crate::paired::record::PairedStop;
+#[cfg(feature = "compare")]
 use crate::paired::{
-    measure::PairedMeasurement,
+    check::PairedSaid,
     record::PairedChange,
     stats::{min_detectable_slowdown, PairedEstimate, PairedVerdict},
 };
 #[cfg(feature = "compare")]
 use crate::report::fmt::{plain_percent, signed_percent};
+
+/// What the paired check said, in one sentence: the summary line, or why
+/// the comparison failed.
+#[cfg(feature = "compare")]
+pub fn said(said: &PairedSaid) -> String {
+    match said {
+        PairedSaid::Compared {
+            estimate: Some(est),
+            verdict,
+            ..
+        } => summary_line(est, verdict),
+        PairedSaid::Compared {
+            record,
+            estimate: None,
+            verdict,
+        } => summary_line_without_estimate(
+            record.slices,
+            record.process_pairs,
+            verdict.confidence,
+            verdict.tolerance,
+        ),
+        PairedSaid::Failed { error } => format!("paired comparison failed: {error}"),
+    }
+}
+
+#[cfg(feature = "compare")]
+/// The warning of a paired comparison that `stop`ped before its interval
+/// cleared the `tolerance` either way.
+pub fn undecided(stop: PairedStop, tolerance: f64) -> String {
+    format!(
+        "the paired comparison stopped ({stop:?}) before its interval cleared the {:.0}% \
+         tolerance either way: raise max_time for this test to decide it",
+        tolerance * 100.0
+    )
+}
 
 /// The summary line of a paired comparison, e.g.
 /// `+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; 95% one-sided; tolerance 5%): regressed beyond the 5% tolerance`.
@@ -47,7 +84,6 @@ pub fn summary_line_without_estimate(
 ) -> String {
     let verdict = PairedVerdict {
         change: PairedChange::Inconclusive,
-        fails: false,
         confidence,
         tolerance,
         significantly_slower: false,
@@ -112,23 +148,6 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     }
 }
 
-#[cfg(feature = "compare")]
-impl PairedMeasurement {
-    /// The summary line (`… vs base (paired: …)`), with `verdict` (this
-    /// measurement's).
-    pub fn summary_line(&self, verdict: &PairedVerdict) -> String {
-        match &self.estimate {
-            Some(est) => summary_line(est, verdict),
-            None => summary_line_without_estimate(
-                self.slice_pairs.len(),
-                self.pairs_opened,
-                self.confidence,
-                self.tolerance,
-            ),
-        }
-    }
-}
-
 impl ComparisonRecord {
     /// The test's layout sensitivity in words, e.g. `layout: ±2.1% (sd of
     /// one build's time over 10 links and its workers' stack and heap
@@ -149,5 +168,88 @@ impl ComparisonRecord {
             "layout: ±{:.1}% (sd of one build's time over {over})",
             100.0 * self.layout_sd.exp_m1()
         ))
+    }
+}
+
+#[cfg(all(test, feature = "compare"))]
+mod tests {
+    use super::*;
+    use crate::paired::stats::{decide, paired_estimate};
+
+    fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
+        let mut est = paired_estimate(&[vec![0.0], vec![0.1]], 0.95).unwrap();
+        est.ratio = ratio;
+        est.lower_one_sided = low;
+        est.upper_one_sided = high;
+        est.interval.low = low;
+        est.interval.high = high;
+        est.slices = 40;
+        est.process_pairs = 4;
+        est.log_ratio = ratio.ln();
+        est.layout_sd = 0.0;
+        est
+    }
+
+    #[test]
+    fn summary_lines_for_every_outcome() {
+        let line = |r, lo, hi| {
+            let est = estimate_at(r, lo, hi);
+            summary_line(&est, &decide(&est, true, 0.95, 0.05))
+        };
+        assert_eq!(
+            line(1.081, 1.060, 1.103),
+            "+8.1% [+6.0%, +10.3%] vs base (paired: 40 slices in 4 process pairs; \
+             95% one-sided; tolerance 5%): regressed beyond the 5% tolerance"
+        );
+        assert_eq!(
+            line(0.92, 0.90, 0.94),
+            "-8.0% [-10.0%, -6.0%] vs base (paired: 40 slices in 4 process pairs; \
+             95% one-sided; tolerance 5%): improved beyond the 5% tolerance"
+        );
+        assert_eq!(
+            line(1.004, 0.988, 1.020),
+            "+0.4% [-1.2%, +2.0%] vs base (paired: 40 slices in 4 process pairs; \
+             95% one-sided; tolerance 5%): unchanged within the 5% tolerance"
+        );
+        assert_eq!(
+            line(1.042, 0.995, 1.091),
+            "+4.2% [-0.5%, +9.1%] vs base (paired: 40 slices in 4 process pairs; \
+             95% one-sided; tolerance 5%): inconclusive: the interval spans the 5% tolerance; \
+             process pairs differ by ±15.2% (2 sd), so only slowdowns above +11.9% would fail 9 runs \
+             in 10"
+        );
+        let mut est = estimate_at(1.03, 0.95, 1.12);
+        est.log_ratio = 1.03f64.ln();
+        est.layout_sd = 0.03;
+        est.between_pair_sd = 0.045;
+        assert_eq!(
+            summary_line(&est, &decide(&est, true, 0.95, 0.05)),
+            "+3.0% [-5.0%, +12.0%] vs base (paired: 40 slices in 4 process pairs; \
+             95% one-sided; tolerance 5%): within the layout spread: two layouts of the same \
+             code differ by up to ±8.9% here (95%); neither failed nor passed"
+        );
+        assert_eq!(
+            summary_line_without_estimate(6, 1, 0.99, 0.025),
+            "no estimate vs base (paired: 6 slices in 1 process pair; 99% one-sided; \
+             tolerance 2.5%): inconclusive: fewer than 2 process pairs"
+        );
+    }
+
+    #[test]
+    fn a_sign_that_depends_on_the_build_is_said_with_its_range() {
+        let mut est = estimate_at(1.04, 0.90, 1.20);
+        est.center_range = (0.9f64.ln(), 1.3f64.ln());
+        let verdict = PairedVerdict {
+            change: PairedChange::SignDependsOnBuild,
+            confidence: 0.95,
+            tolerance: 0.05,
+            significantly_slower: false,
+        };
+        let line = summary_line(&est, &verdict);
+        assert!(
+            line.contains("the sign of this change depends on the build"),
+            "{line}"
+        );
+        assert!(line.contains(" from -10.0% to +30.0%"), "{line}");
     }
 }
