@@ -9,10 +9,12 @@
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
 use super::{Diagnostics, Report, TestReport};
+use crate::allocations::Allocations;
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 use crate::measure::Measurement;
 use crate::observe::Coverage;
+use crate::stats::{Estimate, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Summary};
 
 mod baselines;
 mod interference;
@@ -113,39 +115,10 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
         facts.extend(measurement_facts(m));
     }
     if let Some(s) = &t.summary {
-        facts.push(Fact::new(
-            "summary",
-            format!(
-                "mean {} · median {} · sd {} · cov {}",
-                fmt_ns(s.mean),
-                fmt_ns(s.median),
-                fmt_ns(s.sd),
-                fmt_percent(s.cov, 2)
-            ),
-        ));
-        facts.push(Fact::new(
-            "range",
-            format!(
-                "min {} · q1 {} · q3 {} · max {}",
-                fmt_ns(s.min),
-                fmt_ns(s.q1),
-                fmt_ns(s.q3),
-                fmt_ns(s.max)
-            ),
-        ));
+        facts.extend(summary_facts(s));
     }
     if let Some(o) = &t.outliers {
-        facts.push(Fact::new(
-            "Tukey outliers",
-            format!(
-                "{} in all · low: {} severe, {} mild · high: {} mild, {} severe",
-                o.total(),
-                o.low_severe,
-                o.low_mild,
-                o.high_mild,
-                o.high_severe
-            ),
-        ));
+        facts.push(outliers_fact(o));
     }
     if let Some(b) = &t.budget {
         facts.push(Fact::new("budget", budget_words(b)));
@@ -154,15 +127,7 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
         facts.push(Fact::new("clock", line));
     }
     if let Some(a) = &t.allocations {
-        let limit = a.limit.map(|l| format!(" · limit {l}")).unwrap_or_default();
-        facts.push(Fact::new(
-            "heap allocations",
-            format!(
-                "{} · counted untimed over {} iterations{limit}",
-                crate::report::words::allocations::fmt_allocations(a),
-                a.iterations
-            ),
-        ));
+        facts.push(allocations_fact(a));
     }
     if let Some(cpu) = &t.cpu {
         facts.push(Fact::new("cpu", cpu.words()));
@@ -179,6 +144,69 @@ pub fn test_facts(t: &TestReport) -> Vec<Fact> {
     if let Some(r) = &t.remeasured {
         facts.push(Fact::new("re-measured", remeasured_words(r)));
     }
+    facts.extend(comparison_facts(t));
+    facts
+}
+
+/// The sample summary's two lines: `summary` (mean, median, sd, cov) and
+/// `range` (min, quartiles, max).
+fn summary_facts(s: &Summary) -> [Fact; 2] {
+    [
+        Fact::new(
+            "summary",
+            format!(
+                "mean {} · median {} · sd {} · cov {}",
+                fmt_ns(s.mean),
+                fmt_ns(s.median),
+                fmt_ns(s.sd),
+                fmt_percent(s.cov, 2)
+            ),
+        ),
+        Fact::new(
+            "range",
+            format!(
+                "min {} · q1 {} · q3 {} · max {}",
+                fmt_ns(s.min),
+                fmt_ns(s.q1),
+                fmt_ns(s.q3),
+                fmt_ns(s.max)
+            ),
+        ),
+    ]
+}
+
+/// Tukey's outliers by side and kind.
+fn outliers_fact(o: &Outliers) -> Fact {
+    Fact::new(
+        "Tukey outliers",
+        format!(
+            "{} in all · low: {} severe, {} mild · high: {} mild, {} severe",
+            o.total(),
+            o.low_severe,
+            o.low_mild,
+            o.high_mild,
+            o.high_severe
+        ),
+    )
+}
+
+/// The heap allocations counted untimed, and the limit when there is one.
+fn allocations_fact(a: &Allocations) -> Fact {
+    let limit = a.limit.map(|l| format!(" · limit {l}")).unwrap_or_default();
+    Fact::new(
+        "heap allocations",
+        format!(
+            "{} · counted untimed over {} iterations{limit}",
+            crate::report::words::allocations::fmt_allocations(a),
+            a.iterations
+        ),
+    )
+}
+
+/// What the comparisons add: the complexity fit, the stored rule's
+/// detection and the paired comparison's layout sensitivity.
+fn comparison_facts(t: &TestReport) -> Vec<Fact> {
+    let mut facts = Vec::new();
     if let Some(c) = &t.complexity {
         facts.extend(complexity_facts(c));
     }
@@ -325,52 +353,11 @@ fn measurement_facts(m: &Measurement) -> Vec<Fact> {
 fn diagnostics_facts(d: &Diagnostics) -> Vec<Fact> {
     let mut facts: Vec<Fact> = d
         .verdict_estimate()
-        .map(|e| {
-            Fact::new(
-                "CI correction",
-                format!(
-                    "effective sample size {:.1} of {} · CI assuming independent samples [{}, {}]",
-                    e.effective_n,
-                    e.n,
-                    fmt_bound(e.naive_ci.low),
-                    fmt_bound(e.naive_ci.high)
-                ),
-            )
-        })
+        .map(ci_correction_fact)
         .into_iter()
         .collect();
-    let s = &d.serial;
-    if let Some(lag1) = s.lags.first() {
-        facts.push(Fact::new(
-            "serial correlation",
-            format!(
-                "{} · lag-1 autocorrelation {lag1:.3} · {} of {} lags outside ±{:.3} ({:.1} \
-                 expected by chance) · Ljung–Box p = {:.3}",
-                if s.flagged {
-                    "detected"
-                } else {
-                    "not detected"
-                },
-                s.outside,
-                s.lags.len(),
-                s.band,
-                s.expected_outside,
-                s.ljung_box_p
-            ),
-        ));
-    }
-    let modes: Vec<String> = d
-        .modality
-        .modes
-        .iter()
-        .map(|m| format!("{} ({})", fmt_ns(m.centre), fmt_percent(m.weight, 0)))
-        .collect();
-    if !modes.is_empty() {
-        facts.push(Fact::new(
-            "modes",
-            format!("{}: {}", modes.len(), modes.join(", ")),
-        ));
-    }
+    facts.extend(serial_fact(&d.serial));
+    facts.extend(modes_fact(&d.modality));
     facts.push(Fact::new(
         "sd CI",
         format!(
@@ -387,24 +374,75 @@ fn diagnostics_facts(d: &Diagnostics) -> Vec<Fact> {
             fmt_percent(d.gating_error, 4)
         ),
     ));
-    if let Some(n) = &d.noise {
-        facts.push(Fact::new(
-            "noise",
-            format!(
-                "the machine's noise floor ({}) explains {} of the variance; the test's own \
-                 spread is {}{}",
-                fmt_percent(n.floor_cov, 2),
-                fmt_percent(n.machine_share, 0),
-                fmt_percent(n.intrinsic_cov, 2),
-                if n.machine_dominated {
-                    ": the spread is the machine's"
-                } else {
-                    ""
-                }
-            ),
-        ));
-    }
+    facts.extend(d.noise.as_ref().map(noise_fact));
     facts
+}
+
+/// What serial correlation did to the verdict statistic's CI: the
+/// effective sample size, and the CI independent samples would have had.
+fn ci_correction_fact(e: &Estimate) -> Fact {
+    Fact::new(
+        "CI correction",
+        format!(
+            "effective sample size {:.1} of {} · CI assuming independent samples [{}, {}]",
+            e.effective_n,
+            e.n,
+            fmt_bound(e.naive_ci.low),
+            fmt_bound(e.naive_ci.high)
+        ),
+    )
+}
+
+/// The serial-correlation test's figures; none without a lag.
+fn serial_fact(s: &SerialCorrelation) -> Option<Fact> {
+    let lag1 = s.lags.first()?;
+    Some(Fact::new(
+        "serial correlation",
+        format!(
+            "{} · lag-1 autocorrelation {lag1:.3} · {} of {} lags outside ±{:.3} ({:.1} \
+             expected by chance) · Ljung–Box p = {:.3}",
+            if s.flagged {
+                "detected"
+            } else {
+                "not detected"
+            },
+            s.outside,
+            s.lags.len(),
+            s.band,
+            s.expected_outside,
+            s.ljung_box_p
+        ),
+    ))
+}
+
+/// The modes found, with their weights; none when there are none.
+fn modes_fact(modality: &Modality) -> Option<Fact> {
+    let modes: Vec<String> = modality
+        .modes
+        .iter()
+        .map(|m| format!("{} ({})", fmt_ns(m.centre), fmt_percent(m.weight, 0)))
+        .collect();
+    (!modes.is_empty())
+        .then(|| Fact::new("modes", format!("{}: {}", modes.len(), modes.join(", "))))
+}
+
+/// How much of the variance the machine's noise floor explains.
+fn noise_fact(n: &NoiseDiagnosis) -> Fact {
+    Fact::new(
+        "noise",
+        format!(
+            "the machine's noise floor ({}) explains {} of the variance; the test's own \
+             spread is {}{}",
+            fmt_percent(n.floor_cov, 2),
+            fmt_percent(n.machine_share, 0),
+            fmt_percent(n.intrinsic_cov, 2),
+            if n.machine_dominated {
+                ": the spread is the machine's"
+            } else {
+                ""
+            }
+        ),
+    )
 }
 
 #[cfg(test)]

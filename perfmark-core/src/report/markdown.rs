@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::facts::{other_machine_baselines, table_reasons, verdict_words};
-use super::fmt::fmt_ns;
-use super::Report;
+use super::fmt::{fmt_ns, signed_percent};
+use super::{Report, TestReport};
 use crate::checks::Verdict;
 use crate::paired::RunComparison;
 
@@ -56,65 +56,71 @@ pub fn render(report: &Report) -> String {
 /// In compare mode: one row per compared test with the paired ratio, its
 /// one-sided bounds and the outcome, then the tests in one build only.
 fn comparison_table(md: &mut String, report: &Report, run: &RunComparison) {
-    let _ = writeln!(
-        md,
-        "\n#### vs base `{}` (paired{}{})\n",
-        run.base,
-        if run.head_links > 1 || run.base_links > 1 {
-            format!(
-                ", layouts drawn from {} links of the head and {} of the base",
-                run.head_links, run.base_links
-            )
-        } else {
-            String::new()
-        },
-        if run.family_wise {
-            format!(
-                ", confidence corrected over {} compared tests",
-                run.compared
-            )
-        } else {
-            String::new()
-        }
-    );
+    let _ = writeln!(md, "\n{}\n", comparison_heading(run));
     let _ = writeln!(
         md,
         "| test | change | head/base | one-sided bounds | layout (sd) | slices in process pairs | outcome |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|---|");
-    let pct = |r: f64| format!("{:+.1}%", (r - 1.0) * 100.0);
     for t in &report.tests {
-        let Some(c) = &t.comparison else {
-            if t.reasons
-                .iter()
-                .any(|r| r.source == Some(crate::checks::Source::NotInBase))
-            {
-                let _ = writeln!(md, "| `{}` | new | | | | | not compared |", t.name);
-            }
-            continue;
-        };
-        let mark = if c.fails { "❌ " } else { "" };
-        let _ = writeln!(
-            md,
-            "| `{}` | {mark}{} | {} | [{}, {}] | {} | {} in {} | {} |",
-            t.name,
-            c.change.as_str(),
-            pct(c.ratio),
-            pct(c.ratio_low),
-            pct(c.ratio_high),
-            if c.layout_sd.is_finite() {
-                format!("±{:.1}%", 100.0 * c.layout_sd.exp_m1())
-            } else {
-                String::new()
-            },
-            c.slices,
-            c.process_pairs,
-            if c.fails { "fails" } else { "passes" },
-        );
+        if let Some(row) = comparison_row(t) {
+            let _ = writeln!(md, "{row}");
+        }
     }
     for name in &run.removed {
         let _ = writeln!(md, "| `{name}` | removed | | | | | not compared |");
     }
+}
+
+/// The comparison table's heading: the base, and the layouts drawn and the
+/// family-wise correction when there were.
+fn comparison_heading(run: &RunComparison) -> String {
+    let layouts = if run.head_links > 1 || run.base_links > 1 {
+        format!(
+            ", layouts drawn from {} links of the head and {} of the base",
+            run.head_links, run.base_links
+        )
+    } else {
+        String::new()
+    };
+    let family = if run.family_wise {
+        format!(
+            ", confidence corrected over {} compared tests",
+            run.compared
+        )
+    } else {
+        String::new()
+    };
+    format!("#### vs base `{}` (paired{layouts}{family})", run.base)
+}
+
+/// A test's row of the comparison table: its comparison, or `new` for a
+/// test the base lacks; `None` for a test neither compared nor new.
+fn comparison_row(t: &TestReport) -> Option<String> {
+    let Some(c) = &t.comparison else {
+        let new = t
+            .reasons
+            .iter()
+            .any(|r| r.source == Some(crate::checks::Source::NotInBase));
+        return new.then(|| format!("| `{}` | new | | | | | not compared |", t.name));
+    };
+    let mark = if c.fails { "❌ " } else { "" };
+    let layout = if c.layout_sd.is_finite() {
+        format!("±{:.1}%", 100.0 * c.layout_sd.exp_m1())
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "| `{}` | {mark}{} | {} | [{}, {}] | {layout} | {} in {} | {} |",
+        t.name,
+        c.change.as_str(),
+        signed_percent(c.ratio),
+        signed_percent(c.ratio_low),
+        signed_percent(c.ratio_high),
+        c.slices,
+        c.process_pairs,
+        if c.fails { "fails" } else { "passes" },
+    ))
 }
 
 #[cfg(test)]

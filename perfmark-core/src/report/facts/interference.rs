@@ -9,22 +9,32 @@ use crate::report::{RemeasureOutcome, Remeasured};
 /// What the OS knew about other work during the test: the time it took and
 /// the figures behind it, each CPU, and in compare mode each side.
 pub(super) fn interference_facts(i: &Interference) -> Vec<Fact> {
-    let mut parts = Vec::new();
-    let mut lost = match i.lost_share {
-        Some(_) => format!(
-            "{} of {} taken by other work",
-            i.lost_percent(),
-            fmt_ns(i.wall_s * 1e9)
-        ),
-        None => format!(
-            "time taken by other work not known (no run and wait times) over {}",
-            fmt_ns(i.wall_s * 1e9)
-        ),
-    };
-    if i.disturbed {
-        lost.push_str(", past the warning threshold");
+    let mut facts = vec![Fact::new("interference", thread_parts(i).join(" · "))];
+    if !i.cpus.is_empty() {
+        let cpus: Vec<String> = i
+            .cpus
+            .iter()
+            .enumerate()
+            .map(|(n, c)| {
+                format!(
+                    "cpu{n} busy {}, steal {}",
+                    fmt_percent(c.busy, 0),
+                    fmt_percent(c.steal, 1)
+                )
+            })
+            .collect();
+        facts.push(Fact::new("CPUs", cpus.join(" · ")));
     }
-    parts.push(lost);
+    if let Some(p) = &i.paired {
+        facts.push(Fact::new("interference by side", paired_words(p)));
+    }
+    facts
+}
+
+/// The measuring thread's figures, each a phrase: the time other work
+/// took first, then waits, steal, CPU time, switches, migrations and load.
+fn thread_parts(i: &Interference) -> Vec<String> {
+    let mut parts = vec![lost_words(i)];
     if let (Some(waited), Some(wait)) = (i.waited_s, i.wait_s) {
         parts.push(format!(
             "waited {} for a CPU while other processes ran ({} runnable in all)",
@@ -53,26 +63,27 @@ pub(super) fn interference_facts(i: &Interference) -> Vec<Fact> {
     if let (Some(a), Some(b)) = (i.load_before, i.load_after) {
         parts.push(format!("load average {a:.2} → {b:.2}"));
     }
-    let mut facts = vec![Fact::new("interference", parts.join(" · "))];
-    if !i.cpus.is_empty() {
-        let cpus: Vec<String> = i
-            .cpus
-            .iter()
-            .enumerate()
-            .map(|(n, c)| {
-                format!(
-                    "cpu{n} busy {}, steal {}",
-                    fmt_percent(c.busy, 0),
-                    fmt_percent(c.steal, 1)
-                )
-            })
-            .collect();
-        facts.push(Fact::new("CPUs", cpus.join(" · ")));
+    parts
+}
+
+/// The share of the measurement other work took, and whether it is past
+/// the warning threshold.
+fn lost_words(i: &Interference) -> String {
+    let mut lost = match i.lost_share {
+        Some(_) => format!(
+            "{} of {} taken by other work",
+            i.lost_percent(),
+            fmt_ns(i.wall_s * 1e9)
+        ),
+        None => format!(
+            "time taken by other work not known (no run and wait times) over {}",
+            fmt_ns(i.wall_s * 1e9)
+        ),
+    };
+    if i.disturbed {
+        lost.push_str(", past the warning threshold");
     }
-    if let Some(p) = &i.paired {
-        facts.push(Fact::new("interference by side", paired_words(p)));
-    }
-    facts
+    lost
 }
 
 fn paired_words(p: &PairedInterference) -> String {
