@@ -1,8 +1,8 @@
 //! The coordinator's side of counting: finding a valgrind that runs,
 //! starting this test binary under Callgrind in counting mode, and reading
 //! the rounds back from its profile. Compiled with the `instructions`
-//! feature, which `cargo perfmark baseline|compare --instructions` turns
-//! on.
+//! feature, which `cargo perfmark baseline --instructions` and `cargo
+//! perfmark compare --instructions` turn on.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -521,4 +521,4 @@ pub use looks::LookSchedule;
 use slices::{order_effect, pair_center, within_pair_sd};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -70,7 +70,9 @@ fn estimate_needs_two_pairs() {
     assert_eq!(est.p_slower, 0.0);
 }
 
-fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
+/// An estimate of `ratio` with one-sided bounds `low` and `high`, from 40
+/// slices in 4 process pairs (the words' tests use it too).
+pub(crate) fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
     let mut est = paired_estimate(&[vec![0.0], vec![0.1]], 0.95).unwrap();
     est.ratio = ratio;
     est.lower_one_sided = low;

@@ -174,21 +174,8 @@ impl ComparisonRecord {
 #[cfg(all(test, feature = "compare"))]
 mod tests {
     use super::*;
-    use crate::paired::stats::{decide, paired_estimate};
-
-    fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
-        let mut est = paired_estimate(&[vec![0.0], vec![0.1]], 0.95).unwrap();
-        est.ratio = ratio;
-        est.lower_one_sided = low;
-        est.upper_one_sided = high;
-        est.interval.low = low;
-        est.interval.high = high;
-        est.slices = 40;
-        est.process_pairs = 4;
-        est.log_ratio = ratio.ln();
-        est.layout_sd = 0.0;
-        est
-    }
+    use crate::paired::stats::decide;
+    use crate::paired::stats::tests::estimate_at;
 
     #[test]
     fn summary_lines_for_every_outcome() {
