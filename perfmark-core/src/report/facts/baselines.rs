@@ -38,14 +38,19 @@ pub const OTHER_MACHINE_SHORT: &str = "baseline from another machine (see above)
 /// A test's reasons as a table row gives them: the sentence about a
 /// baseline from another machine shortened to [`OTHER_MACHINE_SHORT`].
 pub fn table_reasons(t: &TestReport) -> Vec<String> {
-    let other_machine = t
+    let not_used = t
         .baseline
         .as_ref()
-        .is_some_and(|b| b.other_machine && b.not_used.is_some());
+        .filter(|b| b.other_machine)
+        .and_then(|b| b.not_used.as_deref());
     t.reasons
         .iter()
         .map(|r| {
-            if other_machine && r.source == Some(crate::checks::Source::Baseline) {
+            // A report read back from `report.json` has no sources: the
+            // reason is then known by being the baseline's own sentence.
+            let said_of_baseline = r.source == Some(crate::checks::Source::Baseline)
+                || r.source.is_none() && not_used == Some(r.text.as_str());
+            if not_used.is_some() && said_of_baseline {
                 OTHER_MACHINE_SHORT.to_owned()
             } else {
                 r.text.clone()

@@ -115,3 +115,18 @@ fn an_unmeasured_test_has_no_facts() {
     let t = fixtures::unmeasured("boom", Verdict::Fail, Some("oops"));
     assert!(test_facts(&t).is_empty());
 }
+
+#[test]
+fn a_baseline_from_another_machine_is_shortened_in_a_row_also_when_read_back() {
+    let t = fixtures::from_another_machine(fixtures::measured("t", vec![100.0; 20], None));
+    let in_memory = table_reasons(&t);
+    assert!(
+        in_memory.contains(&OTHER_MACHINE_SHORT.to_owned()),
+        "{in_memory:?}"
+    );
+    // report.json keeps no reason's source: the row is the same.
+    let text = crate::report::json::to_string(&fixtures::report(vec![t]));
+    let back = crate::report::json::from_str(text).unwrap();
+    assert!(back.tests[0].reasons.iter().all(|r| r.source.is_none()));
+    assert_eq!(table_reasons(&back.tests[0]), in_memory);
+}
