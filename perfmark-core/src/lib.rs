@@ -61,6 +61,7 @@ internal_modules!(
     registry,
     runner,
     stats,
+    verdicts,
     worker,
 );
 

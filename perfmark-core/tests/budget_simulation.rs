@@ -42,7 +42,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::Rng;
-use perfmark_core::budget::check::BudgetSaid;
+use perfmark_core::budget::said::BudgetSaid;
 use perfmark_core::budget::{Budget, BudgetOutcome, BudgetRecord};
 use perfmark_core::checks::{Check, Said, Subject};
 use perfmark_core::measure::{

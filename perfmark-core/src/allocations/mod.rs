@@ -17,6 +17,7 @@
 //! here they can fail a test (`allocs = N`): the [`check`] does.
 
 pub mod check;
+pub mod said;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;

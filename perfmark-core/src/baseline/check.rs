@@ -15,82 +15,15 @@
 //! It returns what it found as values ([`BaselineSaid`]), the entry's
 //! [`MachineMatch`] among them.
 
-use std::path::PathBuf;
+use super::said::{BaselineSaid, NotUsed};
 
 use super::record::BaselineRecord;
 use super::resolution;
-pub use super::resolution::BelowResolution;
 use super::run_spreads::{baseline_estimate, residual_baseline_estimate, RunSpreads};
 use crate::baseline::compare::{self, CompareError, Comparison, MachineShift, RunEstimate};
 use crate::baseline::{BaselineFile, Entry, Fingerprint, MachineMatch, StoredReference};
 use crate::checks::{Check, Finding, Said, Subject};
-use crate::clock::Clock;
 use crate::measure::reference;
-use crate::stats::Statistic;
-
-/// What the regression check said of a test.
-#[derive(Debug, Clone)]
-pub enum BaselineSaid {
-    /// The baseline file at `path` has no entry for the test: not
-    /// compared.
-    NoEntry {
-        /// The baseline file.
-        path: PathBuf,
-    },
-    /// The test's entry was found: the record (with the regression rule's
-    /// comparison when it was used), how the entry's machine matches this
-    /// one, and why it was not used, when it was not.
-    Checked {
-        /// What `report.json` keeps; its `not_used` and `machine_note`
-        /// are said from the two fields below.
-        record: Box<BaselineRecord>,
-        /// The entry's fingerprint against this machine's.
-        machine: Box<MachineMatch>,
-        /// Why the entry was not compared; `None` when it was.
-        not_used: Option<NotUsed>,
-    },
-}
-
-impl BaselineSaid {
-    /// Whether it fails the test: a comparison that regressed.
-    pub fn fails(&self) -> bool {
-        self.comparison().is_some_and(|c| c.verdict.is_failure())
-    }
-
-    /// The regression rule's result, when the entry was compared.
-    pub fn comparison(&self) -> Option<&Comparison> {
-        match self {
-            BaselineSaid::NoEntry { .. } => None,
-            BaselineSaid::Checked { record, .. } => record.comparison.as_ref(),
-        }
-    }
-}
-
-/// Why a test's stored entry was not compared with its run.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NotUsed {
-    /// The entry records the `stored` clock, the test measures another.
-    OtherClock {
-        /// The entry's clock.
-        stored: Clock,
-        /// The test's.
-        measured: Clock,
-    },
-    /// The entry comes from a machine whose times are not comparable
-    /// (the record's [`MachineMatch`] says which).
-    OtherMachine,
-    /// A time is below the measurement's resolution.
-    BelowResolution(BelowResolution),
-    /// The entry records another statistic than the run estimated.
-    OtherStatistic {
-        /// The entry's statistic, by name (`median`).
-        stored: String,
-        /// The run's.
-        measured: Statistic,
-    },
-    /// The regression rule could not be applied.
-    Unusable(CompareError),
-}
 
 /// The regression check of a run: the loaded baseline file, this
 /// machine's fingerprint, and the run's between-run spreads.

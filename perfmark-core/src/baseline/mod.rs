@@ -84,7 +84,7 @@ mod spread;
 mod store;
 mod unique_keys;
 
-internal_modules!(check, compare, record, run_spreads);
+internal_modules!(check, compare, record, run_spreads, said);
 
 /// The clock an entry was measured with (an entry is compared only with
 /// entries of the same clock).

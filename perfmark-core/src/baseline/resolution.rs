@@ -11,48 +11,10 @@
 //! stored entry from before the rule may hold a negative time: it reads as
 //! below resolution too.
 
+pub use super::said::BelowResolution;
 use crate::baseline::Entry;
 use crate::checks::Subject;
-use crate::stats::{is_below_resolution, Statistic};
-
-/// Which time is below the measurement's resolution, so that a stored
-/// baseline is not compared.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BelowResolution {
-    /// This run's `statistic` is below the resolution, `resolution_ns`
-    /// per iteration.
-    Run {
-        /// The run's verdict statistic.
-        statistic: Statistic,
-        /// The resolution per iteration, ns.
-        resolution_ns: f64,
-    },
-    /// The entry's `statistic` (its name) of `ns_per_iter` is below the
-    /// resolution, `resolution_ns` per iteration at the entry's iterations
-    /// per sample.
-    Stored {
-        /// The stored statistic's name, `median`.
-        statistic: String,
-        /// Its estimate, ns per iteration.
-        ns_per_iter: f64,
-        /// The resolution per iteration at the entry's iterations per
-        /// sample, ns.
-        resolution_ns: f64,
-    },
-    /// Of an entry recorded over `runs` processes, the `run`-th (from 1)
-    /// measured `ns_per_iter`, below the resolution.
-    StoredRun {
-        /// The run, from 1.
-        run: usize,
-        /// The runs recorded.
-        runs: usize,
-        /// What it measured, ns per iteration.
-        ns_per_iter: f64,
-        /// The resolution per iteration at the entry's iterations per
-        /// sample, ns.
-        resolution_ns: f64,
-    },
-}
+use crate::stats::is_below_resolution;
 
 /// Which time keeps the test's run and its stored `entry` from being
 /// compared on the resolution's account, or `None` when both times are

@@ -11,40 +11,11 @@
 //! confidence when the sampler looked more than once, so that the looks
 //! together keep the test's error rate (docs/design/budget-rule.md).
 
+use super::said::BudgetSaid;
 use super::near_line::near_spread;
 use super::record::BudgetRecord;
 use crate::baseline::run_spreads::RunSpreads;
 use crate::checks::{Check, Finding, Said, Subject, Warning};
-use crate::stats::Estimate;
-
-/// What the budget check said of a test.
-#[derive(Debug, Clone)]
-pub enum BudgetSaid {
-    /// The test has no budget: measured only.
-    NoBudget,
-    /// The budget decided: its record, the estimate it was decided on
-    /// (the CI is the record's look's when it has one), and the test's
-    /// between-run sd, a fraction, when the run knows it (the near-the-line
-    /// note, [`BudgetRecord::may_flip`], is said with it).
-    Decided {
-        /// What `report.json` keeps.
-        record: BudgetRecord,
-        /// The verdict estimate.
-        estimate: Estimate,
-        /// The test's between-run sd, when known.
-        between_run_sd: Option<f64>,
-    },
-}
-
-impl BudgetSaid {
-    /// Whether it fails the test: a decided budget that did not pass.
-    pub fn fails(&self) -> bool {
-        match self {
-            BudgetSaid::NoBudget => false,
-            BudgetSaid::Decided { record, .. } => !record.passed(),
-        }
-    }
-}
 
 /// The budget check of a run: applies to every measured test, and decides
 /// those with a `budget`. Made with the run's between-run spreads

@@ -13,6 +13,7 @@ pub mod check;
 pub mod looks;
 pub mod near_line;
 pub mod record;
+pub mod said;
 
 pub use check::Budget;
 pub use record::{BudgetOutcome, BudgetRecord};

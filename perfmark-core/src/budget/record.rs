@@ -2,7 +2,7 @@
 //! itself: pure, from the estimate (or the sampler's look) and the budget.
 
 use super::looks::BudgetLook;
-use crate::checks::Call;
+use crate::verdicts::Call;
 use crate::stats::{Estimate, Interval};
 
 /// Where the CI lies relative to the budget.

@@ -13,6 +13,7 @@ pub(crate) mod case;
 pub mod check;
 pub mod fit;
 pub mod record;
+pub mod said;
 pub(crate) mod runner;
 pub mod size;
 

@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use super::case::ComplexityCase;
 use crate::checks::{RunnerSaid, Said, Verdict};
-use crate::complexity::check::{self, ComplexitySaid, MemberProblem};
+use crate::complexity::check;
+use crate::complexity::said::{ComplexitySaid, MemberProblem};
 use crate::complexity::record::ComplexityPoint;
 use crate::registry::PerfTest;
 use crate::report::TestReport;

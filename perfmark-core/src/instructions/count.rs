@@ -2,7 +2,7 @@
 //! limit, the stored baseline, the base build. Pure: figures in, records
 //! out ([`InstructionsSaid`]).
 
-use crate::checks::Call;
+use crate::verdicts::Call;
 
 /// Instructions per iteration of one test, counted under Callgrind
 /// (`report.json`'s `instructions`).

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::checks::Call;
+use crate::verdicts::Call;
 
 
 fn one() -> usize {

@@ -16,7 +16,7 @@ use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use super::Paired;
 use crate::checks::{Check, Said, Warning};
-use crate::paired::check::PairedSaid;
+use crate::paired::said::PairedSaid;
 use crate::allocations::check::Allocs;
 use crate::baseline::run_spreads::RunSpreads;
 use crate::budget::Budget;

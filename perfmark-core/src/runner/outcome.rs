@@ -8,8 +8,8 @@
 use crate::allocations::Allocations;
 use crate::baseline::record::BaselineRecord;
 use crate::bencher::Work;
-use crate::baseline::check::BaselineSaid;
-use crate::budget::check::BudgetSaid;
+use crate::baseline::said::BaselineSaid;
+use crate::budget::said::BudgetSaid;
 use crate::budget::BudgetRecord;
 use crate::checks::{Finding, Said, Verdict, Warning};
 use crate::clock::Clock;
@@ -19,13 +19,12 @@ use crate::instructions::InstructionCount;
 use crate::measure::Measurement;
 use crate::observe::Interference;
 #[cfg(feature = "compare")]
-use crate::paired::check::PairedSaid;
+use crate::paired::said::PairedSaid;
 use crate::paired::ComparisonRecord;
 use crate::processes::ProcessSpread;
 use crate::registry::PerfTest;
 use crate::report::words;
-use crate::report::{Diagnostics, EstimateRecord, Reason, TestReport};
-use crate::runner::remeasure::Remeasure;
+use crate::report::{Diagnostics, EstimateRecord, Reason, RemeasureOutcome, Remeasured, TestReport};
 use crate::stats::{Outliers, Summary};
 
 /// What measuring a test gave, before anything was decided on it.
@@ -299,10 +298,40 @@ impl Outcome {
     }
 }
 
+/// A failure measured under interference, re-measured once: the first
+/// measurement's account and what the second decided, kept until the
+/// test's report is written ([`Remeasured`] is what it keeps).
+#[derive(Debug)]
+pub(crate) struct Remeasure {
+    /// What the first measurement's findings said, the failure among them.
+    pub(crate) first_said: Vec<Said>,
+    /// The first measurement's estimate, ns per iteration.
+    pub(crate) first_ns_per_iter: Option<f64>,
+    /// What the OS saw during the first measurement.
+    pub(crate) first_interference: Interference,
+    /// The re-measurement's cap on sampling, s.
+    pub(crate) max_time_s: f64,
+    /// What the re-measurement found.
+    pub(crate) outcome: RemeasureOutcome,
+}
+
+impl Remeasure {
+    /// What `report.json` keeps of it, the first reasons in words.
+    pub(crate) fn into_record(self) -> Remeasured {
+        Remeasured {
+            first_reasons: self.first_said.iter().map(Reason::of).collect(),
+            first_ns_per_iter: self.first_ns_per_iter,
+            first_interference: self.first_interference,
+            max_time_s: self.max_time_s,
+            outcome: self.outcome,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::allocations::check::AllocationsSaid;
+    use crate::allocations::said::AllocationsSaid;
     use crate::allocations::AllocCount;
     use crate::budget::BudgetOutcome;
     use crate::checks::Source;

@@ -25,41 +25,11 @@
 
 use std::time::Duration;
 
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Remeasure};
 use crate::checks::{RunnerSaid, Said, Verdict, Warning};
 use crate::measure::Measurement;
-use crate::observe::Interference;
-use crate::report::{Reason, RemeasureOutcome, Remeasured};
+use crate::report::RemeasureOutcome;
 
-/// A failure measured under interference, re-measured once: the first
-/// measurement's account and what the second decided, kept until the
-/// test's report is written ([`Remeasured`] is what it keeps).
-#[derive(Debug)]
-pub(crate) struct Remeasure {
-    /// What the first measurement's findings said, the failure among them.
-    pub(crate) first_said: Vec<Said>,
-    /// The first measurement's estimate, ns per iteration.
-    pub(crate) first_ns_per_iter: Option<f64>,
-    /// What the OS saw during the first measurement.
-    pub(crate) first_interference: Interference,
-    /// The re-measurement's cap on sampling, s.
-    pub(crate) max_time_s: f64,
-    /// What the re-measurement found.
-    pub(crate) outcome: RemeasureOutcome,
-}
-
-impl Remeasure {
-    /// What `report.json` keeps of it, the first reasons in words.
-    pub(crate) fn into_record(self) -> Remeasured {
-        Remeasured {
-            first_reasons: self.first_said.iter().map(Reason::of).collect(),
-            first_ns_per_iter: self.first_ns_per_iter,
-            first_interference: self.first_interference,
-            max_time_s: self.max_time_s,
-            outcome: self.outcome,
-        }
-    }
-}
 
 /// Whether `outcome` is a failure to measure again: a budget or
 /// regression failure (the body returned and its samples were judged)
@@ -135,7 +105,8 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::budget::check::BudgetSaid;
+    use crate::report::Reason;
+    use crate::budget::said::BudgetSaid;
     use crate::report::fixtures::{self, interference};
     use crate::stats::estimate;
 

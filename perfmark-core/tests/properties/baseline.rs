@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use perfmark_core::baseline::check::{BaselineSaid, Regression};
+use perfmark_core::baseline::check::Regression;
 use perfmark_core::baseline::compare::Change;
 use perfmark_core::baseline::run_spreads::{Prior, RunSpreads};
+use perfmark_core::baseline::said::BaselineSaid;
 use perfmark_core::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
 use perfmark_core::checks::{Check, Said, Subject};
 use perfmark_core::measure::{Measurement, Plan, SampleKind, StopReason};

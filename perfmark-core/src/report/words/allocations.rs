@@ -2,7 +2,7 @@
 //! of allocations that could not be counted, and the counts and bytes per
 //! iteration as every report prints them.
 
-use crate::allocations::check::AllocationsSaid;
+use crate::allocations::said::AllocationsSaid;
 use crate::allocations::Allocations;
 
 /// Why allocations may not be counted, and what to do: said by the

@@ -9,13 +9,13 @@ use std::fmt;
 use crate::baseline::{Difference, Effect, MachineMatch, ReleaseChange};
 use std::path::Path;
 
-use crate::baseline::check::{BaselineSaid, BelowResolution, NotUsed};
 use crate::baseline::compare::DEFAULT_RESIDUAL_PRIOR;
 use crate::baseline::compare::{
     Change, CompareError, Comparison, TestSpreadSource, DETECTION_POWER,
 };
 use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::{Prior, PriorSource};
+use crate::baseline::said::{BaselineSaid, BelowResolution, NotUsed};
 use crate::checks::Said;
 use crate::clock::Clock;
 use crate::report::fmt::{fmt_ns, plain_percent, signed_percent};

@@ -2,9 +2,9 @@
 //! budget, the warning of an interval that did not clear it, and the note
 //! of a budget that lies within the machine's between-run spread.
 
-use crate::budget::check::BudgetSaid;
 use crate::budget::near_line::near_spread;
 use crate::budget::record::{BudgetOutcome, BudgetRecord};
+use crate::budget::said::BudgetSaid;
 use crate::report::fmt::{fmt_ns, rounded_percent, trimmed_percent};
 use crate::stats::Estimate;
 

@@ -4,9 +4,9 @@
 
 use perfmark_options::Complexity;
 
-use crate::complexity::check::{ComplexitySaid, MemberProblem};
 use crate::complexity::fit::{GrowthError, GrowthFit, MARGIN};
 use crate::complexity::record::ComplexityRecord;
+use crate::complexity::said::{ComplexitySaid, MemberProblem};
 use crate::report::fmt::{fmt_ns, fmt_percent};
 
 /// An excess as a power of n, signed, to two decimals: `n^+0.02`,

@@ -6,8 +6,8 @@ use crate::paired::record::ComparisonRecord;
 use crate::paired::record::PairedStop;
 #[cfg(feature = "compare")]
 use crate::paired::{
-    check::PairedSaid,
     record::PairedChange,
+    said::PairedSaid,
     stats::{min_detectable_slowdown, PairedEstimate, PairedVerdict},
 };
 #[cfg(feature = "compare")]
