@@ -1,6 +1,6 @@
 //! What `report.json` keeps of a test's comparison with its stored
 //! baseline: data alone, which the check's finding carries
-//! ([`super::check::BaselineSaid`]).
+//! ([`super::said::BaselineSaid`]).
 
 use super::compare::Comparison;
 use super::run_spreads::Prior;
@@ -17,7 +17,7 @@ pub struct BaselineRecord {
     pub comparison: Option<Comparison>,
     /// Why the baseline was not used to fail (another machine, another
     /// statistic, an unusable estimate), in words: said from the finding's
-    /// [`NotUsed`](super::check::NotUsed) when the report is written.
+    /// [`NotUsed`](super::said::NotUsed) when the report is written.
     pub not_used: Option<String>,
     /// Whether the baseline was not used for having been recorded on
     /// another machine, or by a rustc or perfmark of another minor release

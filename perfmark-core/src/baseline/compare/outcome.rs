@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::TestSpreadSource;
-use crate::checks::Call;
+use crate::verdicts::Call;
 use crate::stats::Interval;
 
 /// The outcome of comparing a run with its baseline.
