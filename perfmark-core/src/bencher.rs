@@ -53,8 +53,8 @@ use crate::measure::per_call::{
     metered_calls, per_call_block, CpuCallClock, RandomPhase, WallClock,
 };
 use crate::measure::{Adaptive, Driver, LocalDriver, Measurement, Policy, SampleKind};
-use crate::worker::serve::Serve;
 use crate::stats;
+use crate::worker::serve::Serve;
 
 /// Seed of the random waits of [`Bencher::iter_per_call`]: any fixed
 /// sequence is independent of where the clock's ticks fall, which is all
@@ -271,7 +271,9 @@ impl Bencher {
             #[inline(always)]
             |n| metered_batched::<HeapCounter, I, O>(n, &mut setup, &mut routine),
         );
-        self.count_instructions(|n| metered_batched::<Callgrind, I, O>(n, &mut setup, &mut routine));
+        self.count_instructions(|n| {
+            metered_batched::<Callgrind, I, O>(n, &mut setup, &mut routine)
+        });
     }
 
     /// Times `routine` on inputs made by `setup`, passed by `&mut`. `setup`

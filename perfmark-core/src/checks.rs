@@ -24,7 +24,6 @@ use std::time::Duration;
 use perfmark_options::Complexity;
 
 use crate::allocations::said::AllocationsSaid;
-pub use crate::verdicts::{Call, Verdict};
 use crate::allocations::Allocations;
 use crate::baseline::said::BaselineSaid;
 use crate::budget::said::BudgetSaid;
@@ -33,11 +32,12 @@ use crate::instructions::count::InstructionsSaid;
 use crate::measure::{Measurement, Plan};
 use crate::observe::Interference;
 #[cfg(feature = "compare")]
-use crate::paired::said::PairedSaid;
-#[cfg(feature = "compare")]
 use crate::paired::record::PairedStop;
+#[cfg(feature = "compare")]
+use crate::paired::said::PairedSaid;
 use crate::processes::ProcessSpread;
 use crate::stats::{Estimate, Mode, Outliers, Statistic};
+pub use crate::verdicts::{Call, Verdict};
 
 /// What a check sees of one measured test.
 #[derive(Debug, Clone, Copy)]

@@ -243,7 +243,11 @@ pub fn fastest_kind(
     let all = || (allowed.to_vec(), None);
     if let Some(kinds) = hybrid {
         for (name, cpus) in kinds {
-            let ours: Vec<usize> = allowed.iter().copied().filter(|c| cpus.contains(c)).collect();
+            let ours: Vec<usize> = allowed
+                .iter()
+                .copied()
+                .filter(|c| cpus.contains(c))
+                .collect();
             if !ours.is_empty() {
                 if ours.len() == allowed.len() {
                     return all();

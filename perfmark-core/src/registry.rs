@@ -57,7 +57,10 @@ impl PerfTest {
     /// clock by default. A normal run and a worker serving slices time a
     /// test alike.
     pub(crate) fn clock(&self) -> crate::clock::Clock {
-        self.options.measure.map(crate::clock::Clock::from).unwrap_or_default()
+        self.options
+            .measure
+            .map(crate::clock::Clock::from)
+            .unwrap_or_default()
     }
 
     /// The function's path inside the test crate, without the argument:

@@ -51,4 +51,3 @@ impl Call {
         self == Call::Fail
     }
 }
-

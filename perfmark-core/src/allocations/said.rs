@@ -20,4 +20,3 @@ impl AllocationsSaid {
         self.counted.as_ref().is_none_or(|c| !c.within(self.limit))
     }
 }
-

@@ -135,9 +135,9 @@ impl Regression<'_> {
                 let (baseline, tracking) = residual_baseline_estimate(entry)?;
                 compare::compare_with_reference(&baseline, &current?, &shift?, tracking, &rule)
             }),
-            None => prior.rule(confidence, tolerance).and_then(|rule| {
-                compare::compare(&baseline_estimate(entry)?, &current?, &rule)
-            }),
+            None => prior
+                .rule(confidence, tolerance)
+                .and_then(|rule| compare::compare(&baseline_estimate(entry)?, &current?, &rule)),
         }
     }
 }

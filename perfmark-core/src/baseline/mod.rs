@@ -84,7 +84,26 @@ mod spread;
 mod store;
 mod unique_keys;
 
-internal_modules!(check, compare, record, run_spreads, said);
+#[cfg(feature = "internals")]
+pub mod check;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod check;
+#[cfg(feature = "internals")]
+pub mod compare;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod compare;
+#[cfg(feature = "internals")]
+pub mod record;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod record;
+#[cfg(feature = "internals")]
+pub mod run_spreads;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod run_spreads;
+#[cfg(feature = "internals")]
+pub mod said;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod said;
 
 /// The clock an entry was measured with (an entry is compared only with
 /// entries of the same clock).

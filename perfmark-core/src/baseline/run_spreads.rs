@@ -34,11 +34,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::baseline::compare::{
-    BaselineEstimate, CompareError, RegressionRule, RunEstimate, Spread, DEFAULT_BETWEEN_RUN_SD,
-    DEFAULT_PRIOR, DEFAULT_RESIDUAL_PRIOR, MIN_RESIDUAL_SD, Tracking,
+    BaselineEstimate, CompareError, RegressionRule, RunEstimate, Spread, Tracking,
+    DEFAULT_BETWEEN_RUN_SD, DEFAULT_PRIOR, DEFAULT_RESIDUAL_PRIOR, MIN_RESIDUAL_SD,
 };
+use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::stats::geometric_mean;
 
 /// Where the run's prior between-run spread came from.
@@ -278,8 +278,8 @@ pub fn residual_baseline_estimate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baseline::RecordedSpread;
     use crate::baseline::compare::DEFAULT_PRIOR_DF;
+    use crate::baseline::RecordedSpread;
 
     #[test]
     fn the_setting_wins_then_the_recording_then_the_default() {

@@ -1,12 +1,12 @@
 //! What the baseline check found, as values: its sentence is made in
 //! `report/words`.
 
-use std::path::PathBuf;
 use super::record::BaselineRecord;
 use crate::baseline::compare::{CompareError, Comparison};
 use crate::baseline::MachineMatch;
 use crate::clock::Clock;
 use crate::stats::Statistic;
+use std::path::PathBuf;
 
 /// What the regression check said of a test.
 #[derive(Debug, Clone)]

@@ -43,4 +43,3 @@ impl WallBlocks {
         (self.kept - k..self.kept).map(|i| self.ring[i % WALL_BLOCKS])
     }
 }
-

@@ -12,4 +12,3 @@ pub enum Work {
     /// Floating-point operations per iteration: reported as MFLOP/s.
     Flops(u64),
 }
-

@@ -11,9 +11,9 @@
 //! confidence when the sampler looked more than once, so that the looks
 //! together keep the test's error rate (docs/design/budget-rule.md).
 
-use super::said::BudgetSaid;
 use super::near_line::near_spread;
 use super::record::BudgetRecord;
+use super::said::BudgetSaid;
 use crate::baseline::run_spreads::RunSpreads;
 use crate::checks::{Check, Finding, Said, Subject, Warning};
 

@@ -16,5 +16,5 @@ pub mod record;
 pub mod said;
 
 pub use check::Budget;
-pub use record::{BudgetOutcome, BudgetRecord};
 pub use looks::BudgetLook;
+pub use record::{BudgetOutcome, BudgetRecord};

@@ -2,8 +2,8 @@
 //! itself: pure, from the estimate (or the sampler's look) and the budget.
 
 use super::looks::BudgetLook;
-use crate::verdicts::Call;
 use crate::stats::{Estimate, Interval};
+use crate::verdicts::Call;
 
 /// Where the CI lies relative to the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -35,7 +35,10 @@ pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f6
         Ok(fit) => fit,
         Err(error) => {
             record.error = Some(error.to_string());
-            return Finding::new(Said::Complexity(ComplexitySaid::NotFitted { record, error }));
+            return Finding::new(Said::Complexity(ComplexitySaid::NotFitted {
+                record,
+                error,
+            }));
         }
     };
     let warnings = warnings(&fit, &record);

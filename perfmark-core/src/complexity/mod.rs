@@ -13,8 +13,8 @@ pub(crate) mod case;
 pub mod check;
 pub mod fit;
 pub mod record;
-pub mod said;
 pub(crate) mod runner;
+pub mod said;
 pub mod size;
 
 pub use record::ComplexityRecord;

@@ -74,4 +74,3 @@ pub enum MemberProblem {
         reasons: Vec<String>,
     },
 }
-

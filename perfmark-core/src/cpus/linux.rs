@@ -35,7 +35,9 @@ pub(super) fn set_current(cpus: &[usize]) -> Result<(), NotPinned> {
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     for &cpu in cpus {
         if cpu >= libc::CPU_SETSIZE as usize {
-            return Err(NotPinned::Refused(format!("CPU {cpu} is beyond CPU_SETSIZE")));
+            return Err(NotPinned::Refused(format!(
+                "CPU {cpu} is beyond CPU_SETSIZE"
+            )));
         }
         // SAFETY: `cpu` is below CPU_SETSIZE, checked above.
         unsafe { libc::CPU_SET(cpu, &mut set) };
@@ -45,7 +47,9 @@ pub(super) fn set_current(cpus: &[usize]) -> Result<(), NotPinned> {
     if rc == 0 {
         Ok(())
     } else {
-        Err(NotPinned::Refused(std::io::Error::last_os_error().to_string()))
+        Err(NotPinned::Refused(
+            std::io::Error::last_os_error().to_string(),
+        ))
     }
 }
 

@@ -16,7 +16,10 @@ fn khz(value: u64) -> Option<Capacity> {
 
 #[test]
 fn the_kernels_cpu_lists_are_read_as_it_writes_them() {
-    assert_eq!(parse_list("0-3,8,10-11\n"), Some(vec![0, 1, 2, 3, 8, 10, 11]));
+    assert_eq!(
+        parse_list("0-3,8,10-11\n"),
+        Some(vec![0, 1, 2, 3, 8, 10, 11])
+    );
     assert_eq!(parse_list("5"), Some(vec![5]));
     assert_eq!(parse_list(""), Some(vec![]));
     assert_eq!(parse_list("3,1-2,2"), Some(vec![1, 2, 3]));
@@ -29,20 +32,32 @@ fn the_kernels_cpu_lists_are_read_as_it_writes_them() {
 #[test]
 fn alike_or_unknown_cores_are_one_kind() {
     let allowed = [0, 1, 2, 3];
-    assert_eq!(fastest_kind(&allowed, None, |_| None), (allowed.to_vec(), None));
+    assert_eq!(
+        fastest_kind(&allowed, None, |_| None),
+        (allowed.to_vec(), None)
+    );
     assert_eq!(
         fastest_kind(&allowed, None, |_| scheduler(1024)),
         (allowed.to_vec(), None)
     );
     // One CPU without a reading: nothing is known of the kinds.
     let partly = |c: usize| if c == 2 { None } else { scheduler(1024 >> c) };
-    assert_eq!(fastest_kind(&allowed, None, partly), (allowed.to_vec(), None));
+    assert_eq!(
+        fastest_kind(&allowed, None, partly),
+        (allowed.to_vec(), None)
+    );
 }
 
 #[test]
 fn favoured_cores_that_boost_a_little_higher_are_not_a_kind_of_their_own() {
     // Intel's "turbo boost max 3.0": two cores at 5.0 GHz, the rest 4.8.
-    let freq = |c: usize| if c < 2 { khz(5_000_000) } else { khz(4_800_000) };
+    let freq = |c: usize| {
+        if c < 2 {
+            khz(5_000_000)
+        } else {
+            khz(4_800_000)
+        }
+    };
     let (cpus, kind) = fastest_kind(&[0, 1, 2, 3, 4, 5], None, freq);
     assert_eq!(cpus, vec![0, 1, 2, 3, 4, 5]);
     assert_eq!(kind, None);
@@ -51,14 +66,26 @@ fn favoured_cores_that_boost_a_little_higher_are_not_a_kind_of_their_own() {
 #[test]
 fn big_cores_are_chosen_over_little_ones_and_named() {
     // Arm big.LITTLE: four little cores (capacity 446), four big (1024).
-    let cap = |c: usize| if c < 4 { scheduler(446) } else { scheduler(1024) };
+    let cap = |c: usize| {
+        if c < 4 {
+            scheduler(446)
+        } else {
+            scheduler(1024)
+        }
+    };
     let (cpus, kind) = fastest_kind(&[0, 1, 2, 3, 4, 5, 6, 7], None, cap);
     assert_eq!(cpus, vec![4, 5, 6, 7]);
     let kind = kind.expect("a kind is named");
     assert_eq!(kind.name, "capacity 1024");
     assert_eq!(kind.left_out, 4);
     // Frequencies tell the kinds apart where capacities are not given.
-    let freq = |c: usize| if c.is_multiple_of(2) { khz(5_400_000) } else { khz(4_200_000) };
+    let freq = |c: usize| {
+        if c.is_multiple_of(2) {
+            khz(5_400_000)
+        } else {
+            khz(4_200_000)
+        }
+    };
     let (cpus, kind) = fastest_kind(&[0, 1, 2, 3], None, freq);
     assert_eq!(cpus, vec![0, 2]);
     assert_eq!(kind.unwrap().name, "max 5400 MHz");
@@ -123,12 +150,24 @@ fn the_record_says_where_and_why_not() {
         }),
     };
     let words = cpus.record(vec![1], None).words();
-    assert!(words.starts_with("pinned to CPU 1 (of 2 of 4 allowed)"), "{words}");
-    assert!(words.contains("cpu_core") && words.contains("2 slower CPUs left unused"), "{words}");
+    assert!(
+        words.starts_with("pinned to CPU 1 (of 2 of 4 allowed)"),
+        "{words}"
+    );
+    assert!(
+        words.contains("cpu_core") && words.contains("2 slower CPUs left unused"),
+        "{words}"
+    );
     let pairs = cpus.record(vec![1, 0, 1], None).words();
-    assert!(pairs.starts_with("each process pair pinned to one CPU: 1, 0, 1"), "{pairs}");
+    assert!(
+        pairs.starts_with("each process pair pinned to one CPU: 1, 0, 1"),
+        "{pairs}"
+    );
     let off = cpus.record(vec![3], Some(NotPinned::TurnedOff)).words();
-    assert!(off.starts_with("not pinned (pinning turned off (--no-pin)); ran on CPU 3"), "{off}");
+    assert!(
+        off.starts_with("not pinned (pinning turned off (--no-pin)); ran on CPU 3"),
+        "{off}"
+    );
     let json = serde_json::to_value(cpus.record(vec![], Some(NotPinned::OneCpu))).unwrap();
     assert_eq!(json["not_pinned"], "one_cpu");
     assert_eq!(json["allowed"], 4);
@@ -171,8 +210,12 @@ fn the_header_says_how_measurements_are_held_and_which_kind() {
         candidates: vec![0, 1],
         kind: None,
     };
-    assert!(alike.header(None, false).contains("each test held on one CPU"));
-    assert!(alike.header(None, true).contains("drawn per pair (2 allowed CPUs)"));
+    assert!(alike
+        .header(None, false)
+        .contains("each test held on one CPU"));
+    assert!(alike
+        .header(None, true)
+        .contains("drawn per pair (2 allowed CPUs)"));
     let off = alike.header(Some(&NotPinned::TurnedOff), false);
     assert!(off.contains("not pinned, pinning turned off"), "{off}");
     let hybrid = Cpus {
@@ -184,5 +227,8 @@ fn the_header_says_how_measurements_are_held_and_which_kind() {
         }),
     };
     let line = hybrid.header(None, false);
-    assert!(line.contains("(1 of 3 allowed CPUs)") && line.contains("cpu_core"), "{line}");
+    assert!(
+        line.contains("(1 of 3 allowed CPUs)") && line.contains("cpu_core"),
+        "{line}"
+    );
 }

@@ -236,7 +236,6 @@ impl CountComparison {
     pub fn fails(&self) -> bool {
         self.change.call().fails()
     }
-
 }
 
 /// What counting said of a test.
@@ -375,6 +374,4 @@ mod tests {
         let c = CountComparison::decide((1100.0, 1090.0, 1110.0), (1000.0, 1000.0, 1020.0), 0.05);
         assert_eq!(c.change, CountChange::Regressed);
     }
-
-
 }

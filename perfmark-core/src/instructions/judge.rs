@@ -81,7 +81,11 @@ fn said(said: InstructionsSaid) -> Finding {
 /// `count` compared with an `earlier` one (its median, smallest and
 /// largest per iteration) at `tolerance`.
 fn compared(count: &InstructionCount, earlier: (f64, f64, f64), tolerance: f64) -> CountComparison {
-    let now = (count.per_iter as f64, count.min_per_iter, count.max_per_iter);
+    let now = (
+        count.per_iter as f64,
+        count.min_per_iter,
+        count.max_per_iter,
+    );
     CountComparison::decide(now, earlier, tolerance)
 }
 

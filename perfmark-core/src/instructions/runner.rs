@@ -29,9 +29,7 @@ impl Runner {
             return;
         };
         let name = outcome.name.clone();
-        let k = super::block_iters(
-            judged.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter),
-        );
+        let k = super::block_iters(judged.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter));
         let counted = std::env::current_exe()
             .map_err(|e| format!("this test binary cannot be found to count it: {e}"))
             .and_then(|me| super::count(valgrind, &me, &name, k, limit));
@@ -58,9 +56,11 @@ impl Runner {
         if let Some(other) = entry.filter(|e| {
             e.instructions().is_some() && e.fingerprint().rustc != setup.fingerprint.rustc
         }) {
-            judged.warnings.push(crate::checks::Warning::CountByOtherCompiler {
-                rustc: other.fingerprint().rustc.clone(),
-            });
+            judged
+                .warnings
+                .push(crate::checks::Warning::CountByOtherCompiler {
+                    rustc: other.fingerprint().rustc.clone(),
+                });
         }
     }
 
@@ -68,7 +68,8 @@ impl Runner {
     /// an `instructions` limit says that the limit was not checked.
     #[cfg(not(feature = "instructions"))]
     pub(crate) fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, _: &Setup) {
-        let measured = outcome.measured.measurement.is_some() || outcome.judged.comparison.is_some();
+        let measured =
+            outcome.measured.measurement.is_some() || outcome.judged.comparison.is_some();
         if outcome.hung || outcome.measured.panic.is_some() || !measured {
             return;
         }

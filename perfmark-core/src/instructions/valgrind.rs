@@ -89,7 +89,11 @@ impl Valgrind {
             return Err(format!(
                 "--instructions: `{shown} --version` did not answer as valgrind does \
                  ({}); {how}",
-                if version.is_empty() { "no output".to_owned() } else { format!("{version:?}") }
+                if version.is_empty() {
+                    "no output".to_owned()
+                } else {
+                    format!("{version:?}")
+                }
             ));
         }
         match parse_version(&version) {
@@ -293,8 +297,12 @@ fn scratch_dir() -> Result<PathBuf, String> {
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot make a directory for the profile ({}): {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        format!(
+            "cannot make a directory for the profile ({}): {e}",
+            dir.display()
+        )
+    })?;
     Ok(dir)
 }
 
@@ -328,7 +336,10 @@ mod tests {
         };
         let parts = vec![part("perfmark 0 k", 110), part("perfmark 0 2k", 210)];
         let rounds = rounds_of(&parts, 1).unwrap();
-        assert_eq!(super::super::count::summarize(&rounds, 10), Some((10, 10.0, 10.0, None)));
+        assert_eq!(
+            super::super::count::summarize(&rounds, 10),
+            Some((10, 10.0, 10.0, None))
+        );
         let error = rounds_of(&parts, 2).unwrap_err();
         assert!(error.contains("no part \"perfmark 1 k\""), "{error}");
     }

@@ -65,16 +65,16 @@ pub mod source;
 
 use std::time::Duration;
 
+use crate::platform::EnvironmentWarning;
+#[cfg(feature = "internals")]
+pub use interference::CpuShare;
 #[cfg(feature = "compare")]
 pub use interference::SlicePairObservation;
 pub use interference::{Interference, PairedInterference, SideInterference, ThreadObservation};
-#[cfg(feature = "internals")]
-pub use interference::CpuShare;
 use procfs::{CpuTimes, SchedStat};
-use crate::platform::EnvironmentWarning;
-pub use source::{Live, ProcFile, Source, Switches};
 #[cfg(any(test, feature = "internals"))]
 pub use source::Fixed;
+pub use source::{Live, ProcFile, Source, Switches};
 
 /// A span is disturbed when other work took at least this share of its
 /// wall time (and at least [`MIN_LOST`]).
@@ -167,7 +167,8 @@ impl Coverage {
         if !self.observed {
             return Some(EnvironmentWarning::InterferenceNotObserved);
         }
-        (!self.missing.is_empty()).then(|| EnvironmentWarning::InterferenceWithout(self.missing.clone()))
+        (!self.missing.is_empty())
+            .then(|| EnvironmentWarning::InterferenceWithout(self.missing.clone()))
     }
 
     /// Tries every source once.

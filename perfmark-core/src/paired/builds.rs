@@ -80,7 +80,12 @@ impl Comparing {
 
 /// Greets `link`, which must be another link of the build whose tests are
 /// `tests` (as `like` is); returns whether it is pinned.
-fn same_build(link: &Path, side: Side, tests: &BTreeSet<String>, like: &Path) -> Result<bool, Error> {
+fn same_build(
+    link: &Path,
+    side: Side,
+    tests: &BTreeSet<String>,
+    like: &Path,
+) -> Result<bool, Error> {
     let g = greeting(link, side)?;
     let theirs: BTreeSet<String> = g.tests.into_iter().collect();
     if &theirs != tests {

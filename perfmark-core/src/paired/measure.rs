@@ -53,8 +53,8 @@ use serde::{Deserialize, Serialize};
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::ThreadObservation;
 use crate::paired::record::{PairedChange, PairedStop};
-pub use crate::worker::Side;
 use crate::paired::stats::{LookSchedule, PairCenter, PairedEstimate, PairedVerdict};
+pub use crate::worker::Side;
 
 /// Runs timed slices of one test in a pair of processes, one per build.
 pub trait PairDriver {
@@ -325,7 +325,11 @@ impl PairedMeasurement {
 /// replication: pair `p` belongs to unit `p mod layouts` (every pair its
 /// own when `layouts` is 1 or at least `pairs`).
 fn log_ratios_by_unit(slice_pairs: &[SlicePair], pairs: usize, layouts: usize) -> Vec<Vec<f64>> {
-    let units = if layouts <= 1 { pairs } else { pairs.min(layouts) };
+    let units = if layouts <= 1 {
+        pairs
+    } else {
+        pairs.min(layouts)
+    };
     let mut by_unit = vec![Vec::new(); units];
     for s in slice_pairs.iter().filter(|s| s.pair < pairs) {
         by_unit[s.pair % units.max(1)].push(s.log_ratio());

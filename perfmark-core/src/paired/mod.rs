@@ -35,9 +35,9 @@ pub mod measure;
 pub mod pair;
 pub mod record;
 #[cfg(feature = "compare")]
-pub mod said;
-#[cfg(feature = "compare")]
 pub(crate) mod runner;
+#[cfg(feature = "compare")]
+pub mod said;
 #[cfg(feature = "compare")]
 pub mod stats;
 

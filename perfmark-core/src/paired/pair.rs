@@ -24,7 +24,9 @@ use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
 use crate::paired::measure::PairDriver;
 use crate::worker::protocol::{Reply, Request};
-use crate::worker::{fresh_seed, splitmix64, Placement, Side, WorkerProcess, DEFAULT_WORKER_TIMEOUT};
+use crate::worker::{
+    fresh_seed, splitmix64, Placement, Side, WorkerProcess, DEFAULT_WORKER_TIMEOUT,
+};
 use crate::Error;
 
 /// The shortest block timed when measuring the harness's own cost.
@@ -149,13 +151,7 @@ impl ProcessPair {
             Side::Base => &self.base,
         };
         let path = links[self.pairs % links.len()].clone();
-        WorkerProcess::spawn_with(
-            &path,
-            side,
-            Some(&self.test),
-            Some(placement),
-            false,
-        )
+        WorkerProcess::spawn_with(&path, side, Some(&self.test), Some(placement), false)
     }
 
     fn worker(&mut self, side: Side) -> &mut WorkerProcess {
@@ -188,8 +184,8 @@ impl PairDriver for ProcessPair {
                 self.cpu_order = cpus.shuffled(|| splitmix64(rng));
             }
         }
-        let cpu = (!self.cpu_order.is_empty())
-            .then(|| self.cpu_order[self.pairs % self.cpu_order.len()]);
+        let cpu =
+            (!self.cpu_order.is_empty()).then(|| self.cpu_order[self.pairs % self.cpu_order.len()]);
         // Both workers of a pair at one placement (stack and heap offsets,
         // CPU): its effect cancels in the pair's ratio, and the next pair
         // draws anew, so that only the links and the builds differ within

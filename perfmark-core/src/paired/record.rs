@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::verdicts::Call;
 
-
 fn one() -> usize {
     1
 }
@@ -70,7 +69,6 @@ pub struct ComparisonRecord {
     /// Time the comparison took, both sides, process starts included, s.
     pub elapsed_s: f64,
 }
-
 
 /// `report.json`'s top-level `comparison` object, in compare mode.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -8,25 +8,24 @@ use std::time::Instant;
 
 use std::panic::{self, AssertUnwindSafe};
 
+use super::Paired;
+use crate::allocations::check::Allocs;
+use crate::allocations::{self, Allocations};
+use crate::baseline::run_spreads::RunSpreads;
+use crate::bencher::{Bencher, Measurer};
+use crate::budget::Budget;
+use crate::checks::{Check, Said, Warning};
+use crate::cpus::{CpuRecord, NotPinned};
+use crate::observe::{Interference, PairedInterference, Reading, SlicePairObservation};
+use crate::paired::builds::Comparing;
+use crate::paired::measure::{run_paired, PairedPlan, SlicePair};
+use crate::paired::said::PairedSaid;
+use crate::paired::ProcessPair;
+use crate::registry::PerfTest;
 use crate::runner::family::Family;
 use crate::runner::judge::{judge, Across};
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
-use crate::allocations::{self, Allocations};
-use crate::bencher::{Bencher, Measurer};
-use super::Paired;
-use crate::checks::{Check, Said, Warning};
-use crate::paired::said::PairedSaid;
-use crate::allocations::check::Allocs;
-use crate::baseline::run_spreads::RunSpreads;
-use crate::budget::Budget;
-use crate::cpus::{CpuRecord, NotPinned};
-use crate::paired::builds::Comparing;
-use crate::paired::measure::{run_paired, PairedPlan, SlicePair};
-use crate::observe::{Interference, PairedInterference, Reading, SlicePairObservation};
-use crate::paired::ProcessPair;
-use crate::registry::PerfTest;
-
 
 impl Runner {
     /// Measures `t` against its twin in the base, slice by slice, and
@@ -62,7 +61,9 @@ impl Runner {
             Ok(pm) => pm,
             Err(e) => {
                 let error = e.to_string();
-                outcome.judged.say(Said::Paired(PairedSaid::Failed { error }));
+                outcome
+                    .judged
+                    .say(Said::Paired(PairedSaid::Failed { error }));
                 outcome.duration_s = started.elapsed().as_secs_f64();
                 return outcome;
             }
@@ -84,7 +85,17 @@ impl Runner {
             judged,
             ..
         } = &mut outcome;
-        judge(name, measured, judged, &plan, tolerance, &m, noise_floor, &checks, across);
+        judge(
+            name,
+            measured,
+            judged,
+            &plan,
+            tolerance,
+            &m,
+            noise_floor,
+            &checks,
+            across,
+        );
         self.observe_slices(&mut outcome, &pm.slice_pairs, (&before, &after));
         outcome.measured.measurement = Some(m);
         outcome.duration_s = started.elapsed().as_secs_f64();
@@ -152,7 +163,6 @@ impl Runner {
         })
     }
 }
-
 
 /// The head's allocations per iteration: the workers time, and this
 /// process counts, running the body once more with a counting-only policy

@@ -81,11 +81,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::record::PairedChange;
 use crate::stats::dist::sorted_copy;
 use crate::stats::dist::{t_quantile, t_upper_tail};
 use crate::stats::summary::{mean, sd_about};
 use crate::stats::Interval;
-use super::record::PairedChange;
 
 /// How one process pair's log ratios are reduced to the pair's center.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -241,7 +241,9 @@ pub fn paired_estimate_with(
     let layout_sd = ((between_pair_sd * between_pair_sd - noise_var).max(0.0) / 2.0).sqrt();
     let center_range = centers
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &c| {
+            (lo.min(c), hi.max(c))
+        });
     let pairs_beyond_noise = pairs_beyond_noise(&centers, noise_var.sqrt(), confidence);
     let (log_ratio, log_se, df) = trimmed_mean(&centers, log_ratio, between_pair_sd);
     let (lower_one_sided, upper_one_sided) = one_sided_bounds(log_ratio, log_se, df, confidence);
@@ -366,7 +368,6 @@ fn trimmed_mean(centers: &[f64], mean_: f64, sd: f64) -> (f64, f64, f64) {
     let se = ((m as f64 - 1.0) * sw * sw / (h as f64 * (h as f64 - 1.0))).sqrt();
     (kept, se, h as f64 - 1.0)
 }
-
 
 /// The decision of a paired comparison, with what the summary line needs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -91,7 +91,13 @@ impl Unit {
     /// runner's, corrected for serial correlation): the interval's
     /// half-width on the log scale divided by the t quantile it was made
     /// with. `None` when the point or an end is not a positive finite time.
-    pub fn from_interval(point: f64, low: f64, high: f64, confidence: f64, df: f64) -> Option<Unit> {
+    pub fn from_interval(
+        point: f64,
+        low: f64,
+        high: f64,
+        confidence: f64,
+        df: f64,
+    ) -> Option<Unit> {
         let usable = |x: f64| x > 0.0 && x.is_finite();
         if !(usable(point) && usable(low) && usable(high)) || high < low {
             return None;
@@ -175,7 +181,11 @@ impl Weighted {
         let w: Vec<f64> = units.iter().map(|u| 1.0 / (u.var + tau2)).collect();
         let sum: f64 = w.iter().sum();
         let mean = units.iter().zip(&w).map(|(u, w)| w * u.log).sum::<f64>() / sum;
-        let q = units.iter().zip(&w).map(|(u, w)| w * (u.log - mean).powi(2)).sum();
+        let q = units
+            .iter()
+            .zip(&w)
+            .map(|(u, w)| w * (u.log - mean).powi(2))
+            .sum();
         Weighted { w, sum, mean, q }
     }
 }
@@ -214,9 +224,11 @@ pub fn paule_mandel(units: &[Unit]) -> f64 {
         return 0.0;
     }
     // The logs' whole range squared bounds τ² from above.
-    let (lo, hi) = units.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), u| {
-        (a.min(u.log), b.max(u.log))
-    });
+    let (lo, hi) = units
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), u| {
+            (a.min(u.log), b.max(u.log))
+        });
     let (mut low, mut high) = (1e-12, ((hi - lo) * (hi - lo)).max(1e-10));
     for _ in 0..60 {
         let mid = (low * high).sqrt();
@@ -242,7 +254,12 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
     let (d0, t0) = prior.map_or((0.0, 0.0), |p| (p.df.max(0.0), p.tau2.max(0.0)));
     let tau2_df = d0 + own_df;
     let tau2 = (d0 * t0 + own_df * own) / tau2_df;
-    let Weighted { w, sum: sw, mean: log, q } = Weighted::new(units, tau2);
+    let Weighted {
+        w,
+        sum: sw,
+        mean: log,
+        q,
+    } = Weighted::new(units, tau2);
     let mut var = 1.0 / sw;
     // Hartung–Knapp's floor: the processes' own scatter about the point.
     // Where the scatter is more than the model allows (its Q beyond the
@@ -265,7 +282,12 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
         let part = w * w * u.var / sw_sq;
         denominator += part * part / u.df.max(1.0);
     }
-    let parts = between + units.iter().zip(&w).map(|(u, w)| w * w * u.var / sw_sq).sum::<f64>();
+    let parts = between
+        + units
+            .iter()
+            .zip(&w)
+            .map(|(u, w)| w * w * u.var / sw_sq)
+            .sum::<f64>();
     let mut df = if denominator > 0.0 {
         parts * parts / denominator
     } else {
@@ -307,7 +329,11 @@ mod tests {
 
     #[test]
     fn processes_that_agree_give_the_pooled_interval() {
-        let units = [unit(100.0, 0.01, 50.0), unit(100.0, 0.01, 50.0), unit(100.0, 0.01, 50.0)];
+        let units = [
+            unit(100.0, 0.01, 50.0),
+            unit(100.0, 0.01, 50.0),
+            unit(100.0, 0.01, 50.0),
+        ];
         let c = random_effects(&units, None).unwrap();
         assert_eq!(c.tau2, 0.0);
         assert!((c.point_ns() - 100.0).abs() < 1e-9);
@@ -317,7 +343,11 @@ mod tests {
 
     #[test]
     fn processes_that_differ_beyond_their_sampling_widen_the_interval() {
-        let units = [unit(100.0, 0.002, 50.0), unit(110.0, 0.002, 4.0), unit(90.0, 0.002, 4.0)];
+        let units = [
+            unit(100.0, 0.002, 50.0),
+            unit(110.0, 0.002, 4.0),
+            unit(90.0, 0.002, 4.0),
+        ];
         let c = random_effects(&units, None).unwrap();
         assert!(c.tau2 > 0.005, "{c:?}");
         let (low, high) = c.interval_ns(0.95);
@@ -336,7 +366,14 @@ mod tests {
     fn the_prior_alone_widens_one_process() {
         let one = [unit(100.0, 0.001, 100.0)];
         assert!(random_effects(&one, None).is_none());
-        let c = random_effects(&one, Some(Prior { tau2: 0.03f64.powi(2), df: 20.0 })).unwrap();
+        let c = random_effects(
+            &one,
+            Some(Prior {
+                tau2: 0.03f64.powi(2),
+                df: 20.0,
+            }),
+        )
+        .unwrap();
         assert!((c.se - (0.001f64.powi(2) + 0.03f64.powi(2)).sqrt()).abs() < 1e-12);
         assert!(c.df > 15.0 && c.df < 21.0, "{c:?}");
     }

@@ -107,7 +107,9 @@ impl Store {
             return;
         }
         let tests = self.file.machines.entry(self.machine.clone()).or_default();
-        let entry = tests.entry(test.to_owned()).or_insert(Learned { tau2: 0.0, df: 0.0 });
+        let entry = tests
+            .entry(test.to_owned())
+            .or_insert(Learned { tau2: 0.0, df: 0.0 });
         *entry = pooled(*entry, Learned { tau2, df });
         self.changed = true;
     }
@@ -188,7 +190,10 @@ mod tests {
         assert_eq!(b.df, MACHINE_DF);
         assert!((b.tau2 - a.tau2).abs() < 1e-15);
         // Another machine learned nothing.
-        assert_eq!(Store::open(Some(path.clone()), "n".into()).prior("a"), DEFAULT_PRIOR);
+        assert_eq!(
+            Store::open(Some(path.clone()), "n".into()).prior("a"),
+            DEFAULT_PRIOR
+        );
         // A damaged file is a cache miss, then replaced.
         std::fs::write(&path, b"{ not json").unwrap();
         let mut damaged = Store::open(Some(path.clone()), "m".into());
@@ -203,11 +208,23 @@ mod tests {
     fn history_is_capped_so_a_changed_machine_is_followed() {
         let mut l = Learned { tau2: 0.0, df: 0.0 };
         for _ in 0..20 {
-            l = pooled(l, Learned { tau2: 0.0001, df: 4.0 });
+            l = pooled(
+                l,
+                Learned {
+                    tau2: 0.0001,
+                    df: 4.0,
+                },
+            );
         }
         assert_eq!(l.df, MAX_TEST_DF);
         for _ in 0..10 {
-            l = pooled(l, Learned { tau2: 0.01, df: 4.0 });
+            l = pooled(
+                l,
+                Learned {
+                    tau2: 0.01,
+                    df: 4.0,
+                },
+            );
         }
         assert!(l.tau2 > 0.008, "{l:?}");
     }

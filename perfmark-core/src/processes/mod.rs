@@ -155,7 +155,11 @@ pub fn run<D: WorkerDriver>(
 /// The CPUs a test's workers are held on, in turn: `candidates` in an
 /// order drawn with `draw`, the runner's CPU (`runner`) moved last so that
 /// the first workers sample the CPUs the runner did not.
-pub fn cpu_order(candidates: &[usize], runner: Option<usize>, draw: impl FnMut() -> u64) -> Vec<usize> {
+pub fn cpu_order(
+    candidates: &[usize],
+    runner: Option<usize>,
+    draw: impl FnMut() -> u64,
+) -> Vec<usize> {
     let mut order = crate::cpus::shuffled(candidates, draw);
     if let Some(r) = runner {
         if let Some(at) = order.iter().position(|&c| c == r) {
@@ -382,7 +386,11 @@ pub fn combine_interval(
         ..runner
     };
     let mut units = vec![runner];
-    units.extend(workers.iter().filter_map(|w| Unit::from_slices_at_least(w, floor)));
+    units.extend(
+        workers
+            .iter()
+            .filter_map(|w| Unit::from_slices_at_least(w, floor)),
+    );
     let combined = random_effects(&units, prior)?;
     let (low, high) = combined.interval_ns(confidence);
     let ci = Interval {

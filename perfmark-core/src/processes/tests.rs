@@ -97,8 +97,16 @@ fn the_plan_times_whole_samples_for_about_five_milliseconds_and_warms_each_worke
     // iter_custom: its times are taken as given, nothing subtracted.
     let mut custom = measurement(vec![100.0; 40], 10_000, 0.0);
     custom.kind = SampleKind::Custom;
-    assert_eq!(ProcessPlan::for_measurement(&custom, Duration::from_secs(3)).unwrap().overhead_ns, 0.0);
-    assert_eq!(ProcessPlan::for_measurement(&measurement(vec![], 1, 0.0), Duration::from_secs(3)), None);
+    assert_eq!(
+        ProcessPlan::for_measurement(&custom, Duration::from_secs(3))
+            .unwrap()
+            .overhead_ns,
+        0.0
+    );
+    assert_eq!(
+        ProcessPlan::for_measurement(&measurement(vec![], 1, 0.0), Duration::from_secs(3)),
+        None
+    );
 }
 
 #[test]
@@ -119,7 +127,12 @@ fn workers_run_one_at_a_time_each_warmed_then_its_slices_back_to_back() {
     assert_eq!(held, [Some(1), Some(0), Some(1), None]);
     let order: Vec<usize> = driver.requests.iter().map(|r| r.0).collect();
     assert_eq!(order, [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]);
-    let warmed: Vec<usize> = driver.requests.iter().filter(|r| r.2 > 0).map(|r| r.0).collect();
+    let warmed: Vec<usize> = driver
+        .requests
+        .iter()
+        .filter(|r| r.2 > 0)
+        .map(|r| r.0)
+        .collect();
     assert_eq!(warmed, [0, 1, 2, 3]);
 }
 
@@ -171,7 +184,9 @@ fn the_interval_over_processes_covers_a_state_that_lasts_a_process() {
     let (mut runner_covers, mut processes_cover) = (0, 0);
     for _ in 0..RUNS {
         let here = truth * (0.08 * rng.next()).exp();
-        let samples: Vec<f64> = (0..200).map(|_| here * (1.0 + 0.002 * rng.next())).collect();
+        let samples: Vec<f64> = (0..200)
+            .map(|_| here * (1.0 + 0.002 * rng.next()))
+            .collect();
         let runner = estimate_with(&samples, 0.95, Statistic::Median);
         let workers: Vec<Vec<f64>> = (0..4)
             .map(|_| {
@@ -207,9 +222,17 @@ fn with_no_spread_between_processes_longer_sampling_still_narrows_the_interval()
     for n in [50, 800] {
         let samples: Vec<f64> = (0..n).map(|_| 100.0 * (1.0 + 0.01 * rng.next())).collect();
         let runner = estimate_with(&samples, 0.95, Statistic::Median);
-        let workers: Vec<Vec<f64>> =
-            (0..4).map(|_| (0..5).map(|_| 100.0 * (1.0 + 0.01 * rng.next())).collect()).collect();
-        let over = over_processes(&runner, &workers, 0.0, Some(Prior { tau2: 0.0, df: 4.0 }), 0.95).0;
+        let workers: Vec<Vec<f64>> = (0..4)
+            .map(|_| (0..5).map(|_| 100.0 * (1.0 + 0.01 * rng.next())).collect())
+            .collect();
+        let over = over_processes(
+            &runner,
+            &workers,
+            0.0,
+            Some(Prior { tau2: 0.0, df: 4.0 }),
+            0.95,
+        )
+        .0;
         widths.push((over.ci.high - over.ci.low) / over.point);
     }
     assert!(widths[1] < 0.6 * widths[0], "{widths:?}");

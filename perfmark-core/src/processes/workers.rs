@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::worker::{fresh_seed, splitmix64, Placement, WorkerProcess};
 use crate::worker::Side;
+use crate::worker::{fresh_seed, splitmix64, Placement, WorkerProcess};
 use crate::Error;
 
 /// What the process phase needs of its workers: one at a time, started
@@ -88,7 +88,9 @@ impl WorkerDriver for OwnWorkers {
             .current
             .as_mut()
             .expect("the process phase starts a worker before asking for slices");
-        worker.slice(iters, warm_iters, timeout).map(|(took, _)| took)
+        worker
+            .slice(iters, warm_iters, timeout)
+            .map(|(took, _)| took)
     }
 
     fn finish(&mut self) -> Result<Option<usize>, Error> {

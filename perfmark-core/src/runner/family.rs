@@ -120,7 +120,6 @@ impl Family {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,13 +158,10 @@ mod tests {
 
     #[test]
     fn the_statement_bounds_every_planned_verdict() {
-        use crate::checks::Verdict;
         use crate::budget::{BudgetOutcome, BudgetRecord};
+        use crate::checks::Verdict;
         use crate::report::fixtures;
-        let family = Family::new(
-            true,
-            (0..4).map(|i| (format!("t{i}"), true, false)),
-        );
+        let family = Family::new(true, (0..4).map(|i| (format!("t{i}"), true, false)));
         let level = bonferroni_confidence(0.95, 4);
         let reports: Vec<TestReport> = (0..4)
             .map(|i| {

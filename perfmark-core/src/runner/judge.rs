@@ -1,11 +1,11 @@
 //! What a measured test's samples say: the estimate, the checks' findings,
 //! the diagnostics and the warnings, as values.
 
+use super::outcome::{Judged, Measured};
+use crate::budget::BudgetLook;
 use crate::checks::{Check, Finding, SampleWarning, Subject, Warning};
 use crate::measure::{Measurement, Plan, SampleKind, StopReason};
-use crate::budget::BudgetLook;
 use crate::processes::{self, Prior, ProcessSpread, WorkerRun};
-use super::outcome::{Judged, Measured};
 use crate::report::{self, Diagnostics, EstimateRecord};
 use crate::stats::{self, AtResolution, Estimate, Outliers, Statistic, Summary};
 
@@ -74,8 +74,17 @@ pub(crate) fn judge(
     }
 
     let diagnostics = diagnose(samples, plan, m, estimate, &summary, noise_floor);
-    let said = sample_warnings(plan, m, (&raw, &read), resolution_ns, &outliers, &diagnostics);
-    judged.warnings.extend(said.into_iter().map(Warning::Samples));
+    let said = sample_warnings(
+        plan,
+        m,
+        (&raw, &read),
+        resolution_ns,
+        &outliers,
+        &diagnostics,
+    );
+    judged
+        .warnings
+        .extend(said.into_iter().map(Warning::Samples));
     let mut record = EstimateRecord::from(estimate);
     record.below_resolution = read.below_resolution;
     judged.estimate = Some(record);
@@ -155,7 +164,9 @@ fn over_processes(
     // block, and a block's noise need not shrink with its length (a
     // custom timer's does not), so a worker's slices are worth no more
     // than as many of the runner's samples.
-    let work_ratio = run.map_or(0.0, |run| m.samples_ns.len() as f64 / run.plan.slices as f64);
+    let work_ratio = run.map_or(0.0, |run| {
+        m.samples_ns.len() as f64 / run.plan.slices as f64
+    });
     let widened = m.budget_look.as_ref().and_then(|look| {
         let (_, _, ci) = processes::combine_interval(
             raw.point,
@@ -172,7 +183,8 @@ fn over_processes(
     });
     let own = raw.ci;
     let confidence = split(own.confidence);
-    let (over, combined) = processes::over_processes(raw, workers, work_ratio, Some(prior), confidence);
+    let (over, combined) =
+        processes::over_processes(raw, workers, work_ratio, Some(prior), confidence);
     *raw = over;
     let spread = run.zip(combined).and_then(|(run, (units, combined))| {
         let mut spread = ProcessSpread::new(&units, &combined, run)?;
@@ -236,7 +248,11 @@ fn sample_warnings(
     if d.gating_error > 0.001 {
         warnings.push(SampleWarning::GatingError(d.gating_error));
     }
-    if let Some(noise) = d.noise.as_ref().filter(|n| n.machine_dominated && n.test_cov > 0.0) {
+    if let Some(noise) = d
+        .noise
+        .as_ref()
+        .filter(|n| n.machine_dominated && n.test_cov > 0.0)
+    {
         warnings.push(SampleWarning::MachineSpread {
             test_cov: noise.test_cov,
             floor_cov: noise.floor_cov,
@@ -290,11 +306,11 @@ mod tests {
     use std::time::Duration;
 
     use crate::bencher::{Bencher, Measurer};
+    use crate::budget::Budget;
     use crate::checks::Verdict;
+    use crate::measure::{Adaptive, Policy as _};
     use crate::report::TestReport;
     use crate::runner::outcome::{Judged, Outcome};
-    use crate::budget::Budget;
-    use crate::measure::{Adaptive, Policy as _};
 
     /// Synthetic timings of a known truth, through the whole pipeline:
     /// `Bencher::iter_custom` → sampler (warm-up, adaptive stop) → stats →
@@ -336,7 +352,17 @@ mod tests {
         let mut o = Outcome::at("synthetic".to_owned(), "x.rs", 1);
         o.measured.work = work;
         let checks: [&dyn Check; 1] = [&Budget::default()];
-        judge(&o.name, &o.measured, &mut o.judged, plan, 0.05, &m, None, &checks, Across::One);
+        judge(
+            &o.name,
+            &o.measured,
+            &mut o.judged,
+            plan,
+            0.05,
+            &m,
+            None,
+            &checks,
+            Across::One,
+        );
         o.measured.measurement = Some(m);
         o.finish().report
     }
@@ -411,7 +437,9 @@ mod tests {
         };
         let tight = run(0.1);
         assert!(
-            tight.reasons[0].text.starts_with("inconclusive against budget 0.100 ns"),
+            tight.reasons[0]
+                .text
+                .starts_with("inconclusive against budget 0.100 ns"),
             "{:?}",
             tight.reasons
         );
@@ -459,9 +487,8 @@ mod tests {
     /// noise of sd `noise`, AR(1) with `phi` from block to block, from its
     /// own `seed`: one process's noise.
     fn noisy_blocks(seed: u64, truth_ns: f64, noise: f64, phi: f64) -> impl FnMut(u64) -> Duration {
-        let mut rng = crate::stats::seeded::SeededNormal(
-            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
-        );
+        let mut rng =
+            crate::stats::seeded::SeededNormal(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let innovation = noise * (1.0 - phi * phi).sqrt();
         let mut e = noise * rng.next();
         move |n| {
@@ -478,7 +505,12 @@ mod tests {
     /// each, as `iter_custom` serves them.
     fn decided_with_workers(seed: u64, truth_ns: f64, budget_ns: f64) -> (Verdict, usize) {
         use crate::processes::{learned, take_looks, ProcessPlan, WorkerRun, WORKERS};
-        let mut plan = Plan::simulated(0.95, 0.01, Duration::from_millis(400), Duration::from_millis(5));
+        let mut plan = Plan::simulated(
+            0.95,
+            0.01,
+            Duration::from_millis(400),
+            Duration::from_millis(5),
+        );
         plan.budget_ns = Some(budget_ns);
         let mut bencher = Bencher::new(Measurer::Adaptive(Adaptive::new(plan.clone())));
         bencher.iter_custom(noisy_blocks(seed, truth_ns, 0.05, 0.5));
@@ -487,7 +519,17 @@ mod tests {
         let checks: [&dyn Check; 1] = [&Budget::default()];
         let judge_with = |across: Across<'_>| {
             let mut j = Judged::default();
-            judge(&o.name, &o.measured, &mut j, &plan, 0.05, &m, None, &checks, across);
+            judge(
+                &o.name,
+                &o.measured,
+                &mut j,
+                &plan,
+                0.05,
+                &m,
+                None,
+                &checks,
+                across,
+            );
             j
         };
         let prior = learned::DEFAULT_PRIOR;
@@ -504,7 +546,9 @@ mod tests {
             false,
             |upto| {
                 while run.workers.len() < upto {
-                    let worker_seed = seed.wrapping_mul(31).wrapping_add(run.workers.len() as u64 + 1);
+                    let worker_seed = seed
+                        .wrapping_mul(31)
+                        .wrapping_add(run.workers.len() as u64 + 1);
                     let mut block = noisy_blocks(worker_seed, truth_ns, 0.05, 0.5);
                     let iters = process_plan.iters;
                     let slices = (0..process_plan.slices)

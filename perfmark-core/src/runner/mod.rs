@@ -96,7 +96,10 @@ pub fn run_main(build: BuildInfo) -> ! {
         let _ = io::stdout().flush();
         std::process::exit(code);
     }
-    if args.get(1).is_some_and(|a| a == crate::worker::protocol::WORKER_FLAG) {
+    if args
+        .get(1)
+        .is_some_and(|a| a == crate::worker::protocol::WORKER_FLAG)
+    {
         let test = args.get(2).and_then(|a| a.to_str());
         let code = crate::worker::mode::run(test);
         let _ = io::stdout().flush();
@@ -229,7 +232,10 @@ impl Runner {
             .ok()
             .and_then(|exe| crate::processes::learned::path_for(&exe));
         let f = &setup.fingerprint;
-        let machine = format!("{}|{}|{}|{}|{}", f.cpu_model, f.cores, f.os, f.arch, f.profile);
+        let machine = format!(
+            "{}|{}|{}|{}|{}",
+            f.cpu_model, f.cores, f.os, f.arch, f.profile
+        );
         let store = crate::processes::learned::Store::open(path, machine);
         if let Ok(mut slot) = self.learned.lock() {
             *slot = Some(store);

@@ -23,7 +23,6 @@ use crate::processes::{self, OwnWorkers, Prior, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
 use crate::report::{Reason, TestReport};
 
-
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
     pub(crate) fn plan_for(&self, t: &PerfTest) -> Plan {
@@ -103,7 +102,9 @@ impl Runner {
             Err(payload) => {
                 let message = take_panic_message().unwrap_or_else(|| panic_payload_text(&*payload));
                 let headline = panic_headline(&message).to_owned();
-                outcome.judged.say(Said::Runner(RunnerSaid::Panicked { headline }));
+                outcome
+                    .judged
+                    .say(Said::Runner(RunnerSaid::Panicked { headline }));
                 outcome.measured.panic = Some(message);
                 outcome.measured.measurement = None;
             }
@@ -275,8 +276,15 @@ impl Runner {
             return judge_with(outcome, Across::One);
         }
         let name = &outcome.name;
-        let measured =
-            self.measure_processes(name, budget, outcome, process_plan, prior, every, judge_with);
+        let measured = self.measure_processes(
+            name,
+            budget,
+            outcome,
+            process_plan,
+            prior,
+            every,
+            judge_with,
+        );
         measured.unwrap_or_else(|e| {
             let mut judged = judge_with(outcome, Across::One);
             let error = e.to_string();
@@ -316,15 +324,23 @@ impl Runner {
         judge_with: &dyn Fn(&Outcome, Across<'_>) -> Judged,
     ) -> Result<Judged, crate::Error> {
         let me = std::env::current_exe().map_err(|e| {
-            crate::Error::usage(format!("this test binary cannot be found to start its workers: {e}"))
+            crate::Error::usage(format!(
+                "this test binary cannot be found to start its workers: {e}"
+            ))
         })?;
         let mut driver = OwnWorkers::new(name, me, self.options.worker_timeout);
         let (pin, not_pinned) = self.pinning();
         let cpus: Vec<Option<usize>> = match (pin, &not_pinned) {
             (Some(cpus), None) => {
-                let runner = outcome.measured.cpu.as_ref().and_then(|c| c.cpus.first().copied());
+                let runner = outcome
+                    .measured
+                    .cpu
+                    .as_ref()
+                    .and_then(|c| c.cpus.first().copied());
                 let order = processes::cpu_order(&cpus.candidates, runner, || driver.draw());
-                (0..processes::WORKERS).map(|i| Some(order[i % order.len()])).collect()
+                (0..processes::WORKERS)
+                    .map(|i| Some(order[i % order.len()]))
+                    .collect()
             }
             _ => vec![None; processes::WORKERS],
         };
@@ -334,7 +350,8 @@ impl Runner {
             every,
             |upto| {
                 let from = run.workers.len();
-                let (workers, held) = processes::run(&mut driver, &process_plan, &cpus[from..upto])?;
+                let (workers, held) =
+                    processes::run(&mut driver, &process_plan, &cpus[from..upto])?;
                 run.workers.extend(workers);
                 run.cpus.extend(held);
                 run.elapsed = started.elapsed();
@@ -350,7 +367,9 @@ impl Runner {
         self.learned
             .lock()
             .map_or(processes::learned::DEFAULT_PRIOR, |store| {
-                store.as_ref().map_or(processes::learned::DEFAULT_PRIOR, |s| s.prior(name))
+                store
+                    .as_ref()
+                    .map_or(processes::learned::DEFAULT_PRIOR, |s| s.prior(name))
             })
     }
 
@@ -391,7 +410,13 @@ impl Runner {
 
 /// A test measured with `plan` failed before it measured anything, for
 /// what the runner `said`; `hung` when its thread is still running.
-fn failed_outcome(t: &PerfTest, name: String, plan: &Plan, said: RunnerSaid, hung: bool) -> Outcome {
+fn failed_outcome(
+    t: &PerfTest,
+    name: String,
+    plan: &Plan,
+    said: RunnerSaid,
+    hung: bool,
+) -> Outcome {
     let mut outcome = Outcome::of(t, name);
     outcome.measured.measure = plan.measure;
     outcome.judged.say(Said::Runner(said));
@@ -410,4 +435,3 @@ pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
         ..TestReport::new(name, Verdict::Ignored, t.file, t.line)
     }
 }
-

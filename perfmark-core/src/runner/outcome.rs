@@ -7,8 +7,8 @@
 
 use crate::allocations::Allocations;
 use crate::baseline::record::BaselineRecord;
-use crate::bencher::Work;
 use crate::baseline::said::BaselineSaid;
+use crate::bencher::Work;
 use crate::budget::said::BudgetSaid;
 use crate::budget::BudgetRecord;
 use crate::checks::{Finding, Said, Verdict, Warning};
@@ -24,7 +24,9 @@ use crate::paired::ComparisonRecord;
 use crate::processes::ProcessSpread;
 use crate::registry::PerfTest;
 use crate::report::words;
-use crate::report::{Diagnostics, EstimateRecord, Reason, RemeasureOutcome, Remeasured, TestReport};
+use crate::report::{
+    Diagnostics, EstimateRecord, Reason, RemeasureOutcome, Remeasured, TestReport,
+};
 use crate::stats::{Outliers, Summary};
 
 /// What measuring a test gave, before anything was decided on it.
@@ -364,10 +366,11 @@ mod tests {
             allocs: 0,
             bytes: 0,
         };
-        o.judged.record(Finding::new(Said::Allocations(AllocationsSaid {
-            limit: 1,
-            counted: Some(Allocations::per_iteration(none, 100, Some(1))),
-        })));
+        o.judged
+            .record(Finding::new(Said::Allocations(AllocationsSaid {
+                limit: 1,
+                counted: Some(Allocations::per_iteration(none, 100, Some(1))),
+            })));
         assert_eq!(o.verdict(), Verdict::Fail);
         // The report is written once, with all of it, in words.
         let report = o.finish().report;

@@ -30,7 +30,6 @@ use crate::checks::{RunnerSaid, Said, Verdict, Warning};
 use crate::measure::Measurement;
 use crate::report::RemeasureOutcome;
 
-
 /// Whether `outcome` is a failure to measure again: a budget or
 /// regression failure (the body returned and its samples were judged)
 /// measured under interference.
@@ -105,9 +104,9 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Reason;
     use crate::budget::said::BudgetSaid;
     use crate::report::fixtures::{self, interference};
+    use crate::report::Reason;
     use crate::stats::estimate;
 
     /// A measured test, failed over its budget or passed under it, with
@@ -186,7 +185,9 @@ mod tests {
         hung.hung = true;
         let o = combine(outcome(true, 300), hung, Duration::from_secs(1)).finish();
         assert!(o.hung);
-        assert!(o.report.reasons[0].text.starts_with("did not return within 92 s"));
+        assert!(o.report.reasons[0]
+            .text
+            .starts_with("did not return within 92 s"));
         assert_eq!(o.report.reasons.len(), 1);
         assert!(o.report.remeasured.is_none());
     }

@@ -9,13 +9,13 @@ use std::time::Instant;
 
 use super::case::Case;
 use super::machine::{self, MachineLock};
-use crate::paired::builds::Comparing;
 use super::Runner;
 use crate::allocations;
-use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint, MachineMatch};
 use crate::baseline::run_spreads::Prior;
+use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint, MachineMatch};
 use crate::clock::{self, Clock};
 use crate::measure::noise_floor;
+use crate::paired::builds::Comparing;
 use crate::platform::{EnvironmentWarning, Platform};
 use crate::registry::PerfTest;
 use crate::report::console::Console;
@@ -95,7 +95,12 @@ impl Runner {
         }
         let (comparing, baselines) = self.what_to_compare_with(&store, selected)?;
         if let Some(file) = &baselines {
-            environment_warnings.extend(self.baseline_warnings(file, &tests, selected, &fingerprint));
+            environment_warnings.extend(self.baseline_warnings(
+                file,
+                &tests,
+                selected,
+                &fingerprint,
+            ));
         }
         let (noise_floor, startup) =
             self.measure_noise_floor(will_measure, machine_lock.as_ref(), clock_calibration_s);
@@ -110,7 +115,11 @@ impl Runner {
             // How much estimates move between processes here: the source
             // both the regression rule and the budget's near-the-line note
             // read.
-            prior: Prior::resolve(self.options.between_run_sd, baselines.as_ref(), &fingerprint),
+            prior: Prior::resolve(
+                self.options.between_run_sd,
+                baselines.as_ref(),
+                &fingerprint,
+            ),
             fingerprint,
             comparing,
             baselines,
@@ -130,7 +139,9 @@ impl Runner {
     #[cfg(feature = "instructions")]
     fn valgrind(&self, will_measure: bool) -> Result<Option<crate::instructions::Valgrind>, Error> {
         if self.options.instructions && will_measure {
-            crate::instructions::Valgrind::find().map(Some).map_err(Error::usage)
+            crate::instructions::Valgrind::find()
+                .map(Some)
+                .map_err(Error::usage)
         } else {
             Ok(None)
         }
@@ -224,13 +235,13 @@ impl Runner {
             if cfg!(not(feature = "compare")) {
                 return Err(Error::usage(crate::report::words::runner::WITHOUT_COMPARE).into());
             }
-            let own: BTreeSet<String> = crate::registry::all_tests().iter().map(|t| t.name()).collect();
-            let mut c = Comparing::start(
-                &self.options.compare_with,
-                &self.options.head_layouts,
-                &own,
-            )
-            .map_err(|e| e.within("--compare-with"))?;
+            let own: BTreeSet<String> = crate::registry::all_tests()
+                .iter()
+                .map(|t| t.name())
+                .collect();
+            let mut c =
+                Comparing::start(&self.options.compare_with, &self.options.head_layouts, &own)
+                    .map_err(|e| e.within("--compare-with"))?;
             c.compared = self
                 .measured(selected)
                 .iter()

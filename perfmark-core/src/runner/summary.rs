@@ -11,10 +11,10 @@ use super::family::Family;
 use super::setup::Setup;
 use super::Runner;
 use crate::baseline::{self, BaselineError, BaselineStore, Entry, Fingerprint};
-use crate::paired::RunComparison;
 use crate::measure::reference;
-use crate::report::console::{Console, Counts};
 use crate::measure::Measurement;
+use crate::paired::RunComparison;
+use crate::report::console::{Console, Counts};
 use crate::report::{self, words, EstimateRecord, MachineLockRecord, Report, TestReport};
 
 /// What the tests of a run left: every test's report, in the order run,
@@ -177,21 +177,26 @@ fn save_baselines(
 
 /// The baseline entry of the test reported as `r`, whose estimate `e` and
 /// measurement `m` it records, on the machine `fingerprint` describes.
-fn baseline_entry(r: &TestReport, e: &EstimateRecord, m: &Measurement, fingerprint: &Fingerprint) -> Entry {
+fn baseline_entry(
+    r: &TestReport,
+    e: &EstimateRecord,
+    m: &Measurement,
+    fingerprint: &Fingerprint,
+) -> Entry {
     let mut entry = Entry::new(
-            r.name.clone(),
-            baseline::StoredEstimate::new(
-                e.statistic.as_str(),
-                e.ns_per_iter,
-                (e.ci_low, e.ci_high),
-                e.confidence,
-            )
-            .with_df(r.processes.as_ref().map(|_| e.effective_samples - 1.0)),
-            m.samples_ns.clone(),
-            m.iters_per_sample,
-            fingerprint.clone(),
+        r.name.clone(),
+        baseline::StoredEstimate::new(
+            e.statistic.as_str(),
+            e.ns_per_iter,
+            (e.ci_low, e.ci_high),
+            e.confidence,
         )
-        .with_clock(r.measure);
+        .with_df(r.processes.as_ref().map(|_| e.effective_samples - 1.0)),
+        m.samples_ns.clone(),
+        m.iters_per_sample,
+        fingerprint.clone(),
+    )
+    .with_clock(r.measure);
     if let Some(reference) = reference::estimate(&m.reference_ns, e.confidence) {
         entry = entry.with_reference(baseline::StoredReference {
             ci_high_ns: reference.ci.high,

@@ -25,9 +25,9 @@ use std::thread;
 use std::time::Duration;
 
 use crate::bencher::Bencher;
+use crate::checks::RunnerSaid;
 use crate::cpus::{self, Cpus, Placed};
 use crate::observe::{Observer, Reading};
-use crate::checks::RunnerSaid;
 
 /// Added to every default bound: time for a test's own setup (building
 /// its inputs before it hands the routine to the Bencher), which no option
@@ -40,7 +40,6 @@ pub(super) const GRACE: Duration = Duration::from_secs(60);
 /// whole iteration of a slow body), and the first call and the loop
 /// overhead come on top; ten times leaves room for all of that.
 pub(super) const CAPS_FACTOR: u32 = 10;
-
 
 /// The default bound of a test measured with these caps:
 /// `CAPS_FACTOR × (warmup + max_time) + GRACE` (92 s at the defaults).
@@ -303,7 +302,14 @@ mod tests {
         fn body(_: &mut Bencher) {
             panic::panic_any("setup failed");
         }
-        match run_bounded("p", Duration::from_secs(60), body, bencher(), observer(), None) {
+        match run_bounded(
+            "p",
+            Duration::from_secs(60),
+            body,
+            bencher(),
+            observer(),
+            None,
+        ) {
             Bounded::Returned(Err(payload), _) => {
                 assert_eq!(payload.downcast_ref::<&str>(), Some(&"setup failed"));
             }

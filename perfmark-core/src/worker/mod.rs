@@ -21,9 +21,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Error;
 pub use process::WorkerProcess;
 use protocol::Reply;
-use crate::Error;
 
 /// One of the two builds compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,7 +131,6 @@ pub(crate) fn fresh_seed() -> u64 {
 pub(crate) fn is_run_option(key: &str) -> bool {
     key.starts_with("PERFMARK_WORKER_")
 }
-
 
 /// What a perfmark test binary says of itself when it greets.
 #[derive(Debug, Clone, PartialEq, Eq)]

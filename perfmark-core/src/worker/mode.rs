@@ -8,9 +8,9 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use super::HEAP_OFFSET_VAR;
 use super::protocol::{Reply, PROTOCOL_VERSION};
 use super::serve::{say, Serve};
+use super::HEAP_OFFSET_VAR;
 use crate::bencher::{Bencher, Measurer};
 use crate::measure::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use crate::measure::Measurement;

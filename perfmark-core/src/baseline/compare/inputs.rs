@@ -90,7 +90,9 @@ impl RunEstimate {
             return f64::INFINITY;
         }
         let p = upper_tail_probability(confidence);
-        let z = self.df.map_or_else(|| normal_quantile(p), |df| t_quantile(p, df));
+        let z = self
+            .df
+            .map_or_else(|| normal_quantile(p), |df| t_quantile(p, df));
         if low > 0.0 {
             (high.ln() - low.ln()) / (2.0 * z)
         } else {

@@ -36,9 +36,9 @@ mod prior;
 mod reference;
 mod rule;
 
-pub use inputs::{BaselineEstimate, RunEstimate, Spread};
 #[cfg(feature = "internals")]
 pub use inputs::between_run_spread;
+pub use inputs::{BaselineEstimate, RunEstimate, Spread};
 pub use outcome::{Change, Comparison};
 pub use prior::moderated_prior;
 pub use reference::{compare_with_reference, fit_runs, MachineShift, RecordedFit, Tracking};

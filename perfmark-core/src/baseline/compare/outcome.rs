@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use super::TestSpreadSource;
-use crate::verdicts::Call;
 use crate::stats::Interval;
+use crate::verdicts::Call;
 
 /// The outcome of comparing a run with its baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -51,14 +51,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::inputs::between_run_spread;
+use super::rule::TestSpread;
 use super::{
     check_time, BaselineEstimate, Change, CompareError, Comparison, RegressionRule, RunEstimate,
     Spread, DETECTION_POWER, MIN_RESIDUAL_SD,
 };
-use super::inputs::between_run_spread;
 use crate::stats::dist::{normal_quantile, t_quantile};
 use crate::stats::line::weighted_line;
-use super::rule::TestSpread;
 use crate::stats::Interval;
 
 /// How much the machine moved between a baseline and the current run, as
@@ -345,8 +345,8 @@ fn verdict_between(ci: &Interval, d_low: f64, d_high: f64, tolerance: f64) -> Ch
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baseline::compare::inputs::test_run as run;
     use crate::baseline::compare::compare;
+    use crate::baseline::compare::inputs::test_run as run;
 
     fn rule() -> RegressionRule {
         RegressionRule::new(0.95, 0.05)
@@ -373,7 +373,14 @@ mod tests {
 
     #[test]
     fn an_unmoved_machine_gives_the_rule_without_a_reference() {
-        let with = compare_with_reference(&base(), &tight(112.0), &shift(1.0), Tracking::UNKNOWN, &rule()).unwrap();
+        let with = compare_with_reference(
+            &base(),
+            &tight(112.0),
+            &shift(1.0),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap();
         let without = compare(&base(), &tight(112.0), &rule().prior_as_floor(false)).unwrap();
         assert!((with.ratio - without.ratio).abs() < 1e-12);
         assert!((with.ci.low / without.ci.low - 1.0).abs() < 1e-3);
@@ -385,14 +392,27 @@ mod tests {
     fn a_slower_machine_explains_a_slower_test() {
         // The machine is 15% slower now and so is the test: the code did
         // not change. Without the reference, a 2% spread fails it.
-        let c = compare_with_reference(&base(), &tight(115.0), &shift(1.15), Tracking::UNKNOWN, &rule()).unwrap();
+        let c = compare_with_reference(
+            &base(),
+            &tight(115.0),
+            &shift(1.15),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap();
         assert_eq!(c.verdict, Change::NoSignificantChange, "{c:?}");
         assert!(c.ci.low < 1.0 && c.ci.high > 1.14, "{:?}", c.ci);
         let raw = compare(&base(), &tight(115.0), &rule()).unwrap();
         assert_eq!(raw.verdict, Change::Regressed);
         // A 15% slowdown of the code on top is still caught.
-        let c = compare_with_reference(&base(), &tight(115.0 * 1.15), &shift(1.15), Tracking::UNKNOWN, &rule())
-            .unwrap();
+        let c = compare_with_reference(
+            &base(),
+            &tight(115.0 * 1.15),
+            &shift(1.15),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap();
         assert_eq!(c.verdict, Change::Regressed, "{c:?}");
     }
 
@@ -401,29 +421,58 @@ mod tests {
         // The machine is 15% faster now; a test bound by memory does not
         // follow it and reads what it read. Assuming it followed would
         // read +18%; the rule does not assume it.
-        let c = compare_with_reference(&base(), &tight(100.0), &shift(0.85), Tracking::UNKNOWN, &rule()).unwrap();
+        let c = compare_with_reference(
+            &base(),
+            &tight(100.0),
+            &shift(0.85),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap();
         assert!(!c.verdict.is_failure(), "{c:?}");
         assert!(c.ci.low < 1.0 && c.ci.high > 1.17, "{:?}", c.ci);
     }
 
     #[test]
     fn the_minimum_detectable_slowdown_grows_by_the_machines_move() {
-        let still = compare_with_reference(&base(), &tight(100.0), &shift(1.0), Tracking::UNKNOWN, &rule()).unwrap();
-        let moved = compare_with_reference(&base(), &tight(100.0), &shift(0.9), Tracking::UNKNOWN, &rule()).unwrap();
-        let grown = (1.0 + moved.min_detectable_slowdown).ln()
-            - (1.0 + still.min_detectable_slowdown).ln();
+        let still = compare_with_reference(
+            &base(),
+            &tight(100.0),
+            &shift(1.0),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap();
+        let moved = compare_with_reference(
+            &base(),
+            &tight(100.0),
+            &shift(0.9),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap();
+        let grown =
+            (1.0 + moved.min_detectable_slowdown).ln() - (1.0 + still.min_detectable_slowdown).ln();
         assert!((grown - 0.9f64.ln().abs()).abs() < 0.002, "{grown}");
     }
 
     #[test]
     fn bad_shifts_are_errors_that_name_the_input() {
-        let err = compare_with_reference(&base(), &tight(100.0), &shift(0.0), Tracking::UNKNOWN, &rule()).unwrap_err();
+        let err = compare_with_reference(
+            &base(),
+            &tight(100.0),
+            &shift(0.0),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("reference ratio"), "{err}");
         let nan = MachineShift {
             ratio: 1.0,
             log_se: f64::NAN,
         };
-        let err = compare_with_reference(&base(), &tight(100.0), &nan, Tracking::UNKNOWN, &rule()).unwrap_err();
+        let err = compare_with_reference(&base(), &tight(100.0), &nan, Tracking::UNKNOWN, &rule())
+            .unwrap_err();
         assert!(err.to_string().contains("standard error"), "{err}");
         let then = run(10.0, 9.9, 10.1);
         let s = MachineShift::between(&then, &run(11.0, 10.9, 11.1)).unwrap();
@@ -466,9 +515,14 @@ mod tests {
         let c = compare_with_reference(&base(), &tight(90.0 * 1.10), &shift(0.90), known, &rule())
             .unwrap();
         assert_eq!(c.verdict, Change::Regressed, "{c:?}");
-        let blind =
-            compare_with_reference(&base(), &tight(90.0 * 1.10), &shift(0.90), Tracking::UNKNOWN, &rule())
-                .unwrap();
+        let blind = compare_with_reference(
+            &base(),
+            &tight(90.0 * 1.10),
+            &shift(0.90),
+            Tracking::UNKNOWN,
+            &rule(),
+        )
+        .unwrap();
         assert!(!blind.verdict.is_failure(), "{blind:?}");
     }
 }

@@ -155,7 +155,9 @@ pub const MIN_RESIDUAL_SD: f64 = 0.005;
 /// Bayes (Smyth 2004).
 fn pool(prior: Spread, measured: &[Spread]) -> Spread {
     let df = prior.df + measured.iter().map(|s| s.df).sum::<f64>();
-    let var = (prior.df * prior.sd.powi(2) + measured.iter().map(|s| s.df * s.sd.powi(2)).sum::<f64>()) / df;
+    let var = (prior.df * prior.sd.powi(2)
+        + measured.iter().map(|s| s.df * s.sd.powi(2)).sum::<f64>())
+        / df;
     Spread { sd: var.sqrt(), df }
 }
 
@@ -394,9 +396,8 @@ pub fn compare(
     // machine's state of that hour, so their mean carries a whole offset,
     // not the R-th of one (a 5-process baseline measured 7.4% off as a
     // whole, where 1/R would have said 3.4%).
-    let variance = current.log_se().powi(2)
-        + baseline.within_log_se.powi(2) / runs
-        + 2.0 * spread.sd.powi(2);
+    let variance =
+        current.log_se().powi(2) + baseline.within_log_se.powi(2) / runs + 2.0 * spread.sd.powi(2);
     let log_se = variance.sqrt();
     let log_ratio = current.point_ns.ln() - baseline.point_ns.ln();
     let half = t_quantile(rule.confidence, spread.df) * log_se;

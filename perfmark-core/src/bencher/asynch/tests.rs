@@ -92,8 +92,14 @@ fn eight_times_the_work_reads_about_eight_times_the_time_as_its_sync_twin_does()
     let eight = async_chain(8 * 64);
     let twin = sync_chain(64);
     // About 200 ns of work: the executor's cost, subtracted, is a few ns.
-    assert!((5.0..12.0).contains(&(eight / one)), "{one} ns, 8×: {eight} ns");
-    assert!((0.7..1.4).contains(&(one / twin)), "async {one} ns, sync {twin} ns");
+    assert!(
+        (5.0..12.0).contains(&(eight / one)),
+        "{one} ns, 8×: {eight} ns"
+    );
+    assert!(
+        (0.7..1.4).contains(&(one / twin)),
+        "async {one} ns, sync {twin} ns"
+    );
 }
 
 #[test]
@@ -146,7 +152,11 @@ fn the_batched_forms_take_their_inputs_from_the_untimed_setup() {
     assert_eq!(m.kind, SampleKind::Batched);
     // One input made for every iteration timed (and the warm-up's).
     let timed = m.iters_per_sample * m.samples_ns.len() as u64;
-    assert!(made.get() >= timed, "{} inputs for {timed} iterations", made.get());
+    assert!(
+        made.get() >= timed,
+        "{} inputs for {timed} iterations",
+        made.get()
+    );
     // Were the setup timed, the point would be about 300 times the
     // routine's; a shared machine may move either by a few times.
     assert!(
@@ -167,7 +177,11 @@ fn the_batched_forms_take_their_inputs_from_the_untimed_setup() {
     let (point, m) = measured(b);
     assert_eq!(m.kind, SampleKind::Batched);
     let timed = m.iters_per_sample * m.samples_ns.len() as u64;
-    assert!(made.get() >= timed, "{} inputs for {timed} iterations", made.get());
+    assert!(
+        made.get() >= timed,
+        "{} inputs for {timed} iterations",
+        made.get()
+    );
     assert!(
         point < 10.0 * routine.max(1.0),
         "{point} ns with the input by reference; the routine alone reads {routine} ns"

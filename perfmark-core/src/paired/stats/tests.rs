@@ -89,7 +89,13 @@ pub(crate) fn estimate_at(ratio: f64, low: f64, high: f64) -> PairedEstimate {
 /// Pairs whose builds each draw a layout (a lasting shift of sd
 /// `layout_sd`) and whose slices add noise of sd `noise`, with a true log
 /// ratio `change`: six slice pairs a pair, as the slice policy takes.
-fn layout_pairs(g: &mut SeededNormal, pairs: usize, change: f64, layout_sd: f64, noise: f64) -> Vec<Vec<f64>> {
+fn layout_pairs(
+    g: &mut SeededNormal,
+    pairs: usize,
+    change: f64,
+    layout_sd: f64,
+    noise: f64,
+) -> Vec<Vec<f64>> {
     (0..pairs)
         .map(|_| {
             let placed = layout_sd * (g.next() - g.next());
@@ -117,7 +123,10 @@ fn the_layout_spread_is_recovered_from_the_pairs() {
         v[v.len() / 2]
     };
     let (with, without) = (median(&mut with), median(&mut without));
-    assert!((0.042..0.056).contains(&with), "layout sd 5% read as {with}");
+    assert!(
+        (0.042..0.056).contains(&with),
+        "layout sd 5% read as {with}"
+    );
     assert!(without < 0.004, "no layout effect read as {without}");
 }
 
@@ -137,8 +146,14 @@ fn a_layout_only_change_is_not_failed_and_is_called_so() {
         failed += usize::from(v.fails());
         layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
     }
-    assert!(failed <= 5, "{failed} of {runs} layout-only comparisons failed");
-    assert!(layout > runs / 2, "only {layout} of {runs} called within the layout spread");
+    assert!(
+        failed <= 5,
+        "{failed} of {runs} layout-only comparisons failed"
+    );
+    assert!(
+        layout > runs / 2,
+        "only {layout} of {runs} called within the layout spread"
+    );
 }
 
 #[test]
@@ -147,9 +162,13 @@ fn a_change_beyond_the_layout_spread_is_decided() {
     let mut g = SeededNormal(23);
     let mut regressed = 0;
     for _ in 0..200 {
-        let est = paired_estimate(&layout_pairs(&mut g, 10, 0.25f64.ln_1p(), 0.03, 0.01), 0.9975)
-            .unwrap();
-        regressed += usize::from(decide(&est, true, 0.9975, 0.05).change == PairedChange::Regressed);
+        let est = paired_estimate(
+            &layout_pairs(&mut g, 10, 0.25f64.ln_1p(), 0.03, 0.01),
+            0.9975,
+        )
+        .unwrap();
+        regressed +=
+            usize::from(decide(&est, true, 0.9975, 0.05).change == PairedChange::Regressed);
     }
     assert!(regressed >= 196, "+25% regressed {regressed} of 200 times");
 }
@@ -180,26 +199,44 @@ fn decide_covers_every_outcome() {
     let mut est = estimate_at(1.06, 0.99, 1.13);
     est.layout_sd = 0.05;
     est.between_pair_sd = 0.05;
-    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::WithinLayoutSpread);
+    assert_eq!(
+        decide(&est, true, 0.95, 0.05).change,
+        PairedChange::WithinLayoutSpread
+    );
     // No links drawn: the same spread is the process pairs', not layout's.
-    assert_eq!(decide(&est, false, 0.95, 0.05).change, PairedChange::Inconclusive);
+    assert_eq!(
+        decide(&est, false, 0.95, 0.05).change,
+        PairedChange::Inconclusive
+    );
     // The point beyond 2·√(2/4)·layout_sd (7.1%): not the layout's. (One
     // layout's spread, 2·√2·layout_sd = 14.1%, would have called it so.)
     est.log_ratio = 1.09f64.ln();
-    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Inconclusive);
+    assert_eq!(
+        decide(&est, true, 0.95, 0.05).change,
+        PairedChange::Inconclusive
+    );
     // Layout less than half the spread between pairs: not the layout's.
     est.log_ratio = 1.06f64.ln();
     est.between_pair_sd = 0.11;
-    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Inconclusive);
+    assert_eq!(
+        decide(&est, true, 0.95, 0.05).change,
+        PairedChange::Inconclusive
+    );
     // A significant slowdown within the tolerance is never the layout's.
     let mut est = estimate_at(1.03, 1.01, 1.06);
     est.layout_sd = 0.05;
     est.between_pair_sd = 0.05;
-    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::SlowerWithinTolerance);
+    assert_eq!(
+        decide(&est, true, 0.95, 0.05).change,
+        PairedChange::SlowerWithinTolerance
+    );
     // A decided outcome stays decided, whatever the layout.
     let mut est = estimate_at(1.081, 1.060, 1.103);
     est.layout_sd = 0.05;
-    assert_eq!(decide(&est, true, 0.95, 0.05).change, PairedChange::Regressed);
+    assert_eq!(
+        decide(&est, true, 0.95, 0.05).change,
+        PairedChange::Regressed
+    );
 }
 
 #[test]
@@ -267,7 +304,11 @@ fn a_change_whose_sign_depends_on_the_build_is_said_and_never_failed() {
     let est = paired_estimate(&sign_flipping_pairs(&mut g, 10, 0.95, 1.60), 0.95).unwrap();
     let v = decide(&est, true, 0.95, 0.05);
     assert_eq!(v.change, PairedChange::SignDependsOnBuild);
-    assert!(est.center_range.0 < 0.0 && est.center_range.1 > 0.0, "{:?}", est.center_range);
+    assert!(
+        est.center_range.0 < 0.0 && est.center_range.1 > 0.0,
+        "{:?}",
+        est.center_range
+    );
 }
 
 #[test]

@@ -92,7 +92,11 @@ fn environment_variables_stand_in_for_flags_and_defaults() {
     assert!(parse(&["--no-pin=yes"], &[]).is_err());
     assert!(!parse(&[], &[]).unwrap().no_processes);
     assert!(parse(&["--no-processes"], &[]).unwrap().no_processes);
-    assert!(parse(&[], &[("PERFMARK_NO_PROCESSES", "1")]).unwrap().no_processes);
+    assert!(
+        parse(&[], &[("PERFMARK_NO_PROCESSES", "1")])
+            .unwrap()
+            .no_processes
+    );
     let o = parse(&[], &[]).unwrap();
     assert!(!o.no_lock && o.lock_dir.is_none());
     assert!(parse(&["--no-lock"], &[]).unwrap().no_lock);
@@ -192,7 +196,13 @@ fn bad_values_say_what_is_accepted() {
     assert!(e.contains("--baseline-dir DIR"), "{e}");
     // Links: the flag repeated, or the variable's paths joined by `:`.
     let o = parse(
-        &["--compare-with", "b0", "--compare-with=b1", "--head-layout", "h1"],
+        &[
+            "--compare-with",
+            "b0",
+            "--compare-with=b1",
+            "--head-layout",
+            "h1",
+        ],
         &[("PERFMARK_HEAD_LAYOUTS", "x:y")],
     )
     .unwrap();
@@ -200,7 +210,10 @@ fn bad_values_say_what_is_accepted() {
     assert_eq!(o.head_layouts, [PathBuf::from("h1")]);
     let o = parse(
         &[],
-        &[("PERFMARK_COMPARE_WITH", "b0:b1"), ("PERFMARK_HEAD_LAYOUTS", "h0::h1")],
+        &[
+            ("PERFMARK_COMPARE_WITH", "b0:b1"),
+            ("PERFMARK_HEAD_LAYOUTS", "h0::h1"),
+        ],
     )
     .unwrap();
     assert_eq!(o.compare_with, [PathBuf::from("b0"), PathBuf::from("b1")]);
@@ -226,8 +239,7 @@ fn found_by_generated_inputs() {
     struct Bytes(OsString);
     impl Env for Bytes {
         fn get(&self, key: &str) -> Option<OsString> {
-            (key == "PERFMARK_MAX_TIME" || key == "PERFMARK_BASELINE_DIR")
-                .then(|| self.0.clone())
+            (key == "PERFMARK_MAX_TIME" || key == "PERFMARK_BASELINE_DIR").then(|| self.0.clone())
         }
     }
     let e = Options::parse(vec!["perf".into()], &Bytes(not_utf8()))

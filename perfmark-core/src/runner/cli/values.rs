@@ -33,9 +33,7 @@ pub(super) fn flag_value(flag: &str) -> String {
         "--compare-with" => {
             "the path of another build of this test binary: --compare-with PATH".to_owned()
         }
-        "--head-layout" => {
-            "the path of another link of this build: --head-layout PATH".to_owned()
-        }
+        "--head-layout" => "the path of another link of this build: --head-layout PATH".to_owned(),
         "--between-run-sd" => "a percentage: --between-run-sd 2%".to_owned(),
         "--timeout" => format!("a duration: --timeout DURATION, {TIMEOUT_ACCEPTS}"),
         _ => format!("a directory: {flag} DIR"),
@@ -54,7 +52,8 @@ pub(super) fn text_value(flag: &str, value: OsString) -> Result<String, Error> {
 }
 
 /// What `--timeout` and `PERFMARK_TIMEOUT` accept.
-pub(super) const TIMEOUT_ACCEPTS: &str = "a positive duration string such as \"90s\" or \"10 s\" (units: ns, \
+pub(super) const TIMEOUT_ACCEPTS: &str =
+    "a positive duration string such as \"90s\" or \"10 s\" (units: ns, \
      us, µs, ms, s), at least 1ms";
 
 /// A test's time bound as written in `--timeout` / `PERFMARK_TIMEOUT`: the
@@ -147,4 +146,3 @@ pub(super) fn env_duration(
             .map_err(|e| Error::usage(format!("{var}: {e}"))),
     }
 }
-
