@@ -186,11 +186,16 @@ fn package_name(id: &str) -> String {
 /// The features of the `perfmark` dependency a build needs for a run of
 /// its test binaries with `test_args`: `compare` for a paired comparison
 /// (`compare`), `instructions` when the run counts (`--instructions` among
-/// `test_args`, or `PERFMARK_INSTRUCTIONS` set to anything but `0` or
-/// nothing). A plain `cargo test` compiles neither.
+/// `test_args`, or `PERFMARK_INSTRUCTIONS` set to `1`, `true`, `yes` or
+/// `on`, as the test binary reads it). A plain `cargo test` compiles
+/// neither.
 pub fn perfmark_features(test_args: &[String], compare: bool) -> Vec<&'static str> {
+    // The spellings of "on" the test binary's switches accept.
+    let on = |v: std::ffi::OsString| {
+        matches!(v.to_str().map(str::trim), Some("1" | "true" | "yes" | "on"))
+    };
     let counts = test_args.iter().any(|a| a == "--instructions")
-        || std::env::var_os("PERFMARK_INSTRUCTIONS").is_some_and(|v| !v.is_empty() && v != "0");
+        || std::env::var_os("PERFMARK_INSTRUCTIONS").is_some_and(on);
     let mut features = Vec::new();
     if compare {
         features.push("compare");

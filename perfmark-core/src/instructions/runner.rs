@@ -8,26 +8,42 @@ use crate::runner::setup::Setup;
 use crate::runner::Runner;
 
 impl Runner {
-    #[cfg(feature = "instructions")]
     /// Counts the instructions of a test this run measured, under the
     /// run's valgrind (`--instructions`), and of the base build's test in
     /// a paired comparison; the count is compared with the stored
     /// baseline's when the baseline was counted by the same compiler
     /// ([`crate::instructions`]). A test with an `instructions` limit in a
-    /// run that does not count says so.
+    /// run that does not count (or a build without the `instructions`
+    /// feature) says that the limit was not checked.
     pub(crate) fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, setup: &Setup) {
-        let judged = &mut outcome.judged;
-        let measured = outcome.measured.measurement.is_some() || judged.comparison.is_some();
+        let measured =
+            outcome.measured.measurement.is_some() || outcome.judged.comparison.is_some();
         if outcome.hung || outcome.measured.panic.is_some() || !measured {
             return;
         }
-        let limit = t.options.instructions;
-        let Some(valgrind) = &setup.valgrind else {
-            if let Some(limit) = limit {
-                judged.record(super::limit_not_checked(limit));
-            }
+        #[cfg(feature = "instructions")]
+        if let Some(valgrind) = &setup.valgrind {
+            self.count_with(valgrind, t, outcome, setup);
             return;
-        };
+        }
+        #[cfg(not(feature = "instructions"))]
+        let _ = setup;
+        if let Some(limit) = t.options.instructions {
+            outcome.judged.record(super::limit_not_checked(limit));
+        }
+    }
+
+    /// [`Runner::count_instructions`] for a measured test, under `valgrind`.
+    #[cfg(feature = "instructions")]
+    fn count_with(
+        &self,
+        valgrind: &super::Valgrind,
+        t: &PerfTest,
+        outcome: &mut Outcome,
+        setup: &Setup,
+    ) {
+        let judged = &mut outcome.judged;
+        let limit = t.options.instructions;
         let name = outcome.name.clone();
         let k = super::block_iters(judged.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter));
         let counted = std::env::current_exe()
@@ -61,20 +77,6 @@ impl Runner {
                 .push(crate::checks::Warning::CountByOtherCompiler {
                     rustc: other.fingerprint().rustc.clone(),
                 });
-        }
-    }
-
-    /// Without the `instructions` feature nothing is counted: a test with
-    /// an `instructions` limit says that the limit was not checked.
-    #[cfg(not(feature = "instructions"))]
-    pub(crate) fn count_instructions(&self, t: &PerfTest, outcome: &mut Outcome, _: &Setup) {
-        let measured =
-            outcome.measured.measurement.is_some() || outcome.judged.comparison.is_some();
-        if outcome.hung || outcome.measured.panic.is_some() || !measured {
-            return;
-        }
-        if let Some(limit) = t.options.instructions {
-            outcome.judged.record(super::limit_not_checked(limit));
         }
     }
 }
