@@ -508,7 +508,7 @@ mod tests {
             errors,
             [
                 "unknown option `regresion`: accepted options are budget, confidence, \
-                 regression, precision, max_time, warmup, args, ignore, allocs, instructions, complexity and \
+                 regression, precision, max_time, warmup, args, ignore, allocs, instructions, count_regression, complexity and \
                  measure; did you mean `regression`?"
             ]
         );

@@ -26,7 +26,8 @@ mod test_options;
 pub use check::{OptionError, Value};
 pub use complexity::Complexity;
 pub use table::{
-    unknown_option_message, Env, Key, Kind, Range, Spec, DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME_NS,
-    DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP_NS,
+    unknown_option_message, Env, Key, Kind, Range, Spec, DEFAULT_CONFIDENCE,
+    DEFAULT_COUNT_REGRESSION, DEFAULT_MAX_TIME_NS, DEFAULT_PRECISION, DEFAULT_REGRESSION,
+    DEFAULT_WARMUP_NS,
 };
 pub use test_options::{Ignore, Measure, TestOptions};

@@ -34,6 +34,8 @@ pub enum Key {
     Allocs,
     /// `instructions = 2000` or `"1.5M"`.
     Instructions,
+    /// `count_regression = "1%"`.
+    CountRegression,
     /// `complexity = "n log n"`.
     Complexity,
     /// `measure = "cpu"`.
@@ -145,6 +147,11 @@ pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 /// (docs/design/regression-rule.md). The one definition: the runtime, the
 /// regression rule's callers and its simulations read it from here.
 pub const DEFAULT_REGRESSION: f64 = 0.05;
+/// Default tolerance of an instruction count beyond the stored or the base
+/// build's count, as a fraction. A count is exact where the clock is not,
+/// so its tolerance is its own and much tighter than the clock's: 1% lets
+/// a +2% change fail and a +0.5% change pass at the defaults.
+pub const DEFAULT_COUNT_REGRESSION: f64 = 0.01;
 /// Default target relative half-width of the CI, as a fraction: the `e` of
 /// the sample-size rule n = (z·s / (e·x̄))² ("Performance measurement", a
 /// university lecture on performance evaluation: "how many samples").
@@ -160,6 +167,8 @@ const DURATION: &str =
     "a duration string such as \"0s\", \"300ms\" or \"1.5 s\" (units: ns, us, µs, ms, s)";
 const REGRESSION: &str =
     "a percentage string at least 0% and below 100%, such as \"5%\", \"2.5%\" or \"0%\"";
+const COUNT_REGRESSION: &str =
+    "a percentage string at least 0% and below 100%, such as \"1%\", \"0.5%\" or \"0%\"";
 const PRECISION: &str = "a percentage string above 0% and below 100%, such as \"1%\" or \"0.5%\"";
 const COMPLEXITY: &str = "a growth class string: \"1\", \"log n\", \"n\", \"n log n\", \"n^2\" \
      or \"n^3\", also written as \"O(n log n)\"";
@@ -187,7 +196,7 @@ const fn whole_durations(low_included: bool, below: &'static str) -> Range {
 }
 
 /// The table, indexed by `Key as usize`.
-const OPTIONS: [Spec; 12] = [
+const OPTIONS: [Spec; 13] = [
     Spec {
         key: Key::Budget,
         name: "budget",
@@ -340,6 +349,27 @@ const OPTIONS: [Spec; 12] = [
                   string with an optional k, M or G multiplier such as `\"2k\"` or `\"1.5M\"`",
     },
     Spec {
+        key: Key::CountRegression,
+        name: "count_regression",
+        // As `regression`'s range, for the same reason.
+        kind: Kind::Percent(Range {
+            low: 0.0,
+            low_included: true,
+            high: 1.0,
+            high_included: false,
+            negative: "a tolerance cannot be negative",
+            below: "",
+            above: "a tolerance of 100% or more would pass a count that doubled",
+        }),
+        field: Some("count_regression"),
+        default: Some(Value::F64(DEFAULT_COUNT_REGRESSION)),
+        env: Some(Env {
+            var: "PERFMARK_COUNT_REGRESSION",
+            accepts: COUNT_REGRESSION,
+        }),
+        accepts: COUNT_REGRESSION,
+    },
+    Spec {
         key: Key::Complexity,
         name: "complexity",
         kind: Kind::Growth,
@@ -362,7 +392,7 @@ const OPTIONS: [Spec; 12] = [
 
 impl Key {
     /// Every key, in the table's order.
-    pub const ALL: [Key; 12] = [
+    pub const ALL: [Key; 13] = [
         Key::Budget,
         Key::Confidence,
         Key::Regression,
@@ -373,6 +403,7 @@ impl Key {
         Key::Ignore,
         Key::Allocs,
         Key::Instructions,
+        Key::CountRegression,
         Key::Complexity,
         Key::Measure,
     ];
@@ -470,6 +501,7 @@ mod tests {
                 "ignore",
                 "allocs",
                 "instructions",
+                "count_regression",
                 "complexity",
                 "measure"
             ]
@@ -534,13 +566,13 @@ mod tests {
         assert_eq!(
             unknown_option_message("regresion"),
             "unknown option `regresion`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs, instructions, complexity and measure; did you \
+             precision, max_time, warmup, args, ignore, allocs, instructions, count_regression, complexity and measure; did you \
              mean `regression`?"
         );
         assert_eq!(
             unknown_option_message("frobnicate"),
             "unknown option `frobnicate`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs, instructions, complexity and measure"
+             precision, max_time, warmup, args, ignore, allocs, instructions, count_regression, complexity and measure"
         );
         // Two edits from `args`, but as long as the name itself: no guess.
         assert!(!unknown_option_message("ar").contains("did you mean"));

@@ -32,6 +32,9 @@ pub struct TestOptions {
     /// `instructions`: limit on instructions per iteration, counted under
     /// Callgrind when the run counts instructions.
     pub instructions: Option<u64>,
+    /// `count_regression`: tolerance of the instruction count beyond the
+    /// stored or the base build's count, as a fraction (`"1%"` is `0.01`).
+    pub count_regression: Option<f64>,
     /// `measure`: the clock the test is timed with.
     pub measure: Option<Measure>,
     /// `complexity = "n log n"`: the declared growth over `args`, checked
@@ -51,6 +54,7 @@ impl TestOptions {
         ignore: Ignore::No,
         allocs: None,
         instructions: None,
+        count_regression: None,
         measure: None,
         complexity: None,
     };

@@ -30,6 +30,15 @@ pub fn regression(text: &str) -> Result<f64, OptionError> {
     f64_value(Key::Regression, text)
 }
 
+/// `count_regression`, the count's tolerance as a fraction in [0, 1)
+/// (`"1%"` is `0.01`).
+///
+/// # Errors
+/// As [`Key::parse_env`].
+pub fn count_regression(text: &str) -> Result<f64, OptionError> {
+    f64_value(Key::CountRegression, text)
+}
+
 /// `precision`, a fraction in (0, 1) (`"1%"` is `0.01`).
 ///
 /// # Errors

@@ -144,14 +144,20 @@ pub struct StoredInstructions {
     pub min_per_iter: f64,
     /// The largest round's count per iteration.
     pub max_per_iter: f64,
+    /// The functions with the largest self counts per iteration, at most
+    /// 32, so that a later count that changed can name where; absent in
+    /// baselines recorded before such tables were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<crate::instructions::count::FunctionCount>,
 }
 
 impl StoredInstructions {
     /// The reason these counts cannot be stored, if any.
     fn problem(&self) -> Option<String> {
         let ok = [self.per_iter, self.min_per_iter, self.max_per_iter]
-            .iter()
-            .all(|v| v.is_finite() && *v >= 0.0)
+            .into_iter()
+            .chain(self.functions.iter().map(|f| f.per_iter))
+            .all(|v| v.is_finite() && v >= 0.0)
             && self.min_per_iter <= self.per_iter.ceil()
             && self.per_iter.floor() <= self.max_per_iter;
         (!ok).then(|| {
@@ -329,8 +335,20 @@ impl Entry {
             runs.iter().map(|r| r.instructions.as_ref()).collect();
         median.instructions = counts.filter(|c| !c.is_empty()).map(|c| {
             let per_iter: Vec<f64> = c.iter().map(|i| i.per_iter).collect();
+            let median = crate::stats::quantile(&per_iter, 0.5);
+            // The table of the run whose count lies nearest the median.
+            let nearest = c
+                .iter()
+                .min_by(|a, b| {
+                    (a.per_iter - median)
+                        .abs()
+                        .total_cmp(&(b.per_iter - median).abs())
+                })
+                .map(|i| i.functions.clone())
+                .unwrap_or_default();
             StoredInstructions {
-                per_iter: crate::stats::quantile(&per_iter, 0.5),
+                per_iter: median,
+                functions: nearest,
                 min_per_iter: c
                     .iter()
                     .map(|i| i.min_per_iter)

@@ -22,8 +22,13 @@ pub struct InstructionCount {
     /// as many): a round's count per iteration is the difference of the two
     /// blocks over this many iterations, so the blocks' fixed cost cancels.
     pub iters: u64,
-    /// Rounds counted.
+    /// Rounds counted in each counting process.
     pub rounds: u32,
+    /// Counting processes (each with its own hash seeds and addresses):
+    /// two, four when the first two disagree. Reports written before
+    /// counts were taken in several processes read as one.
+    #[serde(default = "one_process")]
+    pub processes: u32,
     /// Estimated cycles per iteration when the cache was simulated:
     /// L1 hits + 5 × last-level hits + 35 × memory reads (the weights of
     /// gungraun and of Itamar Turner-Trauring's estimate).
@@ -32,6 +37,11 @@ pub struct InstructionCount {
     /// The test's `instructions` limit, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
+    /// Where the instructions ran: the functions with the largest self
+    /// counts per iteration (instructions in their own code, not in what
+    /// they call), largest first, at most 32.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<FunctionCount>,
     /// Against the stored baseline's count, when one was stored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<CountComparison>,
@@ -42,6 +52,85 @@ pub struct InstructionCount {
     pub valgrind: String,
     /// Wall time of the counting process, seconds.
     pub elapsed_s: f64,
+}
+
+/// The count of one serialized default: a report of one process.
+fn one_process() -> u32 {
+    1
+}
+
+/// One function's part of a count: the instructions per iteration run in
+/// its own code (self count), code inlined into it from another file
+/// told apart where Callgrind can tell (`inlined_from`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FunctionCount {
+    /// The function, demangled, without the symbol's hash.
+    pub function: String,
+    /// The source file the code was inlined from, when it is code of
+    /// another file inlined into `function`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inlined_from: Option<String>,
+    /// Self instructions per iteration.
+    pub per_iter: f64,
+}
+
+/// A function whose self count per iteration changed against an earlier
+/// count's table.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FunctionChange {
+    /// The function, as in [`FunctionCount`].
+    pub function: String,
+    /// As in [`FunctionCount`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inlined_from: Option<String>,
+    /// Its self count per iteration in the earlier table; 0 when the
+    /// earlier table does not hold it (it was new, or below the 32
+    /// largest).
+    pub earlier_per_iter: f64,
+    /// Its self count per iteration now; 0 when this count's table does
+    /// not hold it.
+    pub now_per_iter: f64,
+}
+
+impl FunctionChange {
+    /// Instructions per iteration gained (negative: lost).
+    pub fn delta(&self) -> f64 {
+        self.now_per_iter - self.earlier_per_iter
+    }
+}
+
+/// The functions whose self counts differ between the tables `now` and
+/// `earlier`, largest change first: every change of at least a
+/// ten-thousandth of `total` (the count per iteration) and of a hundredth
+/// of an instruction, so that what rounding and the counts' own noise
+/// leave is not named.
+#[cfg(feature = "instructions")]
+pub fn function_changes(
+    now: &[FunctionCount],
+    earlier: &[FunctionCount],
+    total: f64,
+) -> Vec<FunctionChange> {
+    let key = |f: &FunctionCount| (f.function.clone(), f.inlined_from.clone());
+    let mut both: std::collections::BTreeMap<_, (f64, f64)> = Default::default();
+    for f in earlier {
+        both.entry(key(f)).or_default().0 += f.per_iter;
+    }
+    for f in now {
+        both.entry(key(f)).or_default().1 += f.per_iter;
+    }
+    let floor = (1e-4 * total).max(0.01);
+    let mut changes: Vec<FunctionChange> = both
+        .into_iter()
+        .map(|((function, inlined_from), (e, n))| FunctionChange {
+            function,
+            inlined_from,
+            earlier_per_iter: e,
+            now_per_iter: n,
+        })
+        .filter(|c| c.delta().abs() >= floor)
+        .collect();
+    changes.sort_by(|a, b| b.delta().abs().total_cmp(&a.delta().abs()));
+    changes
 }
 
 #[cfg(feature = "instructions")]
@@ -179,7 +268,7 @@ impl CountChange {
 
 /// A count compared with an earlier one (`instructions.baseline` and
 /// `instructions.base` in `report.json`).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CountComparison {
     /// The earlier count per iteration (its median).
     pub earlier_per_iter: f64,
@@ -188,18 +277,27 @@ pub struct CountComparison {
     /// The tolerance, as a fraction.
     pub tolerance: f64,
     /// The counts' own variation allowed for beyond the tolerance: the
-    /// relative spread over the rounds of both sides (0 when both are
-    /// deterministic).
+    /// larger relative range, over rounds and processes, of the two sides
+    /// (0 when both are deterministic).
     pub variation: f64,
     /// The decision.
     pub change: CountChange,
+    /// Where the instructions went: the functions whose self counts
+    /// changed, largest change first ([`function_changes`]); empty when
+    /// either side has no table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<FunctionChange>,
 }
 
 impl CountComparison {
     /// Compares `now` (its median, smallest and largest per iteration)
-    /// with `earlier`'s: regressed when even the smallest count now lies
-    /// beyond the largest earlier one by more than `tolerance`; improved
-    /// likewise the other way.
+    /// with `earlier`'s. Regressed when the median grew beyond `tolerance`
+    /// and even the smallest count now lies beyond the largest earlier one
+    /// by more than `tolerance` plus the larger relative range of the two
+    /// sides; improved likewise the other way. An exact count (no range)
+    /// is judged on the tolerance alone; one that varies between rounds or
+    /// processes must clear its own range once more, as a few processes'
+    /// range is narrower than the count's whole spread.
     pub fn decide(
         now: (f64, f64, f64),
         earlier: (f64, f64, f64),
@@ -214,11 +312,12 @@ impl CountComparison {
         } else {
             1.0
         };
-        let spread = |lo: f64, hi: f64| if lo > 0.0 { (hi - lo) / lo } else { 0.0 };
-        let variation = spread(low, high) + spread(e_low, e_high);
-        let change = if low > e_high * (1.0 + tolerance) && ratio > 1.0 + tolerance {
+        let range = |lo: f64, hi: f64| if lo > 0.0 { (hi - lo) / lo } else { 0.0 };
+        let variation = range(low, high).max(range(e_low, e_high));
+        let margin = tolerance + variation;
+        let change = if low > e_high * (1.0 + margin) && ratio > 1.0 + tolerance {
             CountChange::Regressed
-        } else if high < e_low * (1.0 - tolerance) && ratio < 1.0 - tolerance {
+        } else if high < e_low * (1.0 - margin) && ratio < 1.0 - tolerance {
             CountChange::Improved
         } else {
             CountChange::Unchanged
@@ -229,6 +328,7 @@ impl CountComparison {
             tolerance,
             variation,
             change,
+            functions: Vec::new(),
         }
     }
 
@@ -370,8 +470,11 @@ mod tests {
         // within what the rounds themselves spread over.
         let c = CountComparison::decide((1010.0, 990.0, 1030.0), (1000.0, 1000.0, 1020.0), 0.005);
         assert_eq!(c.change, CountChange::Unchanged);
-        assert!(c.variation > 0.05, "{c:?}");
+        assert!((c.variation - 40.0 / 990.0).abs() < 1e-12, "{c:?}");
+        // Beyond the tolerance and the larger range (2%): regressed.
         let c = CountComparison::decide((1100.0, 1090.0, 1110.0), (1000.0, 1000.0, 1020.0), 0.05);
+        assert_eq!(c.change, CountChange::Unchanged, "{c:?}");
+        let c = CountComparison::decide((1120.0, 1110.0, 1130.0), (1000.0, 1000.0, 1020.0), 0.05);
         assert_eq!(c.change, CountChange::Regressed);
     }
 }

@@ -2,7 +2,10 @@
 //! comparisons with the stored baseline's count and the base build's,
 //! each a finding for the runner to fold into the test's report.
 
-use super::count::{CountComparison, CountSource, InstructionCount, InstructionsSaid};
+use super::count::{
+    function_changes, CountComparison, CountSource, FunctionCount, InstructionCount,
+    InstructionsSaid,
+};
 use crate::baseline::StoredInstructions;
 use crate::checks::{Finding, Said, Warning};
 
@@ -44,15 +47,15 @@ pub(crate) fn judge(
     }
     if let Some(stored) = stored {
         let earlier = (stored.per_iter, stored.min_per_iter, stored.max_per_iter);
-        let c = compared(&count, earlier, tolerance);
-        findings.push(said(c.said(CountSource::Baseline, count.per_iter)));
+        let c = compared(&count, earlier, &stored.functions, tolerance);
+        findings.push(said(c.clone().said(CountSource::Baseline, count.per_iter)));
         count.baseline = Some(c);
     }
     match base {
         Some(Ok(b)) => {
             let earlier = (b.per_iter as f64, b.min_per_iter, b.max_per_iter);
-            let c = compared(&count, earlier, tolerance);
-            findings.push(said(c.said(CountSource::Base, count.per_iter)));
+            let c = compared(&count, earlier, &b.functions, tolerance);
+            findings.push(said(c.clone().said(CountSource::Base, count.per_iter)));
             count.base = Some(c);
         }
         Some(Err(error)) => findings.push(said(InstructionsSaid::BaseNotCounted { error })),
@@ -79,14 +82,23 @@ fn said(said: InstructionsSaid) -> Finding {
 }
 
 /// `count` compared with an `earlier` one (its median, smallest and
-/// largest per iteration) at `tolerance`.
-fn compared(count: &InstructionCount, earlier: (f64, f64, f64), tolerance: f64) -> CountComparison {
+/// largest per iteration, and its per-function table) at `tolerance`.
+fn compared(
+    count: &InstructionCount,
+    earlier: (f64, f64, f64),
+    earlier_functions: &[FunctionCount],
+    tolerance: f64,
+) -> CountComparison {
     let now = (
         count.per_iter as f64,
         count.min_per_iter,
         count.max_per_iter,
     );
-    CountComparison::decide(now, earlier, tolerance)
+    let mut c = CountComparison::decide(now, earlier, tolerance);
+    if !count.functions.is_empty() && !earlier_functions.is_empty() {
+        c.functions = function_changes(&count.functions, earlier_functions, now.0);
+    }
+    c
 }
 
 impl CountComparison {

@@ -86,6 +86,29 @@ fn read_totals(rest: &str) -> Result<Vec<u64>, String> {
         .collect()
 }
 
+/// A frame of a profile: a function, or code inlined into it from
+/// another file. (Provisional: self counts are not read yet.)
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Frame {
+    /// The function.
+    pub function: String,
+    /// The file its code was inlined from.
+    pub inlined_from: Option<String>,
+}
+
+/// Per-frame self counts per iteration. (Provisional: none yet.)
+///
+/// # Errors
+/// Never yet.
+pub fn per_iteration(_parts: &[Part], _k: u64, _rounds: u32) -> Result<Vec<(Frame, f64)>, String> {
+    Ok(Vec::new())
+}
+
+/// A file-name stem for a test's name.
+pub fn profile_file_stem(test: &str) -> String {
+    test.replace("::", "..")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

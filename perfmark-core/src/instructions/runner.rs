@@ -46,9 +46,19 @@ impl Runner {
         let limit = t.options.instructions;
         let name = outcome.name.clone();
         let k = super::block_iters(judged.estimate.as_ref().map_or(f64::NAN, |e| e.ns_per_iter));
+        // A paired run keeps both builds' profiles for the flame graphs.
+        let keep = |side: &str| {
+            setup.comparing.as_ref().filter(|c| c.has(&name)).map(|_| {
+                let stem = super::profile::profile_file_stem(&name);
+                setup
+                    .report_dir
+                    .join("profiles")
+                    .join(format!("{stem}.{side}.callgrind"))
+            })
+        };
         let counted = std::env::current_exe()
             .map_err(|e| format!("this test binary cannot be found to count it: {e}"))
-            .and_then(|me| super::count(valgrind, &me, &name, k, limit));
+            .and_then(|me| super::count(valgrind, &me, &name, k, limit, keep("head").as_deref()));
         let entry = setup
             .baselines
             .as_ref()
@@ -57,12 +67,17 @@ impl Runner {
         let stored = entry
             .filter(|e| e.fingerprint().rustc == setup.fingerprint.rustc)
             .and_then(|e| e.instructions());
-        let base = setup
-            .comparing
-            .as_ref()
-            .filter(|c| c.has(&name))
-            .map(|c| super::count(valgrind, &c.base[0], &name, k, None));
-        let tolerance = self.tolerance(t);
+        let base = setup.comparing.as_ref().filter(|c| c.has(&name)).map(|c| {
+            super::count(
+                valgrind,
+                &c.base[0],
+                &name,
+                k,
+                None,
+                keep("base").as_deref(),
+            )
+        });
+        let tolerance = self.count_tolerance(t);
         let counts = super::judge::judge(counted, limit, stored, base, tolerance);
         judged.instructions = counts.count;
         judged.warnings.extend(counts.warnings);

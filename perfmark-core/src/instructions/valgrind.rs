@@ -6,10 +6,10 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Instant;
 
-use super::count::{CacheHits, Events, InstructionCount, Round};
+use super::count::{CacheHits, Events, FunctionCount, InstructionCount, Round};
 use super::{label, profile, request, COUNT_FLAG, ROUNDS};
 
 /// The variable naming the valgrind executable (default `valgrind` on the
@@ -20,8 +20,9 @@ pub const VALGRIND_VAR: &str = "PERFMARK_VALGRIND";
 /// cycles beside the instructions (it makes counting slower).
 pub const CACHE_VAR: &str = "PERFMARK_INSTRUCTIONS_CACHE";
 
-/// Rounds whose counts per iteration differ by at most this fraction are
-/// taken to count the same work.
+/// Rounds (of one process or of several) whose counts per iteration
+/// differ by at most this fraction of the largest are taken to count the
+/// same work.
 const DETERMINISTIC_SPREAD: f64 = 1e-4;
 
 /// Native time the shorter block of a round is given: the longer runs
@@ -123,11 +124,35 @@ fn parse_version(text: &str) -> Option<(u32, u32)> {
     Some((major, minor))
 }
 
+/// Counting processes a count starts with: two, each with its own hash
+/// seeds and addresses, so that a count that depends on them shows it.
+const PROCESSES: usize = 2;
+
+/// Processes added when the first ones disagree: a count that varies is
+/// judged on its range, and two more processes make that range a fair one
+/// (with two a side, an unchanged count that varies would lie wholly above
+/// its earlier range now and then).
+const MORE_PROCESSES: usize = 2;
+
+/// The most functions a count keeps in its table (the largest self counts
+/// per iteration): enough to name what changed, bounded for the baseline.
+pub const FUNCTIONS_KEPT: usize = 32;
+
+/// What one counting process measured: its rounds and its per-function
+/// table (self instructions per iteration).
+struct ProcessCount {
+    rounds: Vec<Round>,
+    functions: Vec<(profile::Frame, f64)>,
+}
+
 /// Counts test `test` of the binary `exe` under `valgrind`, with blocks
 /// of `k` and `2k` iterations; `limit` is the test's `instructions` limit.
+/// [`PROCESSES`] counting processes run at once; when their rounds
+/// disagree, [`MORE_PROCESSES`] more. With `keep`, the first process's
+/// profile is kept at that path (for `cargo perfmark`'s flame graphs).
 ///
 /// # Errors
-/// The counting process failed (the body panicked under Valgrind, the
+/// A counting process failed (the body panicked under Valgrind, the
 /// binary is not a perfmark test binary of this version) or wrote no
 /// usable profile: the words say which, with Valgrind's own last lines.
 pub fn count(
@@ -136,12 +161,21 @@ pub fn count(
     test: &str,
     k: u64,
     limit: Option<u64>,
+    keep: Option<&Path>,
 ) -> Result<InstructionCount, String> {
     let started = Instant::now();
-    let dir = scratch_dir()?;
-    let result = count_rounds(valgrind, exe, test, k, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    let rounds = result?;
+    let mut processes = count_processes(valgrind, exe, test, k, PROCESSES, keep)?;
+    if !agree(&processes, k) {
+        processes.extend(count_processes(
+            valgrind,
+            exe,
+            test,
+            k,
+            MORE_PROCESSES,
+            None,
+        )?);
+    }
+    let rounds: Vec<Round> = processes.iter().flat_map(|p| p.rounds.clone()).collect();
     let (per_iter, min, max, cycles) = super::count::summarize(&rounds, k).ok_or_else(|| {
         "the counts do not grow with the iterations (a longer block counted fewer \
          instructions): they are not the routine's"
@@ -155,8 +189,10 @@ pub fn count(
         deterministic,
         iters: k,
         rounds: ROUNDS,
+        processes: processes.len() as u32,
         cycles_per_iter: cycles,
         limit,
+        functions: mean_table(&processes),
         baseline: None,
         base: None,
         valgrind: valgrind.version.clone(),
@@ -164,40 +200,111 @@ pub fn count(
     })
 }
 
-/// Runs the counting process of test `test` of `exe` under Callgrind, with
-/// blocks of `k` and `2k` iterations and its profile and log in `dir`,
-/// and reads its rounds back from the profile.
-fn count_rounds(
+/// Whether the processes' rounds count the same work ([`recorded_range`]).
+fn agree(processes: &[ProcessCount], k: u64) -> bool {
+    let rounds: Vec<Round> = processes.iter().flat_map(|p| p.rounds.clone()).collect();
+    super::count::summarize(&rounds, k).is_some_and(|(_, min, max, _)| recorded_range(min, max).0)
+}
+
+/// The processes' per-function tables, averaged, as the largest
+/// [`FUNCTIONS_KEPT`] self counts per iteration.
+fn mean_table(processes: &[ProcessCount]) -> Vec<FunctionCount> {
+    let mut sums: std::collections::BTreeMap<&profile::Frame, f64> = Default::default();
+    for p in processes {
+        for (frame, per_iter) in &p.functions {
+            *sums.entry(frame).or_default() += per_iter;
+        }
+    }
+    let n = processes.len().max(1) as f64;
+    let mut table: Vec<FunctionCount> = sums
+        .into_iter()
+        .map(|(frame, sum)| FunctionCount {
+            function: frame.function.clone(),
+            inlined_from: frame.inlined_from.clone(),
+            per_iter: sum / n,
+        })
+        .filter(|f| f.per_iter > 0.0)
+        .collect();
+    table.sort_by(|a, b| b.per_iter.total_cmp(&a.per_iter));
+    table.truncate(FUNCTIONS_KEPT);
+    table
+}
+
+/// Runs `n` counting processes of test `test` of `exe` at once, each in a
+/// scratch directory of its own, and reads their profiles; the first one's
+/// profile is copied to `keep` when given.
+fn count_processes(
     valgrind: &Valgrind,
     exe: &Path,
     test: &str,
     k: u64,
-    dir: &Path,
-) -> Result<Vec<Round>, String> {
-    let out_file = dir.join("callgrind.out");
-    let log_file = dir.join("valgrind.log");
-    let out = callgrind_command(valgrind, exe, test, k, &out_file, &log_file)
-        .output()
-        .map_err(|e| format!("valgrind could not be started: {e}"))?;
-    if !out.status.success() {
-        return Err(counting_failure(&out, &log_file));
+    n: usize,
+    keep: Option<&Path>,
+) -> Result<Vec<ProcessCount>, String> {
+    let dirs = (0..n)
+        .map(|_| scratch_dir())
+        .collect::<Result<Vec<_>, _>>()?;
+    let started: Vec<_> = dirs
+        .iter()
+        .map(|dir| {
+            callgrind_command(valgrind, exe, test, k, dir)
+                .spawn()
+                .map_err(|e| format!("valgrind could not be started: {e}"))
+        })
+        .collect();
+    let mut results = Vec::with_capacity(n);
+    for (child, dir) in started.into_iter().zip(&dirs) {
+        results.push(child.and_then(|c| read_process(c, k, dir)));
     }
+    if let (Some(keep), Some(dir)) = (keep, dirs.first()) {
+        keep_profile(&dir.join(PROFILE), keep);
+    }
+    for dir in &dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    results.into_iter().collect()
+}
+
+/// The file name of a counting process's profile in its scratch directory.
+const PROFILE: &str = "callgrind.out";
+
+/// Waits for the counting process `child` whose profile and log are in
+/// `dir`, and reads its rounds and per-function table.
+fn read_process(child: Child, k: u64, dir: &Path) -> Result<ProcessCount, String> {
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("the counting process could not be waited for: {e}"))?;
+    if !out.status.success() {
+        return Err(counting_failure(&out, &dir.join(LOG)));
+    }
+    let out_file = dir.join(PROFILE);
     let text = std::fs::read_to_string(&out_file)
         .map_err(|e| format!("callgrind wrote no profile ({}): {e}", out_file.display()))?;
-    rounds_of(&profile::parts(&text)?, ROUNDS)
+    let parts = profile::parts(&text)?;
+    Ok(ProcessCount {
+        rounds: rounds_of(&parts, ROUNDS)?,
+        functions: profile::per_iteration(&parts, k, ROUNDS)?,
+    })
 }
+
+/// Copies a profile to `keep`, making its folder; a failure is left
+/// unsaid here (the flame graph that needed it is then not drawn, and
+/// `cargo perfmark` says so).
+fn keep_profile(profile: &Path, keep: &Path) {
+    if let Some(parent) = keep.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    let _ = std::fs::copy(profile, keep);
+}
+
+/// The file name of Valgrind's log in a counting process's directory.
+const LOG: &str = "valgrind.log";
 
 /// The command that runs test `test` of `exe` in counting mode under
 /// Callgrind, collecting only where the blocks ask, into one profile
-/// `out_file`, with Valgrind's log in `log_file`.
-fn callgrind_command(
-    valgrind: &Valgrind,
-    exe: &Path,
-    test: &str,
-    k: u64,
-    out_file: &Path,
-    log_file: &Path,
-) -> Command {
+/// ([`PROFILE`]) in `dir`, with Valgrind's log ([`LOG`]) beside it.
+fn callgrind_command(valgrind: &Valgrind, exe: &Path, test: &str, k: u64, dir: &Path) -> Command {
+    let (out_file, log_file) = (dir.join(PROFILE), dir.join(LOG));
     let mut cmd = Command::new(&valgrind.program);
     cmd.arg("--tool=callgrind")
         .arg("--collect-atstart=no")
@@ -246,15 +353,15 @@ fn counting_failure(out: &Output, log_file: &Path) -> String {
 /// Whether rounds whose counts per iteration range over `[min, max]`
 /// count the same work, and the range to record: its middle when they do.
 fn recorded_range(min: f64, max: f64) -> (bool, f64, f64) {
-    // Rounds that differ by less than half an instruction per iteration,
-    // or by a ten-thousandth, count the same work: a few instructions a
-    // block outside the iterations (the allocator tidying up now and then)
-    // spread over thousands of them. Such a count is deterministic, and
-    // its rounds are recorded as their median.
-    let deterministic = max - min < 0.5 || max - min <= DETERMINISTIC_SPREAD * max;
+    // Rounds that differ by a ten-thousandth count the same work: a few
+    // instructions a block outside the iterations (the allocator tidying
+    // up now and then) spread over thousands of them. The bound is
+    // relative only: half an instruction is 5% of a ten-instruction
+    // routine. Such a count is deterministic, recorded as its middle.
+    let deterministic = max - min <= DETERMINISTIC_SPREAD * max;
     if deterministic {
-        let median = (min + max) / 2.0;
-        (true, median, median)
+        let middle = (min + max) / 2.0;
+        (true, middle, middle)
     } else {
         (false, min, max)
     }

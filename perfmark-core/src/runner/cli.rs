@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use super::libtest_args::Arguments;
 use super::{
-    DEFAULT_CONFIDENCE, DEFAULT_MAX_TIME, DEFAULT_PRECISION, DEFAULT_REGRESSION, DEFAULT_WARMUP,
+    DEFAULT_CONFIDENCE, DEFAULT_COUNT_REGRESSION, DEFAULT_MAX_TIME, DEFAULT_PRECISION,
+    DEFAULT_REGRESSION, DEFAULT_WARMUP,
 };
 use perfmark_options::text as option_text;
 use perfmark_options::Key;
@@ -48,6 +49,10 @@ pub(crate) struct Options {
     pub(crate) confidence: f64,
     pub(super) precision: f64,
     pub(crate) regression: f64,
+    /// The instruction count's tolerance (`PERFMARK_COUNT_REGRESSION`);
+    /// read, and checked, in every build, used where counting is built.
+    #[cfg_attr(not(feature = "instructions"), allow(dead_code))]
+    pub(crate) count_regression: f64,
     pub(super) max_time: Duration,
     pub(super) warmup: Duration,
     /// Another build of this test target to compare with, slice by slice:
@@ -148,6 +153,12 @@ impl Options {
             confidence,
             precision,
             regression,
+            count_regression: env_option(
+                env,
+                ("PERFMARK_COUNT_REGRESSION", accepts(Key::CountRegression)),
+                option_text::count_regression,
+                DEFAULT_COUNT_REGRESSION,
+            )?,
             max_time,
             warmup,
             compare_with: paths_or_env(flags.compare_with, env, "PERFMARK_COMPARE_WITH"),

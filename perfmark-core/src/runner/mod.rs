@@ -61,6 +61,8 @@ pub const DEFAULT_MAX_TIME: Duration = Duration::from_nanos(perfmark_options::DE
 /// Default tolerance beyond the stored baseline: a slowdown must be both
 /// significant and larger than this to fail (see docs/design/regression-rule.md).
 pub const DEFAULT_REGRESSION: f64 = perfmark_options::DEFAULT_REGRESSION;
+/// The default tolerance of an instruction count (1%).
+pub const DEFAULT_COUNT_REGRESSION: f64 = perfmark_options::DEFAULT_COUNT_REGRESSION;
 /// Default cap on the warm-up phase.
 pub const DEFAULT_WARMUP: Duration = Duration::from_nanos(perfmark_options::DEFAULT_WARMUP_NS);
 
@@ -164,13 +166,23 @@ impl Runner {
         }
     }
 
-    /// Whether this run measures (an optimized build, or `PERFMARK_FORCE`).
     /// The time rule's tolerance for test `t`: its `regression` option,
     /// else the run's (`PERFMARK_REGRESSION`, default 5%).
     pub(crate) fn tolerance(&self, t: &PerfTest) -> f64 {
         t.options.regression.unwrap_or(self.options.regression)
     }
 
+    /// The count rule's tolerance for test `t`: its `count_regression`
+    /// option, else the run's (`PERFMARK_COUNT_REGRESSION`, default 1%).
+    /// The clock's `regression` never applies to a count.
+    #[cfg(feature = "instructions")]
+    pub(crate) fn count_tolerance(&self, t: &PerfTest) -> f64 {
+        t.options
+            .count_regression
+            .unwrap_or(self.options.count_regression)
+    }
+
+    /// Whether this run measures (an optimized build, or `PERFMARK_FORCE`).
     fn measuring(&self) -> bool {
         !self.build.debug_assertions || self.options.force
     }

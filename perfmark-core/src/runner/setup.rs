@@ -50,7 +50,7 @@ pub(crate) struct Setup {
     pub(super) startup: Option<Startup>,
     /// How much estimates move between processes here.
     pub(super) prior: Prior,
-    pub(super) report_dir: PathBuf,
+    pub(crate) report_dir: PathBuf,
     /// The valgrind that counts instructions, with `--instructions` in a
     /// run that measures.
     #[cfg(feature = "instructions")]

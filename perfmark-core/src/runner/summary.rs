@@ -216,6 +216,7 @@ fn baseline_entry(
             per_iter: c.per_iter as f64,
             min_per_iter: c.min_per_iter,
             max_per_iter: c.max_per_iter,
+            functions: c.functions.clone(),
         });
     }
     entry

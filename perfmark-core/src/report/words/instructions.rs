@@ -3,9 +3,9 @@
 //! comparison's time change is the instructions'.
 
 use crate::instructions::count::{
-    CountChange, CountComparison, CountSource, InstructionCount, InstructionsSaid,
+    CountChange, CountComparison, CountSource, FunctionChange, InstructionCount, InstructionsSaid,
 };
-use crate::report::fmt::{plain_percent, signed_percent, signed_percent_with};
+use crate::report::fmt::{plain_percent, rounded_percent, signed_percent, signed_percent_with};
 
 /// `1.0123` → `+1.23%`: counts are exact, so two decimals.
 fn count_percent(ratio: f64) -> String {
@@ -19,8 +19,16 @@ impl InstructionCount {
             format!("{} instr/iter", self.per_iter)
         } else {
             format!(
-                "{} instr/iter (not deterministic: {:.0} to {:.0})",
-                self.per_iter, self.min_per_iter, self.max_per_iter
+                "{} instr/iter (not deterministic: {:.0} to {:.0} over {} {})",
+                self.per_iter,
+                self.min_per_iter,
+                self.max_per_iter,
+                self.processes,
+                if self.processes == 1 {
+                    "process"
+                } else {
+                    "processes"
+                }
             )
         }
     }
@@ -60,7 +68,7 @@ impl CountComparison {
         let tolerance = plain_percent(self.tolerance);
         let varies = if self.variation > 0.0 {
             format!(
-                ", counts varying {:.2}% between rounds",
+                ", counts ranging over {:.2}% between rounds and processes",
                 self.variation * 100.0
             )
         } else {
@@ -87,8 +95,56 @@ impl CountComparison {
             ),
             CountChange::Unchanged => "no change beyond the tolerance".to_owned(),
         };
-        format!("{head}: {verdict}")
+        format!(
+            "{head}: {verdict}{}",
+            where_it_went(&self.functions, now_per_iter)
+        )
     }
+}
+
+/// The functions named on a test's line: the three largest changes.
+const NAMED: usize = 3;
+
+/// `; where: f +24.0 (812.0 → 836.0 instr/iter, 41% of the count), …`:
+/// the [`NAMED`] functions whose self counts changed most, each with its
+/// counts per iteration and its share of the count now; empty when none
+/// changed. `report.json` keeps them all.
+fn where_it_went(functions: &[FunctionChange], now_per_iter: u64) -> String {
+    if functions.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = functions
+        .iter()
+        .take(NAMED)
+        .map(|f| {
+            let share = if now_per_iter > 0 {
+                f.now_per_iter / now_per_iter as f64
+            } else {
+                0.0
+            };
+            format!(
+                "{}{} {:+.1} ({:.1} → {:.1} instr/iter, {} of the count)",
+                f.function,
+                f.inlined_from
+                    .as_ref()
+                    .map_or(String::new(), |file| format!(" [inlined from {file}]")),
+                f.delta(),
+                f.earlier_per_iter,
+                f.now_per_iter,
+                rounded_percent(share, 0.1),
+            )
+        })
+        .collect();
+    let more = functions.len().saturating_sub(NAMED);
+    format!(
+        "; where: {}{}",
+        named.join(", "),
+        if more > 0 {
+            format!(" (and {more} more in report.json)")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// What counting said, in one sentence.
