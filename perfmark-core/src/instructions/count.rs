@@ -464,6 +464,81 @@ mod tests {
         assert_eq!(c.change, CountChange::Improved);
     }
 
+    /// One side of a simulated count: `processes` processes whose counts
+    /// per iteration are `truth` × (1 + `spread` × a normal deviate), each
+    /// the same over its rounds (a hash seed drawn per process); the
+    /// median, smallest and largest.
+    fn simulated(
+        normal: &mut crate::stats::seeded::SeededNormal,
+        truth: f64,
+        spread: f64,
+        processes: usize,
+    ) -> (f64, f64, f64) {
+        let counts: Vec<f64> = (0..processes)
+            .map(|_| truth * (1.0 + spread * normal.next()))
+            .collect();
+        let low = counts.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = counts.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (crate::stats::quantile(&counts, 0.5), low, high)
+    }
+
+    #[test]
+    fn unchanged_counts_that_vary_between_processes_do_not_fail() {
+        // Four processes a side (a count that varies gets two more), at
+        // spreads from a tenth of the tolerance to twenty times it: 10 000
+        // A/A comparisons each, at most 1 in 2 000 fails; with the two
+        // processes alone it would fail up to 1 in 25.
+        let mut normal = crate::stats::seeded::SeededNormal(0x5eed_c0de);
+        for spread in [0.001, 0.005, 0.01, 0.05, 0.2] {
+            let trials = 10_000;
+            let failed = (0..trials)
+                .filter(|_| {
+                    let now = simulated(&mut normal, 1000.0, spread, 4);
+                    let earlier = simulated(&mut normal, 1000.0, spread, 4);
+                    CountComparison::decide(now, earlier, 0.01).fails()
+                })
+                .count();
+            assert!(failed * 2000 <= trials, "spread {spread}: {failed} of {trials} failed");
+        }
+    }
+
+    #[test]
+    fn two_percent_more_fails_and_half_a_percent_passes_at_the_default() {
+        let tolerance = perfmark_options::DEFAULT_COUNT_REGRESSION;
+        let exact = |v: f64| (v, v, v);
+        for base in [10.0, 1000.0, 1e6] {
+            let c = CountComparison::decide(exact(base * 1.02), exact(base), tolerance);
+            assert_eq!(c.change, CountChange::Regressed, "{base}");
+            let c = CountComparison::decide(exact(base * 1.005), exact(base), tolerance);
+            assert_eq!(c.change, CountChange::Unchanged, "{base}");
+        }
+        // A ten-instruction routine: one instruction more is 10%, and fails.
+        let c = CountComparison::decide(exact(11.0), exact(10.0), tolerance);
+        assert_eq!(c.change, CountChange::Regressed);
+    }
+
+    #[test]
+    fn the_functions_that_changed_most_come_first() {
+        let table = |rows: &[(&str, f64)]| -> Vec<FunctionCount> {
+            rows.iter()
+                .map(|(f, n)| FunctionCount {
+                    function: (*f).to_owned(),
+                    inlined_from: None,
+                    per_iter: *n,
+                })
+                .collect()
+        };
+        let earlier = table(&[("a", 500.0), ("b", 400.0), ("c", 100.0)]);
+        let now = table(&[("a", 500.0), ("b", 450.0), ("c", 90.0), ("d", 20.0)]);
+        let changes = function_changes(&now, &earlier, 1060.0);
+        let named: Vec<(&str, f64)> =
+            changes.iter().map(|c| (c.function.as_str(), c.delta())).collect();
+        assert_eq!(named, [("b", 50.0), ("d", 20.0), ("c", -10.0)]);
+        // Below a ten-thousandth of the count: not named.
+        let tiny = table(&[("a", 500.05), ("b", 400.0), ("c", 100.0)]);
+        assert!(function_changes(&tiny, &earlier, 1000.0).is_empty());
+    }
+
     #[test]
     fn a_count_that_varies_is_judged_beyond_its_variation() {
         // Rounds of 990..1030 against 1000..1020: +1% at the median, but
