@@ -27,6 +27,42 @@ pub fn fixture_target_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fixtures")
 }
 
+/// Runs `cargo ARGS` in the fixture crate, as a user would there, with
+/// the shared fixture target directory and, of the `PERFMARK_*` variables,
+/// only `envs`. The caller holds [`alone`] when the command builds or
+/// measures.
+pub fn cargo_in_fixture(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = std::process::Command::new(env!("CARGO"));
+    cmd.current_dir(fixture_dir())
+        .args(args)
+        .env("CARGO_TARGET_DIR", fixture_target_dir());
+    // The fixture sees only the perfmark settings a test gives it.
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PERFMARK_") {
+            cmd.env_remove(k);
+        }
+    }
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("cargo runs")
+}
+
+/// What `cargo perfmark …` passes every test binary it runs, as cargo
+/// perfmark's own parser reads `words` (the words after `cargo`,
+/// `perfmark` first): none for `report` and `--help`.
+///
+/// # Errors
+/// cargo perfmark's usage error, when it refuses the words.
+pub fn perfmark_test_args(words: Vec<String>) -> Result<Vec<String>, cargo_perfmark::Error> {
+    use cargo_perfmark::cli::Invocation;
+    Ok(match cargo_perfmark::cli::parse(words)? {
+        Invocation::Compare { test_args, .. } => test_args,
+        Invocation::Baseline(recording) => recording.test_args,
+        Invocation::Report { .. } | Invocation::Help => Vec::new(),
+    })
+}
+
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
