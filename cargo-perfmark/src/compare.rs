@@ -157,8 +157,10 @@ impl BaseDirs {
 /// then runs each head perf test binary with `--compare-with` each link of
 /// its base twin, `--head-layout` each of its own, and `test_args`, its
 /// output going to ours; then draws the pages of the reports they wrote
-/// since it began ([`crate::report::draw_pages_written_since`]: a page
-/// that cannot be drawn is a warning).
+/// since it began ([`crate::report::draw_pages_in`]), and the flame
+/// graphs of the profiles a counted run left in them
+/// ([`crate::flame::draw_and_say`]); a page or a graph that cannot be
+/// drawn is a warning.
 /// Returns the exit status: 101 when any binary failed (a regression, a
 /// budget, a crashed worker), else 0.
 ///
@@ -182,7 +184,10 @@ pub fn compare_rev(
     let pairing = pair_built(head, base)?;
     let code = run_pairs(ws, &dirs, &pinning, &pairing.pairs, layouts, test_args)?;
     let heads: Vec<&TestBinary> = pairing.pairs.iter().map(|(h, _)| h).collect();
-    crate::report::draw_pages_written_since(head_report_dirs(ws, &dirs, &heads, test_args), since);
+    let written =
+        crate::report::written_since(head_report_dirs(ws, &dirs, &heads, test_args), since);
+    crate::report::draw_pages_in(&written);
+    crate::flame::draw_and_say(&written);
     Ok(code)
 }
 

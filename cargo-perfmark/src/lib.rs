@@ -12,6 +12,9 @@
 //!   HTML page ([`html`]) of each report directory from the `report.json`
 //!   a test binary wrote there; `baseline` and `compare` draw the pages of
 //!   the reports their runs wrote.
+//! - [`flame`]: the differential flame graph of each test a counted
+//!   comparison (`compare --instructions`) profiled in both builds, drawn
+//!   beside the profiles by `compare` and `report`.
 //!
 //! A perf test target is a `[[test]]` with `harness = false` whose `main`
 //! is `perfmark::main!()`: after building the test targets, the tasks keep
@@ -29,6 +32,7 @@ pub mod cargo;
 pub mod cli;
 pub mod compare;
 mod error;
+pub mod flame;
 pub mod html;
 pub mod layout;
 pub mod report;

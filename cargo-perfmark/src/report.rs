@@ -7,7 +7,9 @@
 //! `report.html` beside it ([`crate::html`]). [`report_dirs`] finds the
 //! report directories under a directory; [`draw_pages`] is the command,
 //! and [`draw_pages_written_since`] what `baseline` and `compare` draw
-//! after their runs.
+//! after their runs. The command, and `compare`, also draw the flame
+//! graphs of the profiles a counted comparison left in a report
+//! directory ([`crate::flame`]).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -113,8 +115,10 @@ pub fn report_dirs(root: &Path) -> Result<Vec<PathBuf>, Error> {
 /// directory at or under each of `dirs`, or when none is given under
 /// `default_root()` (the target directory's `perfmark/`), as
 /// [`draw_under`] does; prints a [`Page`] line for each page written and
-/// `error: …` for each error. Returns the exit status: 0 when every page
-/// was written, 2 when one was not or a place holds no report.
+/// `error: …` for each error; then draws the flame graphs of each of those
+/// directories that holds profiles ([`crate::flame::draw_and_say`]: a
+/// graph not drawn is a warning). Returns the exit status: 0 when every
+/// page was written, 2 when one was not or a place holds no report.
 ///
 /// # Errors
 /// When `default_root` fails.
@@ -127,13 +131,16 @@ pub fn draw_pages(
     } else {
         dirs.to_vec()
     };
-    let (pages, errors) = draw_under(&roots);
+    let (found, mut errors) = found_under(&roots);
+    let (pages, page_errors) = draw_each(&found);
+    errors.extend(page_errors);
     for page in &pages {
         println!("{page}");
     }
     for e in &errors {
         eprintln!("error: {e}");
     }
+    crate::flame::draw_and_say(&found.into_iter().collect::<Vec<_>>());
     Ok(if errors.is_empty() { 0 } else { 2 })
 }
 
@@ -144,6 +151,16 @@ pub fn draw_pages(
 /// `report.json`) or cannot be read, and for each page that could not be
 /// drawn (naming its `report.json`).
 pub fn draw_under(roots: &[PathBuf]) -> (Vec<Page>, Vec<Error>) {
+    let (found, mut errors) = found_under(roots);
+    let (pages, page_errors) = draw_each(&found);
+    errors.extend(page_errors);
+    (pages, errors)
+}
+
+/// The report directories at or under each of `roots`, each once, and an
+/// error for each root that holds none or cannot be read (as
+/// [`draw_under`] says them).
+fn found_under(roots: &[PathBuf]) -> (BTreeSet<PathBuf>, Vec<Error>) {
     let mut errors = Vec::new();
     let mut found = BTreeSet::new();
     for root in roots {
@@ -154,9 +171,16 @@ pub fn draw_under(roots: &[PathBuf]) -> (Vec<Page>, Vec<Error>) {
             _ => errors.push(nothing_in(root)),
         }
     }
+    (found, errors)
+}
+
+/// The page of each of `dirs` ([`draw_page`]), and an error for each that
+/// could not be drawn.
+fn draw_each(dirs: &BTreeSet<PathBuf>) -> (Vec<Page>, Vec<Error>) {
     let mut pages = Vec::new();
-    for dir in found {
-        match draw_page(&dir) {
+    let mut errors = Vec::new();
+    for dir in dirs {
+        match draw_page(dir) {
             Ok(page) => pages.push(page),
             Err(e) => errors.push(e),
         }
@@ -165,30 +189,46 @@ pub fn draw_under(roots: &[PathBuf]) -> (Vec<Page>, Vec<Error>) {
 }
 
 /// Draws the page of each of the report directories `candidates` whose
-/// `report.json` was written at or after `since` (less a slack of
-/// [`MTIME_SLACK`] for file systems with coarse times): the reports of the
-/// runs a command made. Prints a [`Page`] line for each page written; a
-/// page that cannot be drawn is a `warning: …` line, never an error, so
-/// that the runs' verdicts and exit status stand. A candidate named twice,
-/// or without a `report.json`, is passed over. Returns the pages written.
+/// `report.json` was written at or after `since` ([`written_since`]): the
+/// reports of the runs a command made, as [`draw_pages_in`] does. Returns
+/// the pages written.
 pub fn draw_pages_written_since(
     candidates: impl IntoIterator<Item = PathBuf>,
     since: SystemTime,
 ) -> Vec<Page> {
+    draw_pages_in(&written_since(candidates, since))
+}
+
+/// Those of the report directories `candidates` whose `report.json` was
+/// written at or after `since` (less a slack of [`MTIME_SLACK`] for file
+/// systems with coarse times), made canonical, each once, sorted. A
+/// candidate without a `report.json` is passed over.
+pub fn written_since(
+    candidates: impl IntoIterator<Item = PathBuf>,
+    since: SystemTime,
+) -> Vec<PathBuf> {
     let since = since.checked_sub(MTIME_SLACK).unwrap_or(since);
-    let written_since = |dir: &Path| {
+    let is_new = |dir: &Path| {
         std::fs::metadata(dir.join(REPORT_FILE))
             .and_then(|m| m.modified())
             .is_ok_and(|t| t >= since)
     };
     let dirs: BTreeSet<PathBuf> = candidates
         .into_iter()
-        .filter(|dir| written_since(dir))
+        .filter(|dir| is_new(dir))
         .map(|dir| dir.canonicalize().unwrap_or(dir))
         .collect();
+    dirs.into_iter().collect()
+}
+
+/// Draws the page of each of the report directories `dirs` after a run:
+/// prints a [`Page`] line for each page written; a page that cannot be
+/// drawn is a `warning: …` line, never an error, so that the runs'
+/// verdicts and exit status stand. Returns the pages written.
+pub fn draw_pages_in(dirs: &[PathBuf]) -> Vec<Page> {
     let mut pages = Vec::new();
     for dir in dirs {
-        match draw_page(&dir) {
+        match draw_page(dir) {
             Ok(page) => {
                 println!("{page}");
                 pages.push(page);

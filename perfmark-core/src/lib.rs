@@ -122,6 +122,10 @@ pub use allocations::CountingAlloc;
 pub use bencher::{AsyncBencher, Bencher, BlockOn, Executor, Work};
 pub use complexity::size::Size;
 pub use error::Error;
+/// Reading Callgrind's profiles (`cargo perfmark`'s flame graphs read the
+/// profiles a counted comparison writes).
+#[cfg(feature = "instructions")]
+pub use instructions::profile;
 pub use worker::probe;
 pub use worker::Side;
 

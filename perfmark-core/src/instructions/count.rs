@@ -498,7 +498,10 @@ mod tests {
                     CountComparison::decide(now, earlier, 0.01).fails()
                 })
                 .count();
-            assert!(failed * 2000 <= trials, "spread {spread}: {failed} of {trials} failed");
+            assert!(
+                failed * 2000 <= trials,
+                "spread {spread}: {failed} of {trials} failed"
+            );
         }
     }
 
@@ -531,8 +534,10 @@ mod tests {
         let earlier = table(&[("a", 500.0), ("b", 400.0), ("c", 100.0)]);
         let now = table(&[("a", 500.0), ("b", 450.0), ("c", 90.0), ("d", 20.0)]);
         let changes = function_changes(&now, &earlier, 1060.0);
-        let named: Vec<(&str, f64)> =
-            changes.iter().map(|c| (c.function.as_str(), c.delta())).collect();
+        let named: Vec<(&str, f64)> = changes
+            .iter()
+            .map(|c| (c.function.as_str(), c.delta()))
+            .collect();
         assert_eq!(named, [("b", 50.0), ("d", 20.0), ("c", -10.0)]);
         // Below a ten-thousandth of the count: not named.
         let tiny = table(&[("a", 500.05), ("b", 400.0), ("c", 100.0)]);

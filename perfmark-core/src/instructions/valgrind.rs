@@ -10,7 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Instant;
 
 use super::count::{CacheHits, Events, FunctionCount, InstructionCount, Round};
-use super::{label, profile, request, COUNT_FLAG, ROUNDS};
+use super::{profile, request, COUNT_FLAG, ROUNDS};
 
 /// The variable naming the valgrind executable (default `valgrind` on the
 /// `PATH`).
@@ -369,26 +369,27 @@ fn recorded_range(min: f64, max: f64) -> (bool, f64, f64) {
 
 /// The rounds in `parts`, matched by their labels.
 fn rounds_of(parts: &[profile::Part], rounds: u32) -> Result<Vec<Round>, String> {
-    let events = |label: &str| -> Result<Events, String> {
-        let part = parts.iter().find(|p| p.label == label).ok_or_else(|| {
-            format!(
-                "the profile has no part {label:?}: the test's body did not hand its routine to \
-                 the Bencher under valgrind, or this binary's perfmark does not count"
-            )
-        })?;
+    let events = |part: &profile::Part| -> Result<Events, String> {
         Ok(Events {
             instructions: *part
                 .totals
                 .get("Ir")
-                .ok_or_else(|| format!("part {label:?} has no instruction count (Ir)"))?,
+                .ok_or_else(|| format!("part {:?} has no instruction count (Ir)", part.label))?,
             cache: CacheHits::from_events(&part.totals),
         })
     };
-    (0..rounds)
-        .map(|r| {
+    let pairs = profile::block_pairs(parts, rounds).map_err(|e| {
+        format!(
+            "{e}: the test's body did not hand its routine to the Bencher under valgrind, or \
+             this binary's perfmark does not count"
+        )
+    })?;
+    pairs
+        .into_iter()
+        .map(|(short, long)| {
             Ok(Round {
-                short: events(&label(r, "k"))?,
-                long: events(&label(r, "2k"))?,
+                short: events(short)?,
+                long: events(long)?,
             })
         })
         .collect()
@@ -440,6 +441,7 @@ mod tests {
         let part = |label: &str, ir: u64| profile::Part {
             label: label.to_owned(),
             totals: [("Ir".to_owned(), ir)].into_iter().collect(),
+            ..Default::default()
         };
         let parts = vec![part("perfmark 0 k", 110), part("perfmark 0 2k", 210)];
         let rounds = rounds_of(&parts, 1).unwrap();
