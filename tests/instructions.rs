@@ -146,10 +146,20 @@ fn counts_follow_the_work_exclude_the_setup_and_repeat_exactly() {
         explain(&out)
     );
     let c = counts(&first);
-    for (test, record) in &c {
+    for (test, record) in c.iter().filter(|(test, _)| *test != "hashed") {
         assert_eq!(record["deterministic"], true, "{test}: {record}");
         assert_eq!(record["min_per_iter"], record["max_per_iter"], "{test}");
+        assert_eq!(record["processes"], 2, "{test}: two processes agreed");
     }
+    // Its hash keys drawn anew in each process: the map's count varies
+    // between processes, so four count it, and it is said.
+    assert_eq!(c["hashed"]["deterministic"], false, "{}", c["hashed"]);
+    assert_eq!(c["hashed"]["processes"], 4, "{}", c["hashed"]);
+    assert!(
+        stdout(&out).contains("instr/iter (not deterministic: "),
+        "said on the line: {}",
+        explain(&out)
+    );
     let base = per_iter(&c, "sum_1000");
     assert!(base > 3000.0, "a thousand iterations of a loop: {base}");
     for (test, k) in [("sum_1010", 1.01), ("sum_1020", 1.02), ("sum_2000", 2.0)] {
@@ -184,7 +194,7 @@ fn counts_follow_the_work_exclude_the_setup_and_repeat_exactly() {
     });
     assert!(out.status.success(), "{}", explain(&out));
     let again = counts(&second);
-    for test in c.keys() {
+    for test in c.keys().filter(|t| *t != "hashed") {
         assert_eq!(
             c[test]["per_iter"], again[test]["per_iter"],
             "{test} counted twice"
@@ -197,7 +207,7 @@ fn counts_follow_the_work_exclude_the_setup_and_repeat_exactly() {
     let out = run(&b.aligned, &NO_LIMITS, &aligned, &[]);
     assert!(out.status.success(), "{}", explain(&out));
     let laid_out = counts(&aligned);
-    for test in c.keys() {
+    for test in c.keys().filter(|t| *t != "hashed") {
         assert_eq!(
             c[test]["per_iter"], laid_out[test]["per_iter"],
             "{test}: another layout"
@@ -207,6 +217,11 @@ fn counts_follow_the_work_exclude_the_setup_and_repeat_exactly() {
 
 /// The tests the tolerance and the functions are proven on.
 const COMPARED: [&str; 5] = ["sum_1000", "scaled", "nudged", "two_parts", "hashed"];
+
+/// `first`, then [`COMPARED`].
+fn args<'a>(first: &[&'a str]) -> Vec<&'a str> {
+    first.iter().copied().chain(COMPARED).collect()
+}
 
 #[test]
 fn a_stored_count_catches_two_percent_and_passes_unchanged_code() {
@@ -223,7 +238,6 @@ fn a_stored_count_catches_two_percent_and_passes_unchanged_code() {
     // tested here is the counts, so the recording is tried up to three
     // times until every test is in it.
     let mut stored = String::new();
-    let args = |first: &[&'static str]| [first, &COMPARED[..]].concat();
     for _ in 0..3 {
         let out = run(
             &b.base,
@@ -299,7 +313,7 @@ fn the_head_reads_as_it_changed(dir: &Path, source: &str, out: &Output) {
             && named
                 .split(", ")
                 .next()
-                .is_some_and(|f| f.contains("second_part +50.")),
+                .is_some_and(|f| f.contains("second_part +350.0")),
         "the function that grew is named first: {grown}"
     );
     let same = count_reason(dir, "sum_1000", source);
@@ -314,8 +328,7 @@ fn paired_counts_give_a_verdict_and_say_whether_they_explain_the_time() {
     let b = builds();
     let dir = report_dir("paired");
     let base = b.base.to_str().unwrap();
-    let args = [&["--compare-with", base][..], &COMPARED[..]].concat();
-    let out = run(&b.head, &args, &dir, &[]);
+    let out = run(&b.head, &args(&["--compare-with", base]), &dir, &[]);
     the_head_reads_as_it_changed(&dir, "vs base", &out);
     let text = stdout(&out);
     assert!(
@@ -324,13 +337,22 @@ fn paired_counts_give_a_verdict_and_say_whether_they_explain_the_time() {
         "one line says whether the instructions explain the time: {}",
         explain(&out)
     );
-    // Both builds' profiles are kept for the flame graphs.
+    // Both builds' profiles are kept, and cargo perfmark draws from them
+    // a differential flame graph that marks the function that grew.
     for side in ["head", "base"] {
         let profile = dir
             .join("profiles")
             .join(format!("two_parts.{side}.callgrind"));
         assert!(profile.is_file(), "{} kept", profile.display());
     }
+    let graphs = cargo_perfmark::flame::draw_in(&dir).expect("a profiles folder");
+    assert!(graphs.failed.is_empty(), "{graphs}");
+    let svg = std::fs::read_to_string(dir.join("profiles/two_parts.diff.svg")).expect("drawn");
+    assert!(
+        grown_within(&svg, "second_part"),
+        "second_part is marked grown"
+    );
+    assert!(!grown_within(&svg, "first_part"), "first_part is not");
 
     // The base against itself: the map whose hash seeds differ between
     // processes varies, is said to, and does not fail.
@@ -349,6 +371,68 @@ fn paired_counts_give_a_verdict_and_say_whether_they_explain_the_time() {
             "{test}: {reason}"
         );
     }
+}
+
+/// One frame of a flame graph's SVG: its title, where it lies (x and
+/// width in percent, y), and whether it is drawn red (more instructions
+/// in the head than in the base).
+struct SvgFrame {
+    title: String,
+    x: f64,
+    width: f64,
+    y: f64,
+    red: bool,
+}
+
+fn svg_frames(svg: &str) -> Vec<SvgFrame> {
+    let attr = |rect: &str, name: &str| -> Option<String> {
+        let value = rect
+            .split(&format!(" {name}=\""))
+            .nth(1)?
+            .split('"')
+            .next()?;
+        Some(value.trim_end_matches('%').to_owned())
+    };
+    svg.split("<title>")
+        .skip(1)
+        .filter_map(|frame| {
+            let (title, rest) = frame.split_once("</title>")?;
+            let rect = rest.split("<rect").nth(1)?.split('>').next()?;
+            let fill = attr(rect, "fill")?;
+            let rgb: Vec<u32> = fill
+                .trim_start_matches("rgb(")
+                .trim_end_matches(')')
+                .split(',')
+                .filter_map(|v| v.trim().parse().ok())
+                .collect();
+            Some(SvgFrame {
+                title: title.to_owned(),
+                x: attr(rect, "x")?.parse().ok()?,
+                width: attr(rect, "width")?.parse().ok()?,
+                y: attr(rect, "y")?.parse().ok()?,
+                red: rgb.len() == 3 && rgb[0] > rgb[1] + 20 && rgb[0] > rgb[2] + 20,
+            })
+        })
+        .collect()
+}
+
+/// Whether the differential flame graph `svg` marks code of `function`
+/// as grown: a red frame on top of `function`'s (differential graphs
+/// colour the frames whose own count changed, here the loop's code,
+/// inlined into the function).
+fn grown_within(svg: &str, function: &str) -> bool {
+    let frames = svg_frames(svg);
+    frames
+        .iter()
+        .filter(|f| f.title.contains(function))
+        .any(|parent| {
+            frames.iter().any(|f| {
+                f.red
+                    && f.y <= parent.y
+                    && f.x >= parent.x - 1e-6
+                    && f.x + f.width <= parent.x + parent.width + 1e-6
+            })
+        })
 }
 
 #[test]

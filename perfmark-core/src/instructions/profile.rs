@@ -203,7 +203,7 @@ impl Reader {
             calls.count += count;
             calls.inclusive_ir += ir;
         } else if let Some(function) = &self.function {
-            let inlined_from = (self.code_file != self.file).then(|| self.code_file.clone());
+            let inlined_from = (self.code_file != self.file).then(|| short_file(&self.code_file));
             let frame = Frame {
                 function: function.clone(),
                 inlined_from,
@@ -290,6 +290,34 @@ pub fn clean_name(name: &str) -> String {
         }
     }
     name.to_owned()
+}
+
+/// A source file as a reader knows it: the standard library's from its
+/// crate (`/rustc/HASH/library/core/src/hint.rs` → `core/src/hint.rs`), a
+/// dependency's from its crate folder (`…/registry/src/INDEX/serde-1.0.0/
+/// src/de.rs` → `serde-1.0.0/src/de.rs`, `/rust/deps/x-1.0/src/a.rs` →
+/// `x-1.0/src/a.rs`), a file under the current directory relative to it;
+/// any other path as it is.
+pub fn short_file(path: &str) -> String {
+    if let Some((_, rest)) = path.split_once("/library/") {
+        return rest.to_owned();
+    }
+    if let Some((_, rest)) = path.split_once("/registry/src/") {
+        if let Some((_index, krate)) = rest.split_once('/') {
+            return krate.to_owned();
+        }
+    }
+    if let Some(rest) = path.strip_prefix("/rust/deps/") {
+        return rest.to_owned();
+    }
+    let here = std::env::current_dir().ok();
+    here.and_then(|dir| {
+        std::path::Path::new(path)
+            .strip_prefix(dir)
+            .ok()
+            .map(|p| p.display().to_string())
+    })
+    .unwrap_or_else(|| path.to_owned())
 }
 
 /// The part labelled `label` (empty when none was given) with the
@@ -580,9 +608,18 @@ calls=20 20
         let functions = &parts[0].functions;
         let inlined = Frame {
             function: "app::work".to_owned(),
-            inlined_from: Some("/rustc/abc/library/core/src/iter.rs".to_owned()),
+            inlined_from: Some("core/src/iter.rs".to_owned()),
         };
         assert_eq!(functions[&inlined], 120);
+        assert_eq!(
+            short_file("/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/serde-1.0.0/src/de.rs"),
+            "serde-1.0.0/src/de.rs"
+        );
+        assert_eq!(
+            short_file("/rust/deps/hashbrown-0.16.1/src/map.rs"),
+            "hashbrown-0.16.1/src/map.rs"
+        );
+        assert_eq!(short_file("/elsewhere/a.rs"), "/elsewhere/a.rs");
         // Before `fi=` and after `fe=` back to the function's own file.
         assert_eq!(functions[&Frame::function("app::work")], 50 + 30 + 20);
         // A new function starts in its own file, whatever came before.

@@ -108,34 +108,45 @@ const NAMED: usize = 3;
 /// `; where: f +24.0 (812.0 → 836.0 instr/iter, 41% of the count), …`:
 /// the [`NAMED`] functions whose self counts changed most, each with its
 /// counts per iteration and its share of the count now; empty when none
-/// changed. `report.json` keeps them all.
+/// changed. A function's code and the code inlined into it count as one
+/// here (`report.json` keeps them apart, and keeps them all); the
+/// routine's own code, inlined into perfmark's block, is "the routine".
 fn where_it_went(functions: &[FunctionChange], now_per_iter: u64) -> String {
-    if functions.is_empty() {
-        return String::new();
+    let mut by_function: Vec<(&str, f64, f64)> = Vec::new();
+    for f in functions {
+        match by_function
+            .iter_mut()
+            .find(|(name, ..)| *name == f.function)
+        {
+            Some((_, earlier, now)) => {
+                *earlier += f.earlier_per_iter;
+                *now += f.now_per_iter;
+            }
+            None => by_function.push((&f.function, f.earlier_per_iter, f.now_per_iter)),
+        }
     }
-    let named: Vec<String> = functions
+    by_function.sort_by(|a, b| (b.2 - b.1).abs().total_cmp(&(a.2 - a.1).abs()));
+    let named: Vec<String> = by_function
         .iter()
         .take(NAMED)
-        .map(|f| {
+        .map(|&(function, earlier, now)| {
             let share = if now_per_iter > 0 {
-                f.now_per_iter / now_per_iter as f64
+                now / now_per_iter as f64
             } else {
                 0.0
             };
             format!(
-                "{}{} {:+.1} ({:.1} → {:.1} instr/iter, {} of the count)",
-                f.function,
-                f.inlined_from
-                    .as_ref()
-                    .map_or(String::new(), |file| format!(" [inlined from {file}]")),
-                f.delta(),
-                f.earlier_per_iter,
-                f.now_per_iter,
+                "{} {:+.1} ({earlier:.1} → {now:.1} instr/iter, {} of the count)",
+                frame_words(function),
+                now - earlier,
                 rounded_percent(share, 0.1),
             )
         })
         .collect();
-    let more = functions.len().saturating_sub(NAMED);
+    if named.is_empty() {
+        return String::new();
+    }
+    let more = by_function.len().saturating_sub(NAMED);
     format!(
         "; where: {}{}",
         named.join(", "),
@@ -145,6 +156,16 @@ fn where_it_went(functions: &[FunctionChange], now_per_iter: u64) -> String {
             String::new()
         }
     )
+}
+
+/// A function as the reader knows it: perfmark's own frames hold the
+/// routine's code inlined into the block that runs it.
+fn frame_words(function: &str) -> String {
+    if function.starts_with("perfmark_core::") {
+        "the routine (inlined into perfmark's block)".to_owned()
+    } else {
+        function.to_owned()
+    }
 }
 
 /// What counting said, in one sentence.
