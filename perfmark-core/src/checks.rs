@@ -220,14 +220,16 @@ pub enum Warning {
         declared: Complexity,
     },
     #[cfg(feature = "instructions")]
-    /// An instruction count whose rounds disagree.
+    /// An instruction count whose rounds or processes disagree.
     CountNotDeterministic {
         /// The smallest count per iteration over the rounds.
         min_per_iter: f64,
         /// The largest.
         max_per_iter: f64,
-        /// Rounds counted.
+        /// Rounds counted in each process.
         rounds: u32,
+        /// Counting processes.
+        processes: u32,
     },
     #[cfg(feature = "instructions")]
     /// A stored instruction count made by another compiler: not compared.

@@ -66,6 +66,7 @@ pub(crate) fn judge(
             min_per_iter: count.min_per_iter,
             max_per_iter: count.max_per_iter,
             rounds: count.rounds,
+            processes: count.processes,
         })
         .into_iter()
         .collect();

@@ -56,7 +56,8 @@ pub fn warning(warning: &Warning) -> String {
             min_per_iter,
             max_per_iter,
             rounds,
-        } => instructions::not_deterministic(*min_per_iter, *max_per_iter, *rounds),
+            processes,
+        } => instructions::not_deterministic(*min_per_iter, *max_per_iter, *rounds, *processes),
         #[cfg(feature = "instructions")]
         Warning::CountByOtherCompiler { rustc } => instructions::count_by_other_compiler(rustc),
         #[cfg(feature = "compare")]
