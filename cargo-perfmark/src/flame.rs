@@ -301,7 +301,10 @@ impl Stacks<'_, '_> {
         let own = self.graph.own.get(function).copied().unwrap_or(0.0);
         self.emit(None, weight * own);
         for &(file, ir) in self.graph.inlined.get(function).into_iter().flatten() {
-            self.emit(Some(format!("{INLINED} {}", short_file(file))), weight * ir);
+            self.emit(
+                Some(format!("{INLINED} {}", frame_label(file))),
+                weight * ir,
+            );
         }
         let callees = self.graph.callees.get(function).map(Vec::as_slice);
         if self.stack.len() < MAX_DEPTH {
@@ -338,27 +341,6 @@ impl Stacks<'_, '_> {
 /// full-width `；`.
 fn frame_label(function: &str) -> String {
     function.replace(';', "；")
-}
-
-/// A source file's path shortened for a frame's label: the standard
-/// library's from its `library/` (`core/src/slice/iter.rs`), a registry
-/// crate's from the crate's folder (`serde-1.0.228/src/de.rs`), any other
-/// the last two components (`src/lib.rs`).
-fn short_file(path: &str) -> String {
-    let short = if let Some(at) = path.find("/library/") {
-        &path[at + "/library/".len()..]
-    } else if let Some(at) = path.find("/registry/src/") {
-        let rest = &path[at + "/registry/src/".len()..];
-        rest.split_once('/')
-            .map_or(rest, |(_, crate_path)| crate_path)
-    } else {
-        let mut from_end = path.rmatch_indices('/').map(|(i, _)| i);
-        match (from_end.next(), from_end.next()) {
-            (Some(_), Some(at)) => &path[at + 1..],
-            _ => path,
-        }
-    };
-    frame_label(short)
 }
 
 /// Folded stacks as text, a `STACK COUNT` line each.

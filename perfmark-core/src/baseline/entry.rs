@@ -152,6 +152,31 @@ pub struct StoredInstructions {
 }
 
 impl StoredInstructions {
+    /// The counts of several runs as one: the median of their counts, the
+    /// extremes of all their rounds, and the function table of the run
+    /// whose count lies nearest the median; `None` for no run.
+    fn median_of(runs: &[&StoredInstructions]) -> Option<StoredInstructions> {
+        let per_iter: Vec<f64> = runs.iter().map(|i| i.per_iter).collect();
+        let median = crate::stats::quantile(&per_iter, 0.5);
+        let nearest = runs.iter().min_by(|a, b| {
+            (a.per_iter - median)
+                .abs()
+                .total_cmp(&(b.per_iter - median).abs())
+        })?;
+        Some(StoredInstructions {
+            per_iter: median,
+            min_per_iter: runs
+                .iter()
+                .map(|i| i.min_per_iter)
+                .fold(f64::INFINITY, f64::min),
+            max_per_iter: runs
+                .iter()
+                .map(|i| i.max_per_iter)
+                .fold(f64::NEG_INFINITY, f64::max),
+            functions: nearest.functions.clone(),
+        })
+    }
+
     /// The reason these counts cannot be stored, if any.
     fn problem(&self) -> Option<String> {
         let ok = [self.per_iter, self.min_per_iter, self.max_per_iter]
@@ -329,36 +354,9 @@ impl Entry {
         });
         median.processes =
             StoredProcesses::pooled(runs.iter().filter_map(|r| r.processes.as_ref()));
-        // Counts of every run, or none: the median of the runs' counts,
-        // and the extremes of all their rounds.
         let counts: Option<Vec<&StoredInstructions>> =
             runs.iter().map(|r| r.instructions.as_ref()).collect();
-        median.instructions = counts.filter(|c| !c.is_empty()).map(|c| {
-            let per_iter: Vec<f64> = c.iter().map(|i| i.per_iter).collect();
-            let median = crate::stats::quantile(&per_iter, 0.5);
-            // The table of the run whose count lies nearest the median.
-            let nearest = c
-                .iter()
-                .min_by(|a, b| {
-                    (a.per_iter - median)
-                        .abs()
-                        .total_cmp(&(b.per_iter - median).abs())
-                })
-                .map(|i| i.functions.clone())
-                .unwrap_or_default();
-            StoredInstructions {
-                per_iter: median,
-                functions: nearest,
-                min_per_iter: c
-                    .iter()
-                    .map(|i| i.min_per_iter)
-                    .fold(f64::INFINITY, f64::min),
-                max_per_iter: c
-                    .iter()
-                    .map(|i| i.max_per_iter)
-                    .fold(f64::NEG_INFINITY, f64::max),
-            }
-        });
+        median.instructions = counts.and_then(|c| StoredInstructions::median_of(&c));
         median.with_between_runs(between)
     }
 
