@@ -11,23 +11,22 @@
 use std::time::Instant;
 
 use super::case::ComplexityCase;
-use crate::checks::{RunnerSaid, Said, Verdict};
+use crate::checks::{RunnerSaid, Said};
 use crate::complexity::check;
 use crate::complexity::record::ComplexityPoint;
 use crate::complexity::said::{ComplexitySaid, MemberProblem};
 use crate::registry::PerfTest;
-use crate::report::TestReport;
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
 
 impl Runner {
-    /// Runs `case`: each argument's measurement (from `earlier`, this run's
-    /// reports so far, or taken now), then the fit and the verdict.
+    /// Runs `case`: each argument's measurement (`member` gives what each
+    /// member test, named, offers the fit: from this run's reports so far,
+    /// or measured now), then the fit and the verdict.
     pub(crate) fn run_complexity(
         &self,
         case: &ComplexityCase,
-        noise_floor: Option<f64>,
-        earlier: &[TestReport],
+        mut member: impl FnMut(&PerfTest, String) -> Member,
     ) -> Outcome {
         let started = Instant::now();
         let first = case.first();
@@ -36,20 +35,8 @@ impl Runner {
         let mut points = Vec::new();
         let mut problems = Vec::new();
         let mut unoptimized = false;
-        for &member in &case.members {
-            let name = member.name();
-            // A measurement of this run is reused when it recorded the
-            // argument's size (a paired comparison measures in worker
-            // processes, which keep it).
-            let measured_now;
-            let r = match earlier.iter().find(|r| r.name == name && r.size.is_some()) {
-                Some(r) => r,
-                None => {
-                    measured_now = self.measure_member(member, name.clone(), noise_floor);
-                    &measured_now
-                }
-            };
-            match member_point(r, name) {
+        for &m in &case.members {
+            match member(m, m.name()) {
                 Member::Point(point) => points.push(point),
                 Member::Unusable(problem) => problems.push(problem),
                 Member::Unoptimized => unoptimized = true,
@@ -68,53 +55,14 @@ impl Runner {
         outcome.duration_s = started.elapsed().as_secs_f64();
         outcome
     }
-
-    /// The report of the group's `member`, named `name`, measured now.
-    fn measure_member(
-        &self,
-        member: &PerfTest,
-        name: String,
-        noise_floor: Option<f64>,
-    ) -> TestReport {
-        let plan = self.plan_for(member);
-        let tolerance = self.tolerance(member);
-        self.measure_one(member, name, &plan, tolerance, noise_floor, &[])
-            .finish()
-            .report
-    }
 }
 
 /// What a member of a complexity group gives the fit.
-enum Member {
+pub(crate) enum Member {
     /// Its size and estimate.
     Point(ComplexityPoint),
     /// Nothing the fit can use, for this reason.
     Unusable(MemberProblem),
     /// An unoptimized build's test: not measured.
     Unoptimized,
-}
-
-/// What the member `name`, reported as `r`, gives the fit.
-fn member_point(r: &TestReport, name: String) -> Member {
-    match (r.size, &r.estimate) {
-        _ if r.panic.is_some() => Member::Unusable(MemberProblem::Panicked {
-            first_reason: r.reasons.first().map_or("", |r| r.text.as_str()).to_owned(),
-            name,
-        }),
-        (None, _) => Member::Unusable(MemberProblem::WithoutSize { name }),
-        (Some(0), _) => Member::Unusable(MemberProblem::SizeZero { name }),
-        _ if r.verdict == Verdict::NotMeasured => Member::Unoptimized,
-        (Some(size), Some(e)) => Member::Point(ComplexityPoint {
-            test: name,
-            size,
-            ns_per_iter: e.ns_per_iter,
-            ci_low: e.ci_low,
-            ci_high: e.ci_high,
-            confidence: e.confidence,
-        }),
-        (Some(_), None) => Member::Unusable(MemberProblem::NotMeasured {
-            reasons: r.reasons.iter().map(|r| r.text.clone()).collect(),
-            name,
-        }),
-    }
 }

@@ -1,8 +1,14 @@
 //! The tests of a run: each registered perf test, and the complexity check
 //! of each function that declares `complexity`.
 
+use crate::checks::Verdict;
 use crate::complexity::case::{self, ComplexityCase};
+use crate::complexity::record::ComplexityPoint;
+use crate::complexity::runner::Member;
+use crate::complexity::said::MemberProblem;
 use crate::registry::PerfTest;
+use crate::report::TestReport;
+use crate::runner::Runner;
 
 /// One test of the run: a registered perf test, or the complexity check of
 /// a function that declares `complexity` (`NAME::complexity`).
@@ -49,6 +55,58 @@ impl Case {
             Case::Test(t) => t,
             Case::Complexity(c) => c.first(),
         }
+    }
+}
+
+impl Runner {
+    /// What the complexity group's `member`, named `name`, gives the fit:
+    /// its measurement in this run, from `earlier` (this run's reports so
+    /// far) when one recorded the argument's size (a paired comparison
+    /// measures in worker processes, which keep it), else taken now.
+    pub(super) fn complexity_member(
+        &self,
+        member: &PerfTest,
+        name: String,
+        noise_floor: Option<f64>,
+        earlier: &[TestReport],
+    ) -> Member {
+        match earlier.iter().find(|r| r.name == name && r.size.is_some()) {
+            Some(r) => member_point(r, name),
+            None => {
+                let plan = self.plan_for(member);
+                let tolerance = self.tolerance(member);
+                let measured = self
+                    .measure_one(member, name.clone(), &plan, tolerance, noise_floor, &[])
+                    .finish()
+                    .report;
+                member_point(&measured, name)
+            }
+        }
+    }
+}
+
+/// What the member `name`, reported as `r`, gives the fit.
+fn member_point(r: &TestReport, name: String) -> Member {
+    match (r.size, &r.estimate) {
+        _ if r.panic.is_some() => Member::Unusable(MemberProblem::Panicked {
+            first_reason: r.reasons.first().map_or("", |r| r.text.as_str()).to_owned(),
+            name,
+        }),
+        (None, _) => Member::Unusable(MemberProblem::WithoutSize { name }),
+        (Some(0), _) => Member::Unusable(MemberProblem::SizeZero { name }),
+        _ if r.verdict == Verdict::NotMeasured => Member::Unoptimized,
+        (Some(size), Some(e)) => Member::Point(ComplexityPoint {
+            test: name,
+            size,
+            ns_per_iter: e.ns_per_iter,
+            ci_low: e.ci_low,
+            ci_high: e.ci_high,
+            confidence: e.confidence,
+        }),
+        (Some(_), None) => Member::Unusable(MemberProblem::NotMeasured {
+            reasons: r.reasons.iter().map(|r| r.text.clone()).collect(),
+            name,
+        }),
     }
 }
 

@@ -410,7 +410,9 @@ impl Runner {
         console.test_started(&name);
         let noise_floor = setup.noise_floor;
         let mut outcome = match (case, &setup.comparing) {
-            (Case::Complexity(group), _) => self.run_complexity(group, noise_floor, earlier),
+            (Case::Complexity(group), _) => self.run_complexity(group, |member, name| {
+                self.complexity_member(member, name, noise_floor, earlier)
+            }),
             #[cfg(feature = "compare")]
             (Case::Test(_), Some(c)) if c.has(&name) && self.measuring() => {
                 self.compare_one(t, name, noise_floor, c, judging.family, judging.spreads)

@@ -103,8 +103,7 @@ impl WorkerProcess {
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
                 Err(self.error(format!(
-                    "did not answer within {} and was killed (PERFMARK_WORKER_TIMEOUT){}",
-                    crate::report::fmt::fmt_ns(timeout.as_nanos() as f64),
+                    "did not answer within {timeout:?} and was killed (PERFMARK_WORKER_TIMEOUT){}",
                     self.stderr_tail()
                 )))
             }
