@@ -173,6 +173,20 @@ const PRECISION: &str = "a percentage string above 0% and below 100%, such as \"
 const COMPLEXITY: &str = "a growth class string: \"1\", \"log n\", \"n\", \"n log n\", \"n^2\" \
      or \"n^3\", also written as \"O(n log n)\"";
 
+/// Tolerances: from 0% (any significant change fails) to below 100%;
+/// `above` says why 100% and more are refused.
+const fn tolerances(above: &'static str) -> Range {
+    Range {
+        low: 0.0,
+        low_included: true,
+        high: 1.0,
+        high_included: false,
+        negative: "a tolerance cannot be negative",
+        below: "",
+        above,
+    }
+}
+
 /// Durations: any non-negative finite value unless `low_included` is false.
 const fn durations(low_included: bool, below: &'static str) -> Range {
     Range {
@@ -233,15 +247,9 @@ const OPTIONS: [Spec; 13] = [
         // are refused: the check compares the point ratio new/baseline with
         // `1 + tolerance` (docs/design/regression-rule.md), so such a tolerance
         // would pass a test that became twice as slow, which no one means.
-        kind: Kind::Percent(Range {
-            low: 0.0,
-            low_included: true,
-            high: 1.0,
-            high_included: false,
-            negative: "a tolerance cannot be negative",
-            below: "",
-            above: "a tolerance of 100% or more would pass a test that became twice as slow",
-        }),
+        kind: Kind::Percent(tolerances(
+            "a tolerance of 100% or more would pass a test that became twice as slow",
+        )),
         field: Some("regression"),
         default: Some(Value::F64(DEFAULT_REGRESSION)),
         env: Some(Env {
@@ -352,15 +360,9 @@ const OPTIONS: [Spec; 13] = [
         key: Key::CountRegression,
         name: "count_regression",
         // As `regression`'s range, for the same reason.
-        kind: Kind::Percent(Range {
-            low: 0.0,
-            low_included: true,
-            high: 1.0,
-            high_included: false,
-            negative: "a tolerance cannot be negative",
-            below: "",
-            above: "a tolerance of 100% or more would pass a count that doubled",
-        }),
+        kind: Kind::Percent(tolerances(
+            "a tolerance of 100% or more would pass a count that doubled",
+        )),
         field: Some("count_regression"),
         default: Some(Value::F64(DEFAULT_COUNT_REGRESSION)),
         env: Some(Env {
