@@ -503,6 +503,16 @@ mod tests {
                 "spread {spread}: {failed} of {trials} failed"
             );
         }
+        // Why four: with two processes a side, a count that varies 5%
+        // lies wholly above its earlier range far more often.
+        let failed = (0..10_000)
+            .filter(|_| {
+                let now = simulated(&mut normal, 1000.0, 0.05, 2);
+                let earlier = simulated(&mut normal, 1000.0, 0.05, 2);
+                CountComparison::decide(now, earlier, 0.01).fails()
+            })
+            .count();
+        assert!(failed >= 100, "two processes a side: {failed} of 10000 failed");
     }
 
     #[test]
