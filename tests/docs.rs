@@ -1,5 +1,5 @@
 //! The documentation holds together: the README stays a user's page (at
-//! most 400 lines; guides go in `docs/`), and every relative link in the
+//! most 300 lines; guides go in `docs/`), and every relative link in the
 //! README, CONTRIBUTING.md and `docs/` names a file of the repository and,
 //! with `#anchor`, a heading of that file (anchors as GitHub makes them).
 //! The Rust snippets are compiled by the facade's doc tests (`src/lib.rs`),
