@@ -114,6 +114,17 @@ fn count_only<D: Driver + ?Sized>(driver: &mut D, iters: u64) -> Measurement {
 }
 
 /// Hands a timed routine to perfmark. See the `iter*` methods.
+///
+/// A perf test that takes a `&mut Bencher` sets up its state, then hands
+/// the routine to be timed to exactly one `iter*` method, once:
+///
+/// ```no_run
+/// # use perfmark_core::Bencher;
+/// # fn search(b: &mut Bencher) {
+/// let table: Vec<u64> = (0..1024).map(|i| i * 3).collect();
+/// b.iter(|| table.binary_search(&std::hint::black_box(2049)));
+/// # }
+/// ```
 pub struct Bencher {
     policy: Measurer,
     work: Option<Work>,
@@ -183,6 +194,16 @@ impl Bencher {
     }
 
     /// Declares the work one iteration does, so rates are reported.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::{Bencher, Work};
+    /// # fn test(b: &mut Bencher) {
+    /// b.work(Work::Items(1000));
+    /// b.iter(|| (0..std::hint::black_box(1000u64)).sum::<u64>());
+    /// # }
+    /// ```
     pub fn work(&mut self, work: Work) -> &mut Self {
         self.work = Some(work);
         self
@@ -190,16 +211,50 @@ impl Bencher {
 
     /// Declares `n` items (elements, actions) per iteration: shorthand for
     /// `work(Work::Items(n))`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// let v: Vec<u32> = (0..1000).collect();
+    /// b.items(v.len() as u64);
+    /// b.iter(|| v.iter().map(|x| x ^ 0x5555).max());
+    /// # }
+    /// ```
     pub fn items(&mut self, n: u64) -> &mut Self {
         self.work(Work::Items(n))
     }
 
     /// Declares `n` bytes per iteration: shorthand for `work(Work::Bytes(n))`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// let data = vec![7u8; 4096];
+    /// b.bytes(data.len() as u64);
+    /// b.iter(|| data.iter().fold(0u32, |h, &x| h.rotate_left(5) ^ u32::from(x)));
+    /// # }
+    /// ```
     pub fn bytes(&mut self, n: u64) -> &mut Self {
         self.work(Work::Bytes(n))
     }
 
-    /// Declares `n` floating-point operations per iteration.
+    /// Declares `n` floating-point operations per iteration: shorthand for
+    /// `work(Work::Flops(n))`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// let (x, y) = (vec![1.5f64; 256], vec![2.0f64; 256]);
+    /// b.flops(2 * 256); // a multiply and an add per element
+    /// b.iter(|| x.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>());
+    /// # }
+    /// ```
     pub fn flops(&mut self, n: u64) -> &mut Self {
         self.work(Work::Flops(n))
     }
@@ -210,6 +265,16 @@ impl Bencher {
     ///
     /// # Panics
     /// When called a second time in the same test.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// let table: Vec<u64> = (0..1024).map(|i| i * 3).collect();
+    /// b.iter(|| table.binary_search(&std::hint::black_box(2049)));
+    /// # }
+    /// ```
     #[inline(always)]
     pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
         if self.clock == Clock::Cpu {
@@ -241,6 +306,20 @@ impl Bencher {
     ///
     /// # Panics
     /// When called a second time in the same test.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// // each iteration sorts a fresh copy; making it is not timed
+    /// let input: Vec<u64> = (0..1000).map(|i| i * 7919 % 1000).collect();
+    /// b.iter_batched(|| input.clone(), |mut v| {
+    ///     v.sort();
+    ///     v
+    /// });
+    /// # }
+    /// ```
     #[inline(always)]
     pub fn iter_batched<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
     where
@@ -281,6 +360,16 @@ impl Bencher {
     ///
     /// # Panics
     /// When called a second time in the same test.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// let input: Vec<u64> = (0..1000).rev().collect();
+    /// b.iter_batched_ref(|| input.clone(), |v: &mut Vec<u64>| v.sort());
+    /// # }
+    /// ```
     #[inline(always)]
     pub fn iter_batched_ref<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
     where
@@ -333,6 +422,19 @@ impl Bencher {
     ///
     /// # Panics
     /// When called a second time in the same test.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// // an input too large to make thousands of ahead
+    /// b.iter_per_call(|| vec![1u8; 1 << 20], |mut v| {
+    ///     v.reverse();
+    ///     v
+    /// });
+    /// # }
+    /// ```
     #[inline(always)]
     pub fn iter_per_call<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
     where
@@ -383,6 +485,21 @@ impl Bencher {
     ///
     /// # Panics
     /// When called a second time in the same test.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # fn test(b: &mut Bencher) {
+    /// b.iter_custom(|iters| {
+    ///     let start = std::time::Instant::now();
+    ///     for i in 0..iters {
+    ///         std::hint::black_box(i.wrapping_mul(31));
+    ///     }
+    ///     start.elapsed()
+    /// });
+    /// # }
+    /// ```
     #[inline(always)]
     pub fn iter_custom<R: FnMut(u64) -> Duration>(&mut self, mut routine: R) {
         self.measure(LocalDriver::new(
