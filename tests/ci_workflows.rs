@@ -182,6 +182,15 @@ fn every_perfmark_command_of_every_workflow_is_accepted() {
                             needs_the_features_it_uses(&context, rest);
                             listed_in_the_fixture(&context, &args[1..], &env);
                         }
+                        // The published tool, as a user's workflow installs it
+                        // (`--locked`: the versions it was released with).
+                        ["cargo", "install", "cargo-perfmark"]
+                        | ["cargo", "install", "--locked", "cargo-perfmark"] => {
+                            assert!(
+                                root.join("cargo-perfmark/Cargo.toml").is_file(),
+                                "{context}"
+                            );
+                        }
                         ["cargo", "install", "--path", path] => {
                             let package = Path::new(path).file_name().and_then(|n| n.to_str());
                             assert_eq!(
