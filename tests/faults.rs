@@ -10,6 +10,11 @@
 //! tmpfs: root ignores permission bits). Without it, the read-only cases
 //! fall back to permission bits, and the full-disk cases say loudly on
 //! stderr that they were not tried.
+//!
+//! The faults are Linux's (signals, permission bits, a tmpfs mount,
+//! `/dev/full`, `/proc/PID/fd`, errno's texts): elsewhere the sweep is not
+//! compiled.
+#![cfg(target_os = "linux")]
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};

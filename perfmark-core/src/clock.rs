@@ -10,7 +10,9 @@
 //!   can be subtracted from it.
 //!
 //! The thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`, read with
-//! `clock_gettime` through `libc`) is calibrated the same way, and only
+//! `clock_gettime` through `libc`: Linux and macOS; Windows has none
+//! precise enough, its thread times move in scheduler ticks of about
+//! 15.6 ms) is calibrated the same way, and only
 //! when a test asks for it: it is a system call rather than a vDSO read,
 //! so it costs several times what `Instant::now()` does, and a CPU-timed
 //! block is made correspondingly longer ([`ClockInfo::min_block`]).
@@ -19,6 +21,7 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use crate::platform::Support;
 use crate::stats;
 
 /// The calibrated clock, measured once per process.
@@ -130,7 +133,7 @@ pub fn thread_cpu_time() -> Duration {
 
 /// [`thread_cpu_time`] in whole nanoseconds: what a timed block reads,
 /// with no normalization or overflow check to inline beside the routine.
-#[cfg(target_os = "linux")]
+#[cfg(any(target_os = "linux", target_os = "macos"))]
 #[inline(always)]
 pub fn thread_cpu_ns() -> u64 {
     let mut ts = libc::timespec {
@@ -138,7 +141,8 @@ pub fn thread_cpu_ns() -> u64 {
         tv_nsec: 0,
     };
     // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID
-    // is a clock every Linux since 2.6.12 has, and on failure `ts` stays 0.
+    // is a clock every Linux since 2.6.12 and macOS since 10.12 has, and on
+    // failure `ts` stays 0.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     (ts.tv_sec as u64)
         .wrapping_mul(1_000_000_000)
@@ -147,16 +151,17 @@ pub fn thread_cpu_ns() -> u64 {
 
 /// [`thread_cpu_time`] in whole nanoseconds: zero here, where no thread
 /// CPU clock is read ([`cpu_info`] is `None`).
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
 #[inline(always)]
 pub fn thread_cpu_ns() -> u64 {
     0
 }
 
-/// Whether [`thread_cpu_time`] reads a real clock here: it must move while
-/// this thread works.
+/// Whether [`thread_cpu_time`] reads a real clock here: the platform has
+/// one ([`Support::thread_cpu_clock`]), and it moves while this thread
+/// works.
 fn thread_cpu_available() -> bool {
-    if !cfg!(target_os = "linux") {
+    if !Support::current().thread_cpu_clock {
         return false;
     }
     let start = thread_cpu_time();
@@ -224,8 +229,10 @@ mod tests {
     #[test]
     fn the_thread_cpu_clock_is_calibrated_where_there_is_one() {
         let Some(c) = cpu_info() else {
-            let linux = cfg!(target_os = "linux");
-            assert!(!linux, "Linux has a thread CPU clock");
+            assert!(
+                !Support::current().thread_cpu_clock,
+                "this platform has a thread CPU clock"
+            );
             return;
         };
         assert!(

@@ -202,6 +202,8 @@ pub fn held_on(pid: u32) -> Option<usize> {
 /// Parses the kernel's CPU list format (`0-3,8,10-11`, as in
 /// `/sys/devices/system/cpu/online`), ascending and without repeats.
 /// `None` for anything else.
+// Read from Linux's files alone (cpus/linux.rs): unused elsewhere.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn parse_list(text: &str) -> Option<Vec<usize>> {
     let text = text.trim();
     if text.is_empty() {
@@ -299,6 +301,8 @@ pub struct Capacity {
 
 /// Where a [`Capacity`] was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Read from Linux's files alone (cpus/linux.rs): never made elsewhere.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub enum CapacitySource {
     /// `/sys/devices/system/cpu/cpuN/cpu_capacity`.
     Scheduler,

@@ -102,12 +102,56 @@ pub fn replace_file(dir: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = file_name(target);
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    let written = write_synced(&temp, bytes).and_then(|()| fs::rename(&temp, target));
+    let written = write_synced(&temp, bytes)
+        .and_then(|()| retry_while(|| fs::rename(&temp, target), in_use_for_now, &RENAME_PAUSES));
     if written.is_err() {
         let _ = fs::remove_file(&temp);
     }
     written?;
     sync_dir(dir)
+}
+
+/// How long a rename waits, one pause after each try that found a file in
+/// use for now ([`in_use_for_now`]): about 0.9 s in all.
+const RENAME_PAUSES: [Duration; 6] = [
+    Duration::from_millis(10),
+    Duration::from_millis(20),
+    Duration::from_millis(50),
+    Duration::from_millis(100),
+    Duration::from_millis(200),
+    Duration::from_millis(500),
+];
+
+/// Whether a rename failed only because another process has the file open
+/// for a moment. On Windows a file opened without `FILE_SHARE_DELETE` (a
+/// virus scanner or the search indexer reading the temporary file just
+/// written, an editor holding the target) cannot be renamed or replaced
+/// until it is closed: `ERROR_ACCESS_DENIED` (5) or
+/// `ERROR_SHARING_VIOLATION` (32). std's own readers share delete, and
+/// std renames with POSIX semantics where Windows has them, so perfmark's
+/// readers never block a save; rustup retries its renames the same way.
+/// Elsewhere no rename error passes.
+fn in_use_for_now(error: &io::Error) -> bool {
+    cfg!(windows) && matches!(error.raw_os_error(), Some(5 | 32))
+}
+
+/// `attempt`, tried again after each of `pauses` while it fails with an
+/// error `transient` accepts; its last result.
+fn retry_while<T>(
+    mut attempt: impl FnMut() -> io::Result<T>,
+    transient: impl Fn(&io::Error) -> bool,
+    pauses: &[Duration],
+) -> io::Result<T> {
+    let mut pauses = pauses.iter();
+    loop {
+        match attempt() {
+            Err(e) if transient(&e) => match pauses.next() {
+                Some(&pause) => std::thread::sleep(pause),
+                None => return Err(e),
+            },
+            result => return result,
+        }
+    }
 }
 
 /// Whether `name` (a file name in the target's directory) is a temporary
@@ -187,6 +231,41 @@ mod tests {
             .to_string_lossy()
             .ends_with(".tmp")));
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_in_use_for_now_is_renamed_once_it_is_let_go() {
+        let in_use = || io::Error::from_raw_os_error(32);
+        let pauses = [Duration::ZERO; 3];
+        let mut tries = 0;
+        let renamed = retry_while(
+            || {
+                tries += 1;
+                if tries < 3 {
+                    Err(in_use())
+                } else {
+                    Ok(tries)
+                }
+            },
+            |e| e.raw_os_error() == Some(32),
+            &pauses,
+        );
+        assert_eq!(renamed.unwrap(), 3);
+        // Held past the last pause: the last error.
+        let mut tries = 0;
+        let held = retry_while(
+            || -> io::Result<()> {
+                tries += 1;
+                Err(in_use())
+            },
+            |e| e.raw_os_error() == Some(32),
+            &pauses,
+        );
+        assert_eq!(held.unwrap_err().raw_os_error(), Some(32));
+        assert_eq!(tries, 4);
+        // Any other error is the answer at once; off Windows every one is.
+        assert!(!in_use_for_now(&io::Error::from_raw_os_error(2)));
+        assert_eq!(in_use_for_now(&in_use()), cfg!(windows));
     }
 
     #[test]

@@ -1,10 +1,15 @@
 //! The platform header (the `SystemInfo` of Sestoft's "Microbenchmarks in
 //! Java and C#", 2016) and the
 //! environment checks (as BenchmarkDotNet's): facts that decide whether a
-//! timing can be trusted and whether two timings are comparable.
+//! timing can be trusted and whether two timings are comparable, and what
+//! this platform gives perfmark ([`Support`]).
+
+mod support;
 
 use std::fs;
 use std::path::PathBuf;
+
+pub use support::{pretended, Capability, Support, PRETEND_VAR};
 
 use crate::baseline::{cpu_model_from_cpuinfo, MachineMatch};
 use crate::clock::ClockInfo;
@@ -41,7 +46,7 @@ impl Platform {
     pub fn detect(optimized: bool, clock: ClockInfo) -> Platform {
         Platform {
             os: std::env::consts::OS.to_owned(),
-            kernel: read_trimmed("/proc/sys/kernel/osrelease"),
+            kernel: kernel_release(),
             arch: std::env::consts::ARCH.to_owned(),
             cpu_model: cpu_model().unwrap_or_else(|| "unknown CPU".to_owned()),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -118,6 +123,14 @@ pub enum EnvironmentWarning {
     /// A baseline recorded under another kernel or rustc or perfmark
     /// patch release, still used ([`MachineMatch::note`]).
     BaselineNote(Box<MachineMatch>),
+    /// What this platform lacks ([`Support::lacking`]), and the platform
+    /// it pretends to be when a test build makes it ([`PRETEND_VAR`]).
+    PlatformLacks {
+        /// The capabilities missing, in [`Capability::ALL`]'s order.
+        lacking: Vec<Capability>,
+        /// The `OS[-ARCH]` pretended, if any.
+        pretended: Option<String>,
+    },
     /// The machine-wide measurement lock could not be taken.
     NoMachineLock {
         /// The directory the lock file was to be in.
@@ -134,9 +147,80 @@ fn read_trimmed(path: &str) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
-/// The CPU model from /proc/cpuinfo, as baseline fingerprints record it.
-fn cpu_model() -> Option<String> {
-    cpu_model_from_cpuinfo(&fs::read_to_string("/proc/cpuinfo").ok()?)
+/// The CPU model, as the header names it and baseline fingerprints record
+/// it: from /proc/cpuinfo on Linux ([`cpu_model_from_cpuinfo`]),
+/// `machdep.cpu.brand_string` on macOS, `PROCESSOR_IDENTIFIER` on Windows;
+/// `None` where none is found. A fingerprint without a model could not
+/// tell two machines of the same core count apart.
+pub(crate) fn cpu_model() -> Option<String> {
+    if let Ok(info) = fs::read_to_string("/proc/cpuinfo") {
+        return cpu_model_from_cpuinfo(&info);
+    }
+    if cfg!(windows) {
+        return std::env::var("PROCESSOR_IDENTIFIER")
+            .ok()
+            .map(|id| collapse_blanks(&id))
+            .filter(|id| !id.is_empty());
+    }
+    sysctl::string(c"machdep.cpu.brand_string")
+}
+
+/// The kernel release: /proc/sys/kernel/osrelease on Linux, `kern.osrelease`
+/// on macOS; `None` elsewhere.
+pub(crate) fn kernel_release() -> Option<String> {
+    read_trimmed("/proc/sys/kernel/osrelease").or_else(|| sysctl::string(c"kern.osrelease"))
+}
+
+/// `text` with its runs of blanks made one space, trimmed.
+fn collapse_blanks(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// macOS's named system values (`sysctlbyname(3)`).
+#[cfg(target_os = "macos")]
+mod sysctl {
+    use std::ffi::CStr;
+    use std::ptr;
+
+    /// The string value named `name`, blanks collapsed; `None` when it
+    /// cannot be read or is empty.
+    pub(super) fn string(name: &CStr) -> Option<String> {
+        let mut len: libc::size_t = 0;
+        // SAFETY: `name` is NUL-terminated; a null buffer asks only for the
+        // value's length, which is written to `len`.
+        let rc = unsafe {
+            libc::sysctlbyname(name.as_ptr(), ptr::null_mut(), &mut len, ptr::null_mut(), 0)
+        };
+        if rc != 0 || len == 0 {
+            return None;
+        }
+        let mut buf = vec![0u8; len];
+        // SAFETY: `buf` has `len` writable bytes, the size sysctl is given;
+        // it writes at most that many and the length written to `len`.
+        let rc = unsafe {
+            libc::sysctlbyname(
+                name.as_ptr(),
+                buf.as_mut_ptr().cast(),
+                &mut len,
+                ptr::null_mut(),
+                0,
+            )
+        };
+        if rc != 0 {
+            return None;
+        }
+        buf.truncate(len);
+        let text = super::collapse_blanks(&String::from_utf8_lossy(&buf).replace('\0', " "));
+        (!text.is_empty()).then_some(text)
+    }
+}
+
+/// Named system values exist on macOS only.
+#[cfg(not(target_os = "macos"))]
+mod sysctl {
+    pub(super) fn string(_: &std::ffi::CStr) -> Option<String> {
+        None
+    }
 }
 
 /// The one-minute load average.

@@ -191,8 +191,14 @@ mod os {
 mod os {
     use std::alloc::{alloc_zeroed, dealloc, handle_alloc_error, Layout};
 
+    /// Apple's arm64 processes have 16 KiB pages; Windows and the other
+    /// targets perfmark builds for, 4 KiB.
     pub(super) fn page_size_bytes() -> usize {
-        4096
+        if cfg!(all(target_vendor = "apple", target_arch = "aarch64")) {
+            16 << 10
+        } else {
+            4 << 10
+        }
     }
 
     /// A zeroed, page-aligned heap block, freed on drop.

@@ -28,12 +28,14 @@ pub struct Fingerprint {
     /// Logical cores available to the process (`available_parallelism`,
     /// which honours CPU affinity and cgroup quotas).
     pub cores: usize,
-    /// CPU model name (`model name` in /proc/cpuinfo), or `unknown CPU`.
+    /// CPU model name (`model name` in /proc/cpuinfo, or what the OS names
+    /// elsewhere), or `unknown CPU`.
     pub cpu_model: String,
     /// When the measurement was recorded: RFC 3339 in UTC, to the second
     /// (`2026-05-01T12:34:56Z`).
     pub date: String,
-    /// Kernel release (/proc/sys/kernel/osrelease), empty when unknown.
+    /// Kernel release (/proc/sys/kernel/osrelease, macOS's
+    /// `kern.osrelease`), empty when unknown.
     pub kernel: String,
     /// `std::env::consts::OS`: `linux`, `macos`, …
     pub os: String,
@@ -78,18 +80,13 @@ pub fn machine_dir(dir: &std::path::Path, cpu_model: &str) -> std::path::PathBuf
 impl Fingerprint {
     /// The fingerprint of this process, now.
     ///
-    /// Reads the CPU model from /proc/cpuinfo and the kernel release from
-    /// /proc/sys/kernel/osrelease (Linux; elsewhere they are `unknown CPU`
-    /// and empty); the toolchain strings are the caller's, since only the
-    /// test binary knows what built it.
+    /// Reads the CPU model and the kernel release as the header names them
+    /// (`unknown CPU` and empty where they cannot be read); the toolchain
+    /// strings are the caller's, since only the test binary knows what
+    /// built it.
     pub fn current(rustc: &str, profile: &str, perfmark_version: &str) -> Fingerprint {
-        let cpu_model = std::fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|info| cpu_model_from_cpuinfo(&info))
-            .unwrap_or_else(|| UNKNOWN_CPU.to_owned());
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-            .map(|s| s.trim().to_owned())
-            .unwrap_or_default();
+        let cpu_model = crate::platform::cpu_model().unwrap_or_else(|| UNKNOWN_CPU.to_owned());
+        let kernel = crate::platform::kernel_release().unwrap_or_default();
         Fingerprint {
             arch: std::env::consts::ARCH.to_owned(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -389,7 +386,10 @@ fn or_unknown(s: &str) -> String {
 
 /// The CPU model named in the text of /proc/cpuinfo: the first `model name`
 /// (x86), else `Model` or `Hardware` (ARM boards), with runs of blanks
-/// collapsed to one space. `None` when the text names none.
+/// collapsed to one space, else the first core's `CPU implementer` and
+/// `CPU part` (Linux on arm64 servers names nothing else: without them a
+/// Neoverse N1 and a V2 of the same core count would read as one machine).
+/// `None` when the text names none.
 pub fn cpu_model_from_cpuinfo(cpuinfo: &str) -> Option<String> {
     let find = |wanted: &str| {
         cpuinfo.lines().find_map(|line| {
@@ -398,9 +398,15 @@ pub fn cpu_model_from_cpuinfo(cpuinfo: &str) -> Option<String> {
             (key.trim() == wanted && !value.is_empty()).then_some(value)
         })
     };
+    let arm_part = || {
+        let implementer = find("CPU implementer")?;
+        let part = find("CPU part")?;
+        Some(format!("CPU implementer {implementer} part {part}"))
+    };
     find("model name")
         .or_else(|| find("Model"))
         .or_else(|| find("Hardware"))
+        .or_else(arm_part)
 }
 
 /// `time` as RFC 3339 in UTC, to the whole second: `2026-05-01T12:34:56Z`.

@@ -8,12 +8,10 @@
 //! requests of gungraun) build against Valgrind's C headers, which a
 //! user's machine that never counts would then need just to compile
 //! perfmark. The sequence and the request codes are those of Valgrind's
-//! `valgrind.h` and `callgrind.h`; only x86-64 is implemented (the
-//! platforms perfmark counts on, [`SUPPORTED`]).
-
-#[cfg(feature = "instructions")]
-/// Whether this target can issue client requests.
-pub const SUPPORTED: bool = cfg!(all(target_arch = "x86_64", target_os = "linux"));
+//! `valgrind.h` and `callgrind.h`; only Linux on x86-64 is implemented
+//! (the platform perfmark counts on,
+//! [`Support::instructions`](crate::platform::Support::instructions));
+//! elsewhere every request returns its default.
 
 /// Callgrind's requests: `VG_USERREQ_TOOL_BASE('C', 'T')` plus an offset.
 const CALLGRIND_BASE: u64 = ((b'C' as u64) << 24) | ((b'T' as u64) << 16);

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Instant;
 
 use super::count::{CacheHits, Events, FunctionCount, InstructionCount, Round};
-use super::{profile, request, COUNT_FLAG, ROUNDS};
+use super::{profile, COUNT_FLAG, ROUNDS};
 
 /// The variable naming the valgrind executable (default `valgrind` on the
 /// `PATH`).
@@ -69,7 +69,7 @@ impl Valgrind {
         let how = "install Valgrind (`apt-get install valgrind` on Debian and Ubuntu, `dnf \
                    install valgrind` on Fedora), or name it with PERFMARK_VALGRIND=/path/to/valgrind, \
                    or run without --instructions";
-        if !request::SUPPORTED {
+        if !crate::platform::Support::current().instructions {
             return Err(format!(
                 "--instructions: counting instructions needs Linux on x86-64, and this is {} on \
                  {}; run without --instructions",

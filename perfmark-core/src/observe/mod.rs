@@ -54,10 +54,12 @@
 //! quiet and under load. The 10 ms floor keeps a single wake-up of a daemon
 //! from disturbing a test of 50 ms.
 //!
-//! When the thread's schedstat cannot be read (not Linux, or a kernel
-//! without `CONFIG_SCHED_INFO`), interference is not observed and the run's
-//! header says so once ([`Coverage::header_warning`]); other missing
-//! sources only leave their own figures out.
+//! Off Linux nothing is read ([`Observer::of_platform`]) and the header's
+//! word on what the platform lacks says so. When the thread's schedstat
+//! cannot be read (a kernel without `CONFIG_SCHED_INFO`), interference is
+//! not observed and the run's header says so once
+//! ([`Coverage::header_warning`]); other missing sources only leave their
+//! own figures out.
 
 mod interference;
 pub mod procfs;
@@ -65,7 +67,7 @@ pub mod source;
 
 use std::time::Duration;
 
-use crate::platform::EnvironmentWarning;
+use crate::platform::{EnvironmentWarning, Support};
 #[cfg(feature = "internals")]
 pub use interference::CpuShare;
 #[cfg(feature = "compare")]
@@ -74,7 +76,7 @@ pub use interference::{Interference, PairedInterference, SideInterference, Threa
 use procfs::{CpuTimes, SchedStat};
 #[cfg(any(test, feature = "internals"))]
 pub use source::Fixed;
-pub use source::{Live, ProcFile, Source, Switches};
+pub use source::{Live, ProcFile, Source, Switches, Unobserved};
 
 /// A span is disturbed when other work took at least this share of its
 /// wall time (and at least [`MIN_LOST`]).
@@ -236,6 +238,17 @@ impl Observer {
     /// An observer of the running system.
     pub fn live() -> Observer {
         Observer::new(Box::new(Live))
+    }
+
+    /// An observer of the running system where `support` has the
+    /// interference figures, else one that observes nothing (and says
+    /// nothing of it: the platform's own warning does).
+    pub fn of_platform(support: &Support) -> Observer {
+        if support.interference {
+            Observer::live()
+        } else {
+            Observer::new(Box::new(Unobserved))
+        }
     }
 
     /// An observer of `source` (tests give fixed contents).

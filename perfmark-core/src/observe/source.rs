@@ -94,6 +94,33 @@ impl Source for Live {
     }
 }
 
+/// A platform without the sources ([`crate::platform::Capability::Interference`]):
+/// reads nothing but the time, so that interference is not observed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unobserved;
+
+impl Source for Unobserved {
+    fn read(&self, _: ProcFile) -> Option<String> {
+        None
+    }
+
+    fn thread_switches(&self) -> Option<Switches> {
+        None
+    }
+
+    fn process_cpu_ns(&self) -> Option<u64> {
+        None
+    }
+
+    fn tick_ns(&self) -> f64 {
+        Live.tick_ns()
+    }
+
+    fn now(&self) -> (f64, f64) {
+        Live.now()
+    }
+}
+
 /// Fixed contents, for tests: each file's text or its absence, the
 /// counters, and the time.
 #[derive(Debug, Clone, Default)]

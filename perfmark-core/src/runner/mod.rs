@@ -49,6 +49,7 @@ use crate::budget::Budget;
 use crate::cpus::{Cpus, NotPinned};
 use crate::measure::capture::install_panic_capture;
 use crate::observe::Observer;
+use crate::platform::Support;
 use crate::registry::{self, Ignore, PerfTest};
 use crate::report::console::Console;
 
@@ -137,7 +138,7 @@ pub(crate) struct Runner {
     /// Reads what the OS knows about other work around each measurement.
     pub(crate) observer: Arc<Observer>,
     /// The CPUs a test may be measured on; `None` where they cannot be
-    /// read (not Linux).
+    /// read, or the platform has no pinning ([`Support::pinning`]).
     pub(crate) cpus: Option<Arc<Cpus>>,
     /// The between-process spread learned on this machine, read when the
     /// run is set up and written back when it ends
@@ -160,8 +161,12 @@ impl Runner {
         Runner {
             build,
             options,
-            observer: Arc::new(Observer::live()),
-            cpus: Cpus::detect().map(Arc::new),
+            observer: Arc::new(Observer::of_platform(&Support::current())),
+            cpus: Support::current()
+                .pinning
+                .then(Cpus::detect)
+                .flatten()
+                .map(Arc::new),
             learned: std::sync::Mutex::new(None),
         }
     }

@@ -16,7 +16,7 @@ use crate::baseline::{self, BaselineFile, BaselineStore, Fingerprint, MachineMat
 use crate::clock::{self, Clock};
 use crate::measure::noise_floor;
 use crate::paired::builds::Comparing;
-use crate::platform::{EnvironmentWarning, Platform};
+use crate::platform::{EnvironmentWarning, Platform, Support};
 use crate::registry::PerfTest;
 use crate::report::console::Console;
 use crate::report::Startup;
@@ -148,14 +148,19 @@ impl Runner {
     }
 
     /// What the header warns of about this machine and build (`platform`):
-    /// the platform's own warnings, allocations not counted, and what of
-    /// the interference cannot be observed.
+    /// the platform's own warnings, what the platform lacks, allocations
+    /// not counted, and what of the interference cannot be observed where
+    /// the platform has it.
     fn machine_warnings(&self, platform: &Platform) -> Vec<EnvironmentWarning> {
         let mut warnings = platform.warnings();
+        let support = Support::current();
+        warnings.extend(support.header_warning(crate::platform::pretended()));
         if !allocations::installed() {
             warnings.push(EnvironmentWarning::AllocationsNotCounted);
         }
-        warnings.extend(self.observer.coverage().header_warning());
+        if support.interference {
+            warnings.extend(self.observer.coverage().header_warning());
+        }
         warnings
     }
 

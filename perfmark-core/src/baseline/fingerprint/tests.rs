@@ -102,6 +102,15 @@ fn cpu_model_is_read_from_cpuinfo_text() {
         cpu_model_from_cpuinfo(arm).as_deref(),
         Some("Raspberry Pi 4 Model B Rev 1.4")
     );
+    // Linux on an arm64 server (AWS Graviton2): no model name.
+    let neoverse = "processor\t: 0\nBogoMIPS\t: 243.75\nFeatures\t: fp asimd\n\
+                    CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n\
+                    CPU part\t: 0xd0c\nCPU revision\t: 1\n\n\
+                    processor\t: 1\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n";
+    assert_eq!(
+        cpu_model_from_cpuinfo(neoverse).as_deref(),
+        Some("CPU implementer 0x41 part 0xd0c")
+    );
     assert_eq!(
         cpu_model_from_cpuinfo("processor\t: 0\nmodel name\t:\n"),
         None
