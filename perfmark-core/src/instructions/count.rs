@@ -512,7 +512,10 @@ mod tests {
                 CountComparison::decide(now, earlier, 0.01).fails()
             })
             .count();
-        assert!(failed >= 100, "two processes a side: {failed} of 10000 failed");
+        assert!(
+            failed >= 100,
+            "two processes a side: {failed} of 10000 failed"
+        );
     }
 
     #[test]
