@@ -1,19 +1,20 @@
-//! Instruction counts: a second instrument beside the clock, exact on any
-//! machine Valgrind runs on.
+//! Instruction counts: a second instrument beside the clock, the same on
+//! any machine Valgrind runs on where the code itself does not vary.
 //!
 //! With `--instructions`, after a test is timed, the runner starts this
-//! test binary once more under Valgrind's Callgrind, in counting mode
-//! ([`COUNT_FLAG`]): the test's body runs as usual (its setup once,
-//! untimed), the routine is called once to warm it, and then, for each of
-//! [`ROUNDS`] rounds, a block of `k` iterations and one of `2k` are run
-//! with Callgrind's collection turned on exactly where a timed block reads
-//! its clock ([`Callgrind`], a [`Meter`]): `iter_batched`'s inputs, the
-//! drops and the harness stay outside, as they do for time. Each block's
-//! events are dumped to a part of the profile of their own; a round's
-//! count per iteration is the difference of its two blocks over `k`, so
-//! the fixed cost of a block (entering the loop, the toggles) cancels.
-//! Rounds that disagree mark the count "not deterministic", and every
-//! decision on it allows for their spread ([`mod@count`]).
+//! test binary twice more under Valgrind's Callgrind, in counting mode
+//! ([`COUNT_FLAG`]), each process with its own hash seeds and addresses:
+//! the test's body runs as usual (its setup once, untimed), the routine is
+//! called once to warm it, and then, for each of [`ROUNDS`] rounds, a block
+//! of `k` iterations and one of `2k` are run with Callgrind's collection
+//! turned on exactly where a timed block reads its clock ([`Callgrind`], a
+//! [`Meter`]): `iter_batched`'s inputs, the drops and the harness stay
+//! outside, as they do for time. Each block's events are dumped to a part
+//! of the profile of their own; a round's count per iteration is the
+//! difference of its two blocks over `k`, so the fixed cost of a block
+//! (entering the loop, the toggles) cancels. Rounds or processes that
+//! disagree mark the count "not deterministic" (two more processes then
+//! count), and every decision on it allows for their range ([`mod@count`]).
 //!
 //! Counting in a process of its own keeps Valgrind (about 50 times slower)
 //! away from the timing, and the harness out of the count, as gungraun
