@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 
 use perfmark_core::report::fmt::{fmt_percent, plain_percent};
-use perfmark_core::report::{BudgetOutcome, Change, PairedChange, TestReport, Verdict};
+use perfmark_core::report::{Call, TestReport, Verdict};
 
 use super::svg::escape;
 
@@ -35,23 +35,23 @@ const BOTTOM: f64 = 30.0;
 /// A name longer than this is cut, with `…`.
 const NAME_CHARS: usize = 38;
 
-/// A row's decision, which picks its colour and its place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Status {
-    Failed,
-    Undecided,
-    Passed,
-    Improved,
+/// A row's colour class: its decision's [`Call`], the one vocabulary every
+/// check's outcome maps to.
+fn class(call: Call) -> &'static str {
+    match call {
+        Call::Fail => "fail",
+        Call::Inconclusive => "close",
+        Call::Pass | Call::Unchanged => "pass",
+        Call::Improved => "better",
+    }
 }
 
-impl Status {
-    fn class(self) -> &'static str {
-        match self {
-            Status::Failed => "fail",
-            Status::Undecided => "close",
-            Status::Passed => "pass",
-            Status::Improved => "better",
-        }
+/// A row's place: failed first, then undecided, then the rest.
+fn rank(call: Call) -> u8 {
+    match call {
+        Call::Fail => 0,
+        Call::Inconclusive => 1,
+        Call::Pass | Call::Unchanged | Call::Improved => 2,
     }
 }
 
@@ -62,7 +62,7 @@ struct Row {
     point: f64,
     low: f64,
     high: f64,
-    status: Status,
+    status: Call,
     /// How close to failing, for the order (larger first).
     closeness: f64,
 }
@@ -74,11 +74,7 @@ fn budget_row(t: &TestReport) -> Option<Row> {
         return None;
     }
     let pct = |ns: f64| ns / b.budget_ns * 100.0;
-    let status = match b.outcome {
-        BudgetOutcome::Over => Status::Failed,
-        BudgetOutcome::InconclusiveOver | BudgetOutcome::InconclusiveUnder => Status::Undecided,
-        BudgetOutcome::Under => Status::Passed,
-    };
+    let status = b.outcome.call();
     Some(Row {
         name: t.name.clone(),
         point: pct(e.ns_per_iter),
@@ -93,13 +89,7 @@ fn budget_row(t: &TestReport) -> Option<Row> {
 /// baseline when it was used; with the tolerance.
 fn change_row(t: &TestReport) -> Option<(Row, f64)> {
     if let Some(c) = &t.comparison {
-        let status = match c.change {
-            PairedChange::Regressed => Status::Failed,
-            PairedChange::Improved => Status::Improved,
-            PairedChange::Unchanged => Status::Passed,
-            _ => Status::Undecided,
-        };
-        let status = if c.fails { Status::Failed } else { status };
+        let status = if c.fails { Call::Fail } else { c.change.call() };
         return Some((
             change(
                 &t.name,
@@ -114,12 +104,12 @@ fn change_row(t: &TestReport) -> Option<(Row, f64)> {
     }
     let b = t.baseline.as_ref().filter(|b| b.not_used.is_none())?;
     let c = b.comparison.as_ref()?;
-    let status = match c.verdict {
-        Change::Regressed => Status::Failed,
-        Change::Improved => Status::Improved,
-        _ if t.verdict == Verdict::Fail && c.ci.low > 1.0 => Status::Failed,
-        _ if c.ci.high > 1.0 + c.tolerance => Status::Undecided,
-        _ => Status::Passed,
+    // Within the tolerance by the rule, and yet: slower beyond doubt in a
+    // failed test, or an interval that reaches past the tolerance.
+    let status = match c.verdict.call() {
+        Call::Unchanged if t.verdict == Verdict::Fail && c.ci.low > 1.0 => Call::Fail,
+        Call::Unchanged if c.ci.high > 1.0 + c.tolerance => Call::Inconclusive,
+        call => call,
     };
     Some((
         change(&t.name, c.ratio, c.ci.low, c.ci.high, status, c.tolerance),
@@ -127,7 +117,7 @@ fn change_row(t: &TestReport) -> Option<(Row, f64)> {
     ))
 }
 
-fn change(name: &str, ratio: f64, low: f64, high: f64, status: Status, tolerance: f64) -> Row {
+fn change(name: &str, ratio: f64, low: f64, high: f64, status: Call, tolerance: f64) -> Row {
     let pct = |r: f64| (r - 1.0) * 100.0;
     Row {
         name: name.to_owned(),
@@ -232,9 +222,8 @@ fn change_panel(changes: Vec<(Row, f64)>) -> String {
 /// Failed first, then undecided, then by closeness to failing.
 fn sorted(mut rows: Vec<Row>) -> Vec<Row> {
     rows.sort_by(|a, b| {
-        a.status
-            .min(Status::Passed)
-            .cmp(&b.status.min(Status::Passed))
+        rank(a.status)
+            .cmp(&rank(b.status))
             .then(b.closeness.total_cmp(&a.closeness))
             .then(a.name.cmp(&b.name))
     });
@@ -328,7 +317,7 @@ fn draw_grid(svg: &mut String, axis: &Scale, top: f64, bottom: f64) {
 /// [`short_name`]) left of the axis, titled in full with its values; its
 /// interval, ending in an arrow at an edge it runs off; its point.
 fn draw_row(svg: &mut String, axis: &Scale, r: &Row, y: f64) {
-    let class = r.status.class();
+    let class = class(r.status);
     let _ = writeln!(
         svg,
         "<g class=\"row {class}\"><title>{}: {} [{}, {}]</title>\
@@ -424,11 +413,11 @@ mod tests {
             closeness,
         };
         let rows = sorted(vec![
-            row("a", Status::Passed, 50.0),
-            row("b", Status::Improved, 10.0),
-            row("c", Status::Failed, 1.0),
-            row("d", Status::Undecided, 0.0),
-            row("e", Status::Passed, 90.0),
+            row("a", Call::Pass, 50.0),
+            row("b", Call::Improved, 10.0),
+            row("c", Call::Fail, 1.0),
+            row("d", Call::Inconclusive, 0.0),
+            row("e", Call::Unchanged, 90.0),
         ]);
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["c", "d", "e", "a", "b"]);
