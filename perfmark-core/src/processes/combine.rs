@@ -241,6 +241,31 @@ pub fn paule_mandel(units: &[Unit]) -> f64 {
     high
 }
 
+/// Satterthwaite's degrees of freedom over the parts of
+/// Σ wᵢ*² (vᵢ + τ²) / (Σ wᵢ*)², for `units` of weights `w` (summing to
+/// `sw`) and a `tau2` known on `tau2_df` degrees of freedom; infinite
+/// when no part has a variance.
+fn satterthwaite_df(units: &[Unit], w: &[f64], sw: f64, tau2: f64, tau2_df: f64) -> f64 {
+    let sw_sq = sw * sw;
+    let between = tau2 * w.iter().map(|w| w * w).sum::<f64>() / sw_sq;
+    let mut denominator = if tau2 > 0.0 {
+        between * between / tau2_df.max(1.0)
+    } else {
+        0.0
+    };
+    let mut parts = between;
+    for (u, w) in units.iter().zip(w) {
+        let part = w * w * u.var / sw_sq;
+        denominator += part * part / u.df.max(1.0);
+        parts += part;
+    }
+    if denominator > 0.0 {
+        parts * parts / denominator
+    } else {
+        f64::INFINITY
+    }
+}
+
 /// `units` combined by the random-effects model the module describes,
 /// moderated by `prior` when there is one. `None` with no unit, or with
 /// one unit and no prior (one process says nothing of the others).
@@ -270,29 +295,7 @@ pub fn random_effects(units: &[Unit], prior: Option<Prior>) -> Option<Combined> 
         var = var.max(q / (own_df * sw));
         disagree = d0 > 0.0 && q > chi_squared_quantile(0.75, own_df);
     }
-    // Satterthwaite over the parts of Σ wᵢ*² (vᵢ + τ²) / (Σ wᵢ*)².
-    let sw_sq = sw * sw;
-    let between = tau2 * w.iter().map(|w| w * w).sum::<f64>() / sw_sq;
-    let mut denominator = if tau2 > 0.0 {
-        between * between / tau2_df.max(1.0)
-    } else {
-        0.0
-    };
-    for (u, w) in units.iter().zip(&w) {
-        let part = w * w * u.var / sw_sq;
-        denominator += part * part / u.df.max(1.0);
-    }
-    let parts = between
-        + units
-            .iter()
-            .zip(&w)
-            .map(|(u, w)| w * w * u.var / sw_sq)
-            .sum::<f64>();
-    let mut df = if denominator > 0.0 {
-        parts * parts / denominator
-    } else {
-        f64::INFINITY
-    };
+    let mut df = satterthwaite_df(units, &w, sw, tau2, tau2_df);
     if k >= 2 {
         // Whether the processes differ is known only as well as τ² is: an
         // estimate of it that came out small by chance must not claim the
