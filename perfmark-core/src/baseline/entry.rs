@@ -345,9 +345,11 @@ impl Entry {
             let own = median.reference.as_ref()?;
             let point = crate::stats::geometric_mean(&between.reference_ns);
             let scale = point / own.ns_per_step;
+            // Scaled, a bound at the point itself (an interval that
+            // collapsed at a side) can round to the wrong side of it.
             Some(StoredReference {
-                ci_high_ns: own.ci_high_ns * scale,
-                ci_low_ns: own.ci_low_ns * scale,
+                ci_high_ns: (own.ci_high_ns * scale).max(point),
+                ci_low_ns: (own.ci_low_ns * scale).min(point),
                 confidence: own.confidence,
                 ns_per_step: point,
             })

@@ -408,3 +408,48 @@ fn a_test_given_twice_is_refused_by_name() {
         "{message}"
     );
 }
+
+#[test]
+fn runs_merged_keep_a_reference_inside_its_interval() {
+    // The median run's reference interval collapsed at its top or bottom
+    // (a few steps at the timer's resolution): scaled to the runs'
+    // geometric mean, a bound at the point must not round past it.
+    let fp = Fingerprint::current("rustc 1.95.0", "release", "0.1.0");
+    check(
+        "baseline: a merged reference stays inside its interval",
+        (prop::collection::vec(0.5f64..2.0, 2..6), prop::bool::ANY),
+        |(points, at_top)| {
+            let runs: Vec<Entry> = points
+                .iter()
+                .map(|&p| {
+                    let estimate = StoredEstimate::new("median", 10.0, (9.0, 11.0), 0.95);
+                    let (low, high) = if at_top {
+                        (p * 0.999, p)
+                    } else {
+                        (p, p * 1.001)
+                    };
+                    Entry::new("t", estimate, vec![10.0], 1, fp.clone()).with_reference(
+                        perfmark_core::baseline::StoredReference {
+                            ci_high_ns: high,
+                            ci_low_ns: low,
+                            confidence: 0.95,
+                            ns_per_step: p,
+                        },
+                    )
+                })
+                .collect();
+            let merged = Entry::median_run_of(&runs);
+            let r = merged.reference().expect("every run has one");
+            prop_assert!(
+                r.ci_low_ns <= r.ns_per_step && r.ns_per_step <= r.ci_high_ns,
+                "{:?}",
+                r
+            );
+            let dir = Scratch(scratch("reference"));
+            BaselineStore::new(&dir.0)
+                .save("perf", &[merged])
+                .map_err(fail)?;
+            Ok(())
+        },
+    );
+}
