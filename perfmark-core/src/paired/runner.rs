@@ -16,6 +16,8 @@ use crate::bencher::{Bencher, Measurer};
 use crate::budget::Budget;
 use crate::checks::{Check, Said, Warning};
 use crate::cpus::{CpuRecord, NotPinned};
+use crate::measure::sampler::Plan;
+use crate::measure::Measurement;
 use crate::observe::{Interference, PairedInterference, Reading, SlicePairObservation};
 use crate::paired::builds::Comparing;
 use crate::paired::measure::{run_paired, PairedPlan, SlicePair};
@@ -26,6 +28,35 @@ use crate::runner::family::Family;
 use crate::runner::judge::{judge, Across};
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
+
+/// Judges the head's measurement `m` by `checks`, at the `plan`,
+/// tolerance and noise floor of `judging`, the samples grouped `across`
+/// the process pairs.
+fn decide(
+    outcome: &mut Outcome,
+    (plan, tolerance, noise_floor): (&Plan, f64, Option<f64>),
+    m: &Measurement,
+    checks: &[&dyn Check],
+    across: Across<'_>,
+) {
+    let Outcome {
+        name,
+        measured,
+        judged,
+        ..
+    } = outcome;
+    judge(
+        name,
+        measured,
+        judged,
+        plan,
+        tolerance,
+        m,
+        noise_floor,
+        checks,
+        across,
+    );
+}
 
 impl Runner {
     /// Measures `t` against its twin in the base, slice by slice, and
@@ -78,24 +109,8 @@ impl Runner {
         let budget = Budget::new(spreads);
         let checks: [&dyn Check; 3] = [&budget, &paired, &Allocs];
         let groups: Vec<usize> = pm.slice_pairs.iter().map(|s| s.pair).collect();
-        let across = Across::Groups(&groups);
-        let Outcome {
-            name,
-            measured,
-            judged,
-            ..
-        } = &mut outcome;
-        judge(
-            name,
-            measured,
-            judged,
-            &plan,
-            tolerance,
-            &m,
-            noise_floor,
-            &checks,
-            across,
-        );
+        let judging = (&plan, tolerance, noise_floor);
+        decide(&mut outcome, judging, &m, &checks, Across::Groups(&groups));
         self.observe_slices(&mut outcome, &pm.slice_pairs, (&before, &after));
         outcome.measured.measurement = Some(m);
         outcome.duration_s = started.elapsed().as_secs_f64();

@@ -233,6 +233,19 @@ fn sample_warnings(
             statistic: estimate.statistic,
         });
     }
+    warnings.extend(diagnostic_warnings(estimate, half_width, d));
+    warnings
+}
+
+/// The diagnostics' warnings: serial correlation (with how much it
+/// widened the interval of relative half-width `half_width`), modes, the
+/// timer's gating error, and a spread that is the machine's.
+fn diagnostic_warnings(
+    estimate: &Estimate,
+    half_width: f64,
+    d: &Diagnostics,
+) -> Vec<SampleWarning> {
+    let mut warnings = Vec::new();
     if d.serial.flagged {
         let naive = estimate.naive_ci.relative_half_width(estimate.point);
         warnings.push(SampleWarning::SerialCorrelation {

@@ -84,15 +84,7 @@ impl Runner {
         let (machine_lock, lock_warning) = self.machine_lock(will_measure, console);
         let (platform, clock_calibration_s) = self.calibrate(selected);
         let mut environment_warnings = self.machine_warnings(&platform);
-        let fingerprint = Fingerprint::current(
-            &platform.rustc,
-            &platform.profile,
-            &platform.perfmark_version,
-        );
-        let store = self.baseline_store(&fingerprint);
-        if self.options.save_baseline && !self.measuring() {
-            return Err(Error::usage(UNOPTIMIZED_SAVE).into());
-        }
+        let (fingerprint, store) = self.store_here(&platform)?;
         let (comparing, baselines) = self.what_to_compare_with(&store, selected)?;
         if let Some(file) = &baselines {
             environment_warnings.extend(self.baseline_warnings(
@@ -328,6 +320,22 @@ impl Runner {
     /// The baseline store: `--baseline-dir` (relative to the package; a
     /// `{cpu}` in it names this machine's CPU model, see
     /// [`baseline::machine_dir`]), else the package's own.
+    /// This machine's fingerprint on `platform`, and its baseline store;
+    /// an unoptimized build asked to save baselines is refused (its times
+    /// are not the program's).
+    fn store_here(&self, platform: &Platform) -> Result<(Fingerprint, BaselineStore), Error> {
+        let fingerprint = Fingerprint::current(
+            &platform.rustc,
+            &platform.profile,
+            &platform.perfmark_version,
+        );
+        let store = self.baseline_store(&fingerprint);
+        if self.options.save_baseline && !self.measuring() {
+            return Err(Error::usage(UNOPTIMIZED_SAVE));
+        }
+        Ok((fingerprint, store))
+    }
+
     fn baseline_store(&self, here: &Fingerprint) -> BaselineStore {
         match &self.options.baseline_dir {
             Some(dir) => BaselineStore::new(baseline::machine_dir(
