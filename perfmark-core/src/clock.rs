@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::platform::Support;
+use crate::platform::support::Support;
 use crate::stats;
 
 /// The calibrated clock, measured once per process.

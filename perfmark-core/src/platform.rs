@@ -4,7 +4,7 @@
 //! timing can be trusted and whether two timings are comparable, and what
 //! this platform gives perfmark ([`Support`]).
 
-mod support;
+pub(crate) mod support;
 
 use std::fs;
 use std::path::PathBuf;
@@ -38,6 +38,16 @@ pub struct Platform {
     /// The calibrated thread CPU clock, when a test of the run is timed
     /// with it (`measure = "cpu"`).
     pub cpu_clock: Option<ClockInfo>,
+}
+
+impl Support {
+    /// The header's one warning of what this platform lacks, with the
+    /// platform it pretends to be when it does; `None` when it lacks
+    /// nothing.
+    pub fn header_warning(&self, pretended: Option<String>) -> Option<EnvironmentWarning> {
+        let lacking = self.lacking();
+        (!lacking.is_empty()).then_some(EnvironmentWarning::PlatformLacks { lacking, pretended })
+    }
 }
 
 impl Platform {
@@ -239,4 +249,22 @@ fn is_virtual_machine() -> bool {
             .filter(|l| l.starts_with("flags"))
             .any(|l| l.split_whitespace().any(|flag| flag == "hypervisor"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Capability::Instructions;
+
+    #[test]
+    fn a_platform_that_lacks_nothing_says_nothing() {
+        assert_eq!(Support::of("linux", "x86_64").header_warning(None), None);
+        assert_eq!(
+            Support::of("linux", "aarch64").header_warning(Some("linux-aarch64".to_owned())),
+            Some(EnvironmentWarning::PlatformLacks {
+                lacking: vec![Instructions],
+                pretended: Some("linux-aarch64".to_owned()),
+            })
+        );
+    }
 }

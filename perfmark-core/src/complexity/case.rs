@@ -4,6 +4,8 @@
 
 use perfmark_options::Complexity;
 
+use crate::complexity::record::ComplexityPoint;
+use crate::complexity::said::MemberProblem;
 use crate::registry::PerfTest;
 
 /// The name a complexity check's test ends with.
@@ -48,6 +50,16 @@ pub(crate) fn cases(tests: &[&'static PerfTest]) -> Vec<ComplexityCase> {
         }
     }
     cases
+}
+
+/// What a member of a complexity group gives the fit.
+pub(crate) enum Member {
+    /// Its size and estimate.
+    Point(ComplexityPoint),
+    /// Nothing the fit can use, for this reason.
+    Unusable(MemberProblem),
+    /// An unoptimized build's test: not measured.
+    Unoptimized,
 }
 
 #[cfg(test)]

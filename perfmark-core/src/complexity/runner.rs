@@ -10,11 +10,10 @@
 
 use std::time::Instant;
 
-use super::case::ComplexityCase;
+use super::case::{ComplexityCase, Member};
 use crate::checks::{RunnerSaid, Said};
 use crate::complexity::check;
-use crate::complexity::record::ComplexityPoint;
-use crate::complexity::said::{ComplexitySaid, MemberProblem};
+use crate::complexity::said::ComplexitySaid;
 use crate::registry::PerfTest;
 use crate::runner::outcome::Outcome;
 use crate::runner::Runner;
@@ -55,14 +54,4 @@ impl Runner {
         outcome.duration_s = started.elapsed().as_secs_f64();
         outcome
     }
-}
-
-/// What a member of a complexity group gives the fit.
-pub(crate) enum Member {
-    /// Its size and estimate.
-    Point(ComplexityPoint),
-    /// Nothing the fit can use, for this reason.
-    Unusable(MemberProblem),
-    /// An unoptimized build's test: not measured.
-    Unoptimized,
 }

@@ -5,7 +5,7 @@
 //! runtime and decides the clock's verdicts (budgets, baselines, paired
 //! comparisons, the spread between worker processes) as it does; what it
 //! lacks is left out and said once in the header
-//! ([`EnvironmentWarning::PlatformLacks`]), never a failed build.
+//! ([`crate::platform::EnvironmentWarning::PlatformLacks`]), never a failed build.
 //!
 //! The decision is a plain value, [`Support::of`] a target's OS and
 //! architecture, so the header's words and the runner's fallbacks are the
@@ -13,8 +13,6 @@
 //! pretending to be another platform ([`PRETEND_VAR`]).
 
 use std::sync::OnceLock;
-
-use crate::platform::EnvironmentWarning;
 
 /// `PERFMARK_PRETEND_PLATFORM=OS[-ARCH]` (`macos`, `windows-x86_64`,
 /// `linux-aarch64`, with `std::env::consts`'s names): the run takes away
@@ -132,14 +130,6 @@ impl Support {
             .filter(|&c| !self.has(c))
             .collect()
     }
-
-    /// The header's one warning of what this platform lacks, with the
-    /// platform it pretends to be when it does; `None` when it lacks
-    /// nothing.
-    pub fn header_warning(&self, pretended: Option<String>) -> Option<EnvironmentWarning> {
-        let lacking = self.lacking();
-        (!lacking.is_empty()).then_some(EnvironmentWarning::PlatformLacks { lacking, pretended })
-    }
 }
 
 /// The platform [`PRETEND_VAR`] names, in a build that honours it.
@@ -206,18 +196,6 @@ mod tests {
         assert_eq!(
             here.instructions,
             cfg!(all(target_arch = "x86_64", target_os = "linux"))
-        );
-    }
-
-    #[test]
-    fn a_platform_that_lacks_nothing_says_nothing() {
-        assert_eq!(Support::of("linux", "x86_64").header_warning(None), None);
-        assert_eq!(
-            Support::of("linux", "aarch64").header_warning(Some("linux-aarch64".to_owned())),
-            Some(EnvironmentWarning::PlatformLacks {
-                lacking: vec![Instructions],
-                pretended: Some("linux-aarch64".to_owned()),
-            })
         );
     }
 }

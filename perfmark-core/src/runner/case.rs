@@ -2,9 +2,8 @@
 //! of each function that declares `complexity`.
 
 use crate::checks::Verdict;
-use crate::complexity::case::{self, ComplexityCase};
+use crate::complexity::case::{self, ComplexityCase, Member};
 use crate::complexity::record::ComplexityPoint;
-use crate::complexity::runner::Member;
 use crate::complexity::said::MemberProblem;
 use crate::registry::PerfTest;
 use crate::report::TestReport;
