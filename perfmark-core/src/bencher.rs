@@ -143,6 +143,11 @@ pub struct Bencher {
     /// In counting mode: the shorter block's iterations and the rounds
     /// of the instruction-counting pass.
     instructions: Option<(u64, u32)>,
+    /// The threads [`Bencher::iter_shared`] runs its routine on at once,
+    /// and where they may run (1 and none: the calling thread alone).
+    team: crate::threads::TeamPlan,
+    /// What [`Bencher::iter_shared`]'s threads timed, each its own.
+    pub(crate) team_times: Option<crate::threads::TeamTimes>,
 }
 
 impl std::fmt::Debug for Bencher {
@@ -171,7 +176,15 @@ impl Bencher {
             counted: None,
             walls: None,
             instructions: None,
+            team: crate::threads::TeamPlan::ONE,
+            team_times: None,
         }
+    }
+
+    /// Runs [`Bencher::iter_shared`]'s routine on the threads of `team`.
+    pub(crate) fn with_team(mut self, team: crate::threads::TeamPlan) -> Self {
+        self.team = team;
+        self
     }
 
     /// Runs the instruction-counting pass after the (counting-only)
@@ -299,6 +312,58 @@ impl Bencher {
             |n| metered_loop::<HeapCounter, O>(n, &mut routine),
         );
         self.count_instructions(|n| metered_loop::<Callgrind, O>(n, &mut routine));
+    }
+
+    /// Times `routine` run on every thread of the test at once: the test's
+    /// `threads = [..]` option gives one test per thread count (`f::t4`),
+    /// and this is the form that runs on them. Each sample releases the
+    /// threads together, each runs the same number of iterations, and the
+    /// sample lasts from the common start to the last thread's end: its
+    /// time per iteration is what one thread sees of the routine while the
+    /// others run it too, flat where the threads share nothing, growing
+    /// where they contend (a lock, a cache line, a channel). Each thread's
+    /// own time is kept as well. No loop overhead is subtracted.
+    ///
+    /// Without `threads`, or with one thread, it is [`Bencher::iter`]. The
+    /// allocation and instruction counts are taken on one thread.
+    ///
+    /// # Panics
+    /// When called a second time in the same test; a panic on any of the
+    /// threads fails the test with its message.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use perfmark_core::Bencher;
+    /// # use std::sync::atomic::{AtomicU64, Ordering};
+    /// # fn test(b: &mut Bencher) {
+    /// let hits = AtomicU64::new(0);
+    /// b.iter_shared(|| hits.fetch_add(1, Ordering::Relaxed));
+    /// # }
+    /// ```
+    pub fn iter_shared<O, R>(&mut self, routine: R)
+    where
+        R: Fn() -> O + Sync,
+    {
+        if self.team.threads() <= 1 {
+            return self.iter(&routine);
+        }
+        let team = self.team.clone();
+        let mut times = crate::threads::TeamTimes::new(team.threads());
+        let placement = crate::threads::with_team(&team, &routine, |run| {
+            self.measure(LocalDriver::new(
+                SampleKind::Threads,
+                |n: u64| times.keep(n, run(n)),
+                None::<fn(u64) -> Duration>,
+            ));
+        });
+        times.placement = Some(placement);
+        self.team_times = Some(times);
+        self.count(
+            #[inline(always)]
+            |n| metered_loop::<HeapCounter, O>(n, &mut &routine),
+        );
+        self.count_instructions(|n| metered_loop::<Callgrind, O>(n, &mut &routine));
     }
 
     /// Times `routine` on inputs made by `setup`, passed by value. `setup` is

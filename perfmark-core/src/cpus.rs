@@ -185,6 +185,17 @@ pub fn pin_current_thread(cpus: &Cpus) -> Placed {
     }
 }
 
+/// The CPU the calling thread runs on now, when the OS says.
+pub fn current_cpu() -> Option<usize> {
+    sys::current()
+}
+
+/// Holds the calling thread on `cpu` (a thread of a threaded test's team);
+/// whether the OS did.
+pub fn hold_current_thread(cpu: usize) -> bool {
+    sys::set_current(&[cpu]).is_ok()
+}
+
 /// Makes the process `cmd` starts held on `cpu` from its first
 /// instruction (the affinity is set between fork and exec), so that
 /// everything it runs, the test's setup included, runs there. Where that

@@ -23,7 +23,9 @@
 //!   and the `allocs` limit;
 //! - [`instructions`]: counts under Callgrind and the `instructions`
 //!   limit;
-//! - [`processes`]: the spread between processes every run measures.
+//! - [`processes`]: the spread between processes every run measures;
+//! - [`threads`]: `threads = [..]`, a routine run on several threads at
+//!   once, and how its time grew with them.
 
 // The docs are written for perfmark's contributors as much as for
 // cargo-perfmark: they link the runtime's private steps and modules, which
@@ -98,6 +100,10 @@ pub(crate) mod runner;
 pub mod stats;
 #[cfg(not(feature = "internals"))]
 pub(crate) mod stats;
+#[cfg(feature = "internals")]
+pub mod threads;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod threads;
 #[cfg(feature = "internals")]
 pub mod verdicts;
 #[cfg(not(feature = "internals"))]

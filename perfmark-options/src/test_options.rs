@@ -40,6 +40,11 @@ pub struct TestOptions {
     /// `complexity = "n log n"`: the declared growth over `args`, checked
     /// by the test `NAME::complexity`.
     pub complexity: Option<Complexity>,
+    /// `threads = [..]`: the thread count of this instance of the test (one
+    /// element of the attribute's list), its routine run on that many
+    /// threads at once; `Some(0)` is the available parallelism, read when
+    /// the test runs. `None` (one thread) without the option.
+    pub threads: Option<u64>,
 }
 
 impl TestOptions {
@@ -57,6 +62,7 @@ impl TestOptions {
         count_regression: None,
         measure: None,
         complexity: None,
+        threads: None,
     };
 }
 

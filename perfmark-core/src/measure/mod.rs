@@ -36,6 +36,9 @@ pub enum SampleKind {
     /// after a random wait (Falco's per-call sampling, [`per_call`]); only
     /// the mean is meaningful.
     PerCall,
+    /// `iter_shared` on several threads: each sample from the threads'
+    /// common start to the last one's end ([`crate::threads`]).
+    Threads,
 }
 
 impl SampleKind {
@@ -47,7 +50,9 @@ impl SampleKind {
     pub fn verdict_statistic(self) -> Statistic {
         match self {
             SampleKind::PerCall => Statistic::Mean,
-            SampleKind::Loop | SampleKind::Batched | SampleKind::Custom => Statistic::default(),
+            SampleKind::Loop | SampleKind::Batched | SampleKind::Custom | SampleKind::Threads => {
+                Statistic::default()
+            }
         }
     }
 }
@@ -139,7 +144,9 @@ pub fn resolution_per_iter_ns(kind: SampleKind, clock: &ClockInfo, iters: u64) -
         SampleKind::Custom => 1.0,
         // Per-call blocks sum readings of whole ticks: a block's sum moves
         // by a tick, as a timed loop's does.
-        SampleKind::Loop | SampleKind::Batched | SampleKind::PerCall => clock.resolution_ns,
+        SampleKind::Loop | SampleKind::Batched | SampleKind::PerCall | SampleKind::Threads => {
+            clock.resolution_ns
+        }
     };
     tick_ns / iters.max(1) as f64
 }

@@ -197,7 +197,7 @@ fn run<D: Driver + ?Sized>(plan: &Plan, driver: &mut D) -> Measurement {
     // the harness's cost per iteration, measured with the empty routine.
     let read_pair_ns = match kind {
         SampleKind::Custom | SampleKind::PerCall => 0.0,
-        SampleKind::Loop | SampleKind::Batched => plan.clock.overhead_ns,
+        SampleKind::Loop | SampleKind::Batched | SampleKind::Threads => plan.clock.overhead_ns,
     };
     let first_call_ns = (ns(driver.run(1)) - read_pair_ns).max(0.0);
     if plan.smoke {

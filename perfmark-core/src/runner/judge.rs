@@ -305,7 +305,7 @@ fn diagnose(
         // unbiased (random phase): no bound per sample applies.
         gating_error: match m.kind {
             SampleKind::Custom | SampleKind::PerCall => 0.0,
-            SampleKind::Loop | SampleKind::Batched => {
+            SampleKind::Loop | SampleKind::Batched | SampleKind::Threads => {
                 stats::gating_error_bound(plan.clock.resolution_ns, block_ns)
             }
         },

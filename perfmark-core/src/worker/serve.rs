@@ -37,7 +37,9 @@ fn harness_overhead_ns(kind: SampleKind, clock: Clock) -> f64 {
     let read_pair_ns = clock.info().map_or(0.0, |c| c.overhead_ns);
     let cpu = clock == Clock::Cpu;
     match kind {
-        SampleKind::Custom => 0.0,
+        // A team's samples are timed from the threads' common start: no
+        // empty team is run beside them.
+        SampleKind::Custom | SampleKind::Threads => 0.0,
         SampleKind::Loop => {
             let empty = |n: u64| {
                 if cpu {

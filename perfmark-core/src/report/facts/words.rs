@@ -37,6 +37,10 @@ pub(super) fn kind_words(kind: SampleKind) -> &'static str {
         SampleKind::Loop => "the routine in a loop (iter)",
         SampleKind::Batched => "inputs prepared untimed (iter_batched)",
         SampleKind::Custom => "times reported by the test (iter_custom)",
+        SampleKind::Threads => {
+            "the routine on every thread of the test at once, from their common start to the \
+             last one's end (iter_shared)"
+        }
         SampleKind::PerCall => {
             "each call timed alone on an input prepared untimed, after a random wait \
              (iter_per_call, Falco's per-call sampling): only the mean is meaningful"
