@@ -635,6 +635,13 @@ impl Bencher {
             "a perf test may call the Bencher's iter, iter_batched, iter_batched_ref, iter_per_call or iter_custom (or one of `to_async`'s) only once"
         );
         self.used = true;
+        assert!(
+            self.team.threads() <= 1 || driver.kind() == SampleKind::Threads,
+            "this test runs on {} threads at once (`threads = [..]`): hand its routine to \
+             `Bencher::iter_shared`, which takes an `Fn() + Sync` routine and runs it on every \
+             thread; the other forms run on one thread",
+            self.team.threads()
+        );
         self.outcome = Some(self.policy.measure(&mut driver));
     }
 
@@ -661,6 +668,11 @@ impl Bencher {
             .map(|(n, wall)| wall.as_nanos() as f64 / n.max(1) as f64)
             .collect();
         (!per_iter.is_empty()).then(|| stats::quantile(&per_iter, 0.5))
+    }
+
+    /// The samples the measurement took (0 before one).
+    pub(crate) fn samples(&self) -> usize {
+        self.outcome.as_ref().map_or(0, |m| m.samples_ns.len())
     }
 
     /// The argument's size, when the test's code recorded one.

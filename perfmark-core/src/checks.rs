@@ -273,6 +273,14 @@ pub enum Warning {
     /// `measure = "cpu"` on a test that reports its own times
     /// (`iter_custom`).
     CpuClockNotForCustom,
+    /// A threaded test's threads could not each have a CPU of their own:
+    /// `threads` threads, `candidates` CPUs to hold them on.
+    ThreadsShareCpus {
+        /// Threads of the test.
+        threads: usize,
+        /// CPUs the run could hold threads on (0: it holds none).
+        candidates: usize,
+    },
     /// The worker processes failed, so the test was measured in this
     /// process only.
     WorkersFailed {

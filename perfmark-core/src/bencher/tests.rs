@@ -33,3 +33,53 @@ fn per_call_sampling_times_with_the_tests_clock() {
     assert!(wall >= 50_000.0, "{wall}");
     assert!(cpu_point < wall, "{cpu_point} {wall}");
 }
+
+/// A bencher of a team of `threads`, measuring for about 30 ms.
+fn team_bencher(threads: u64) -> Bencher {
+    let plan = Plan::new(0.95, 0.05, Duration::from_millis(30), Duration::ZERO);
+    Bencher::new(Measurer::Adaptive(Adaptive::new(plan)))
+        .with_team(crate::threads::TeamPlan::new(threads, None))
+}
+
+#[test]
+fn iter_shared_runs_the_routine_on_every_thread_of_the_team() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Mutex;
+    let hits = AtomicU64::new(0);
+    let seen = Mutex::new(std::collections::HashSet::new());
+    let mut bencher = team_bencher(2);
+    bencher.iter_shared(|| {
+        hits.fetch_add(1, Ordering::Relaxed);
+        if hits.load(Ordering::Relaxed) % 1024 == 0 {
+            seen.lock().unwrap().insert(std::thread::current().id());
+        }
+    });
+    let team = bencher.team_times.clone().expect("a team ran");
+    let record = team.record(bencher.samples());
+    let (m, _) = bencher.finish();
+    let m = m.expect("measured");
+    assert_eq!(m.kind, SampleKind::Threads);
+    assert_eq!(record.count, 2);
+    assert_eq!(record.per_thread_ns.len(), 2);
+    assert!(record.per_thread_ns.iter().all(|ns| *ns > 0.0), "{record:?}");
+    assert_eq!(seen.lock().unwrap().len(), 2, "both threads ran it");
+    // Each sample's time is at least the longer thread's own time.
+    let point = stats::quantile(&m.samples_ns, 0.5);
+    let slower = record.per_thread_ns.iter().copied().fold(0.0, f64::max);
+    assert!(point >= 0.8 * slower, "{point} {slower}");
+}
+
+#[test]
+fn iter_shared_on_one_thread_is_iter() {
+    let mut bencher = team_bencher(1);
+    bencher.iter_shared(|| std::hint::black_box(3u64).pow(2));
+    assert!(bencher.team_times.is_none());
+    let (m, _) = bencher.finish();
+    assert_eq!(m.expect("measured").kind, SampleKind::Loop);
+}
+
+#[test]
+#[should_panic(expected = "hand its routine to `Bencher::iter_shared`")]
+fn a_threaded_test_that_calls_iter_is_told_to_use_iter_shared() {
+    team_bencher(2).iter(|| 1 + 1);
+}

@@ -78,7 +78,8 @@ impl Runner {
         let tolerance = self.tolerance(t);
         let mut outcome = Outcome::of(t, name.clone());
         let paired_plan = PairedPlan::new(plan.confidence, tolerance, plan.max_time);
-        let (mut driver, not_pinned) = self.process_pair(&name, comparing);
+        let (mut driver, not_pinned) =
+            self.process_pair(&name, comparing, t.options.threads.is_some_and(|n| n != 1));
         let before = self.observer.read();
         let measured = run_paired(&mut driver, &paired_plan).and_then(|pm| {
             driver.close()?;
@@ -119,12 +120,19 @@ impl Runner {
 
     /// The process pair that compares the test `name` with its twin in the
     /// base, held on the run's CPUs unless the run does not pin (then why
-    /// not).
-    fn process_pair(&self, name: &str, comparing: &Comparing) -> (ProcessPair, Option<NotPinned>) {
+    /// not). A threaded test's (`threaded`) workers start where the
+    /// scheduler puts them, and their teams hold their threads apart: a
+    /// process held on one CPU would hold its whole team there.
+    fn process_pair(
+        &self,
+        name: &str,
+        comparing: &Comparing,
+        threaded: bool,
+    ) -> (ProcessPair, Option<NotPinned>) {
         let mut driver = ProcessPair::new(name, &comparing.head, &comparing.base)
             .with_timeout(self.options.worker_timeout);
         let (pin, not_pinned) = self.pinning();
-        if let (Some(cpus), None) = (pin, &not_pinned) {
+        if let (Some(cpus), None, false) = (pin, &not_pinned, threaded) {
             driver = driver.with_cpus(Arc::clone(cpus));
         }
         (driver, not_pinned)

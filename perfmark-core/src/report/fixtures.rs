@@ -61,6 +61,7 @@ pub fn report(tests: Vec<TestReport>) -> Report {
         }),
         family_wise: None,
         between_run_prior: None,
+        scaling: Vec::new(),
     }
 }
 
@@ -123,6 +124,7 @@ pub fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) -> TestRe
         complexity: None,
         measure: crate::clock::Clock::Wall,
         wall_ns_per_iter: None,
+        threads: None,
         allocations: None,
         cpu: None,
         processes: None,

@@ -101,6 +101,23 @@ pub struct Report {
     /// The prior between-run spread the run's verdicts started from (a
     /// setting, the machine's recording, or the default).
     pub between_run_prior: Option<Prior>,
+    /// How each threaded function's time per iteration grew with its
+    /// thread counts ([`scaling_of`]); absent when no function ran on
+    /// several.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scaling: Vec<ScalingLine>,
+}
+
+pub use crate::threads::{ScalingLine, ScalingPoint, ThreadsRecord};
+
+/// The scaling lines of a run's `reports`: the measured tests of each
+/// function that ran on two thread counts or more, by their estimates.
+pub fn scaling_of(reports: &[TestReport]) -> Vec<ScalingLine> {
+    crate::threads::scaling_lines(reports.iter().filter_map(|t| {
+        let threads = t.threads.as_ref()?;
+        let estimate = t.estimate.as_ref()?;
+        Some((t.name.as_str(), threads.count, estimate.ns_per_iter))
+    }))
 }
 
 /// The machine-wide measurement lock of a run (`report.json`'s
@@ -214,6 +231,10 @@ pub struct TestReport {
     /// For a CPU-timed test: the median wall time per iteration over the
     /// same blocks, ns, so that time spent sleeping or waiting shows.
     pub wall_ns_per_iter: Option<f64>,
+    /// For a threaded test (`threads = [..]`): its team, where it ran, and
+    /// each thread's own time per iteration ([`crate::threads`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<crate::threads::ThreadsRecord>,
     /// Heap allocations and bytes per iteration, from the untimed counting
     /// pass; absent when allocations were not counted.
     pub allocations: Option<Allocations>,
@@ -444,6 +465,7 @@ impl TestReport {
             complexity: None,
             measure: Clock::Wall,
             wall_ns_per_iter: None,
+            threads: None,
             allocations: None,
             cpu: None,
             processes: None,

@@ -22,6 +22,7 @@ use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::processes::{self, OwnWorkers, Prior, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
 use crate::report::{Reason, TestReport};
+use crate::threads::TeamPlan;
 
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
@@ -146,6 +147,7 @@ impl Runner {
         let observer = Arc::clone(&self.observer);
         let (pin, not_pinned) = self.pinning();
         let pin = pin.filter(|_| not_pinned.is_none()).cloned();
+        bencher = bencher.with_team(TeamPlan::new(t.options.threads.unwrap_or(1), pin.clone()));
         let (result, ran) =
             match watchdog::run_bounded(&name, bound, t.body, bencher, observer, pin) {
                 Bounded::Returned(result, ran) => (result, ran),
@@ -173,6 +175,17 @@ impl Runner {
         measured.cpu = self.cpu_record(placed, not_pinned);
         measured.interference = self.observer.between(&before, &after);
         measured.wall_ns_per_iter = bencher.wall_ns_per_iter();
+        if let Some(team) = &bencher.team_times {
+            let samples = bencher.samples();
+            let record = team.record(samples);
+            if !record.apart && record.count > 1 {
+                measured.warnings.push(Warning::ThreadsShareCpus {
+                    threads: record.count,
+                    candidates: record.candidates,
+                });
+            }
+            measured.threads = Some(record);
+        }
         measured.size = bencher.size();
         measured.allocations = bencher
             .counted()
@@ -330,8 +343,11 @@ impl Runner {
         })?;
         let mut driver = OwnWorkers::new(name, me, self.options.worker_timeout);
         let (pin, not_pinned) = self.pinning();
+        // A threaded test's workers start where the scheduler puts them:
+        // a process held on one CPU would hold every thread of its team
+        // there. Their teams hold their own threads apart.
         let cpus: Vec<Option<usize>> = match (pin, &not_pinned) {
-            (Some(cpus), None) => {
+            (Some(cpus), None) if outcome.measured.threads.is_none() => {
                 let runner = outcome
                     .measured
                     .cpu

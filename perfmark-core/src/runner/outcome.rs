@@ -40,6 +40,8 @@ pub(crate) struct Measured {
     pub(crate) interference: Option<Interference>,
     /// For a CPU-timed test, its wall time per iteration.
     pub(crate) wall_ns_per_iter: Option<f64>,
+    /// For a threaded test, its team and each thread's own time.
+    pub(crate) threads: Option<crate::threads::ThreadsRecord>,
     /// The argument's size, for a test of a function that declares
     /// `complexity`.
     pub(crate) size: Option<u64>,
@@ -289,6 +291,7 @@ impl Outcome {
             complexity: judged.complexity,
             measure: measured.measure,
             wall_ns_per_iter: measured.wall_ns_per_iter,
+            threads: measured.threads,
             allocations: measured.allocations,
             cpu: measured.cpu,
             processes: judged.processes,

@@ -46,9 +46,11 @@ impl Runner {
         });
         let removed = self.removed_tests(&setup);
         console.removed(&removed);
+        let scaling = report::scaling_of(&ran.reports);
         console.footer(&words::runner::footer(
             &ran.reports,
             family.bound(&ran.reports).as_ref(),
+            &scaling,
         ));
         console.failures(&ran.failures);
         let mut code = if ran.failures.is_empty() { 0 } else { 101 };
@@ -79,6 +81,7 @@ impl Runner {
             interference: Some(self.observer.coverage().clone()),
             machine_lock,
             startup: setup.startup,
+            scaling,
         };
         if let Err(message) = report.write(&setup.report_dir) {
             console.error(message);

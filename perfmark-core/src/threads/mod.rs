@@ -81,8 +81,8 @@ impl TeamPlan {
     }
 }
 
-/// Where a team ran (`report.json`'s per-test `threads`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Where a team ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Placement {
     /// The CPU each thread was held on, the measuring thread's first;
     /// empty when the helpers were left to the scheduler.
@@ -91,6 +91,24 @@ pub struct Placement {
     pub apart: bool,
     /// The CPUs the run could hold threads on.
     pub candidates: usize,
+}
+
+/// A threaded test's team (`report.json`'s per-test `threads`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ThreadsRecord {
+    /// Threads that ran the routine at once.
+    pub count: usize,
+    /// The CPU each thread was held on, the measuring thread's first;
+    /// empty when the helpers were left to the scheduler.
+    pub cpus: Vec<usize>,
+    /// Whether every thread had a CPU of its own.
+    pub apart: bool,
+    /// The CPUs the run could hold threads on.
+    pub candidates: usize,
+    /// Each thread's own median time per iteration over the sampling
+    /// blocks, ns, the measuring thread's first. The test's estimate is
+    /// the team's: each sample from the first start to the last end.
+    pub per_thread_ns: Vec<f64>,
 }
 
 /// One sample of a team: its time (the first start to the last end) and
@@ -134,6 +152,23 @@ impl TeamTimes {
         }
         self.samples.push((iters, sample.each));
         sample.total
+    }
+
+    /// The record of the team, its per-thread times over the last `last`
+    /// samples (the sampling ones).
+    pub fn record(&self, last: usize) -> ThreadsRecord {
+        let placement = self.placement.clone().unwrap_or(Placement {
+            cpus: Vec::new(),
+            apart: false,
+            candidates: 0,
+        });
+        ThreadsRecord {
+            count: self.threads,
+            cpus: placement.cpus,
+            apart: placement.apart,
+            candidates: placement.candidates,
+            per_thread_ns: self.per_thread_ns(last),
+        }
     }
 
     /// Each thread's median own time per iteration over the last `last`

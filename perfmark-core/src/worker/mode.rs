@@ -7,14 +7,17 @@
 //! told it is done.
 
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 
 use super::protocol::{Reply, PROTOCOL_VERSION};
 use super::serve::{say, Serve};
 use super::HEAP_OFFSET_VAR;
 use crate::bencher::{Bencher, Measurer};
+use crate::cpus::{pin_current_thread, Cpus, Placed};
 use crate::measure::capture::{install_panic_capture, panic_payload_text, take_panic_message};
 use crate::measure::Measurement;
 use crate::registry::{self, PerfTest};
+use crate::threads::TeamPlan;
 
 /// Runs worker mode for `test` (or lists the tests when `None`) and returns
 /// the exit status.
@@ -70,6 +73,7 @@ fn serve_on_test_thread(
     // Slices are timed with the test's own clock, as in a normal run.
     let clock = t.clock();
     let body = t.body;
+    let threads = t.options.threads;
     take_panic_message();
     // On a thread of its own, as the runner's process runs a test: the
     // allocator gives a new thread an arena of its own, whose placement
@@ -79,7 +83,9 @@ fn serve_on_test_thread(
     // processes should have to absorb.
     let ran = crate::measure::test_thread(name).spawn(move || {
         take_heap_offset();
-        let mut bencher = Bencher::new(Measurer::Serve(Serve { clock })).with_clock(clock);
+        let mut bencher = Bencher::new(Measurer::Serve(Serve { clock }))
+            .with_clock(clock)
+            .with_team(team_of(threads));
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&mut bencher)));
         (result, bencher.finish().0)
     })?;
@@ -87,6 +93,24 @@ fn serve_on_test_thread(
         Ok(ran) => ran,
         Err(payload) => (Err(payload), None),
     })
+}
+
+/// The team of a worker's test thread, called on that thread: one thread
+/// without `threads`; else the test's count, the calling thread pinned
+/// among the process's CPUs first so that the helpers are held apart from
+/// it (a threaded test's worker starts unheld, see the runner's
+/// `measure_processes`). `PERFMARK_NO_PIN` leaves every thread free.
+fn team_of(threads: Option<u64>) -> TeamPlan {
+    let Some(threads) = threads.filter(|&n| n != 1) else {
+        return TeamPlan::ONE;
+    };
+    let cpus = Cpus::detect()
+        .filter(|_| std::env::var_os("PERFMARK_NO_PIN").is_none_or(|v| v.is_empty() || v == "0"))
+        .map(Arc::new);
+    let held = cpus
+        .as_ref()
+        .is_some_and(|c| matches!(pin_current_thread(c), Placed::Pinned(_)));
+    TeamPlan::new(threads, cpus.filter(|_| held))
 }
 
 /// Tells the coordinator how the test's body ended and returns the exit

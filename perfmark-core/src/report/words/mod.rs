@@ -72,6 +72,10 @@ pub fn warning(warning: &Warning) -> String {
         } => processes::beyond_history(*tau_own, *history, *processes),
         Warning::Samples(samples) => measurement::warning(samples),
         Warning::CpuClockNotForCustom => runner::CPU_CLOCK_NOT_FOR_CUSTOM.to_owned(),
+        Warning::ThreadsShareCpus {
+            threads,
+            candidates,
+        } => runner::threads_share_cpus(*threads, *candidates),
         Warning::WorkersFailed { error } => runner::workers_failed(error),
         Warning::Remeasured { first, passed } => remeasure::remeasured(first, *passed),
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::checks::{RunnerSaid, Said};
 use crate::report::fmt::{fmt_ns, plain_percent};
-use crate::report::{facts, FamilyBound, FamilyWise, Startup, TestReport};
+use crate::report::{facts, FamilyBound, FamilyWise, ScalingLine, Startup, TestReport};
 use crate::stats::bonferroni_confidence;
 
 /// What the runner said of a test, in one sentence.
@@ -65,6 +65,19 @@ pub const NO_ROUTINE: &str = "the test never handed a routine to the Bencher: ca
 /// The warning of a test with `measure = "cpu"` that reports its own times.
 pub const CPU_CLOCK_NOT_FOR_CUSTOM: &str =
     "measure = \"cpu\" does not apply to iter_custom: the routine's own times are used as given";
+
+/// A threaded test whose threads could not each be held on a CPU of
+/// their own.
+pub fn threads_share_cpus(threads: usize, candidates: usize) -> String {
+    let why = match candidates {
+        0 => "this run holds no thread on a CPU (not pinned)".to_owned(),
+        n => format!("this machine has {n} CPUs to hold them on"),
+    };
+    format!(
+        "{threads} threads, not each on a CPU of its own: {why}; they were left to the \
+         scheduler, and their times include waiting for a CPU"
+    )
+}
 
 /// What a test of the head that the base build lacks says in a paired
 /// comparison.
@@ -207,7 +220,11 @@ pub fn family_statement(family: &FamilyBound) -> String {
 /// machine (the same for every test whose baseline came from there), the
 /// machine's move when it moved beyond a tolerance, and what the
 /// family-wise correction bounded, when the run corrects.
-pub fn footer(reports: &[TestReport], family: Option<&FamilyBound>) -> Vec<String> {
+pub fn footer(
+    reports: &[TestReport],
+    family: Option<&FamilyBound>,
+    scaling: &[ScalingLine],
+) -> Vec<String> {
     let mut lines: Vec<String> = facts::other_machine_sentences(reports)
         .into_iter()
         .map(|(sentence, tests)| {
@@ -220,5 +237,33 @@ pub fn footer(reports: &[TestReport], family: Option<&FamilyBound>) -> Vec<Strin
     lines
         .extend(facts::machine_moved_sentence(reports).map(|sentence| format!("note: {sentence}")));
     lines.extend(family.map(family_statement));
+    lines.extend(scaling.iter().map(scaling_line));
     lines
+}
+
+/// How a threaded function's time per iteration grew with its threads:
+/// `scaling lock: 1 thread 20.1 ns, 2 threads 45.3 ns (2.25x), …`.
+pub fn scaling_line(line: &ScalingLine) -> String {
+    let points: Vec<String> = line
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let threads = match p.threads {
+                1 => "1 thread".to_owned(),
+                n => format!("{n} threads"),
+            };
+            let ratio = if i == 0 {
+                String::new()
+            } else {
+                format!(" ({:.2}x)", p.ratio)
+            };
+            format!("{threads} {}{ratio}", fmt_ns(p.ns_per_iter))
+        })
+        .collect();
+    format!(
+        "scaling {}: {} per iteration per thread",
+        line.function,
+        points.join(", ")
+    )
 }
