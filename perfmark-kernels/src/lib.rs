@@ -19,6 +19,7 @@
 //! | [`allocation`] | boxed object creation; malloc in the loop vs stack / reused buffer | Sestoft (2016); Newcomer (1993) |
 //! | [`threads`] | thread create, create + start, create + start + join | Sestoft (2016) |
 //! | [`sync`] | uncontended lock; atomic vs plain reads (sortedness check) | Sestoft (2016) |
+//! | [`contention`] | a locked counter, an atomic counter and an MPSC channel shared by every thread; per-thread work as the control | Sestoft (2016); JMH's `@Threads` |
 //! | [`primes`] | prime counting, sequential and over N threads; sieve | Sestoft (2016); the performance-measurement lecture |
 //! | [`noise`] | LFSR advancer, the runner's noise floor | Boyer (2008) |
 //! | [`paging`] | touching 5 / 10 / 100 / 1000 fresh pages | Newcomer (1993) |
@@ -40,6 +41,7 @@
 //! kernel's measured time and rate on a reference machine.
 
 pub mod allocation;
+pub mod contention;
 #[cfg(feature = "tokio")]
 pub mod channel;
 pub mod fileio;
