@@ -9,12 +9,13 @@
 //!
 //! The page has a header (the platform facts, as Sestoft's SystemInfo; the
 //! noise floor; the environment warnings), the overview picture of every
-//! test's budget and change (`fig_overview.rs`), a summary table linking
-//! to one section per test, and for each measured test its figures, one
-//! file each: the samples in the order taken (`fig_samples.rs`), their
-//! histogram (`fig_histogram.rs`) and their correlogram
-//! (`fig_correlogram.rs`), drawn with the geometry of `svg.rs` and the
-//! marks of `marks.rs`; then the test's facts
+//! test's budget and change (`fig_overview.rs`), how each threaded
+//! function's time per iteration grew with its threads (`fig_scaling.rs`),
+//! a summary table linking to one section per test, and for each measured
+//! test its figures, one file each: the samples in the order taken
+//! (`fig_samples.rs`), their histogram (`fig_histogram.rs`) and their
+//! correlogram (`fig_correlogram.rs`), drawn with the geometry of `svg.rs`
+//! and the marks of `marks.rs`; then the test's facts
 //! ([`perfmark_core::report::facts`], which the test binaries' `--verbose`
 //! prints too).
 //!
@@ -25,6 +26,7 @@ mod fig_correlogram;
 mod fig_histogram;
 mod fig_overview;
 mod fig_samples;
+mod fig_scaling;
 mod marks;
 mod svg;
 
@@ -39,6 +41,7 @@ use perfmark_core::report::{Report, TestReport, Verdict};
 use fig_correlogram::correlogram_figure;
 use fig_histogram::histogram_figure;
 use fig_samples::scatter_figure;
+use fig_scaling::scaling_figure;
 use marks::Marks;
 use svg::escape;
 
@@ -65,6 +68,7 @@ pub fn render(report: &Report) -> String {
         html.push_str("<h2>Overview</h2>\n");
         html.push_str(&figure);
     }
+    write_scaling(&mut html, report);
     write_summary_table(&mut html, report);
     for (index, test) in report.tests.iter().enumerate() {
         write_test_section(&mut html, index, test);
@@ -87,6 +91,12 @@ fn section_id(index: usize, name: &str) -> String {
         })
         .collect();
     format!("test-{index}-{slug}")
+}
+
+/// The section anchor of the test named `name`, when the report has it.
+fn section_of(report: &Report, name: &str) -> Option<String> {
+    let index = report.tests.iter().position(|t| t.name == name)?;
+    Some(section_id(index, name))
 }
 
 fn verdict_badge(verdict: Verdict) -> String {
@@ -148,6 +158,18 @@ fn write_facts_table(html: &mut String, facts: &[Fact]) {
         );
     }
     html.push_str("</table>\n");
+}
+
+/// "Scaling with threads": a figure per scaling line, its points linked
+/// to their tests' sections; nothing when the report has no line.
+fn write_scaling(html: &mut String, report: &Report) {
+    if report.scaling.is_empty() {
+        return;
+    }
+    html.push_str("<h2>Scaling with threads</h2>\n");
+    for line in &report.scaling {
+        html.push_str(&scaling_figure(line, |name| section_of(report, name)));
+    }
 }
 
 fn estimate_text(t: &TestReport) -> (String, String) {
