@@ -323,3 +323,39 @@ fn scaling_figures_escape_function_names() {
         section_id(1, "f::Vec<u8>::t2")
     )));
 }
+
+#[test]
+fn a_threaded_test_says_its_team() {
+    let mut shared = threaded("lock", 4, 20.0);
+    if let Some(team) = shared.threads.as_mut() {
+        team.cpus.clear();
+        team.apart = false;
+        team.candidates = 2;
+    }
+    let html = render(&report(vec![threaded("lock", 4, 20.0), shared]));
+    assert!(html.contains(
+        "<p class=\"team\"><b>Team</b>: 4 threads, each held on a CPU of its own (CPUs 0, 1, \
+         2, 3) · each thread's own median per iteration: thread 1 19.00 ns, thread 2 19.50 ns, \
+         thread 3 20.00 ns, thread 4 20.50 ns</p>"
+    ));
+    assert!(html.contains("<b>Team</b>: 4 threads on 2 CPUs: not each on a CPU of its own ·"));
+    // In the test's own section, after its estimate.
+    let section = &html[html.find("id=\"test-0-lock--t4\"").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    let estimate = section
+        .find("per iteration, 95% CI")
+        .expect("estimate line");
+    assert!(estimate < section.find("<b>Team</b>").expect("team line"));
+    let plain = render(&report(vec![measured("plain", vec![1.0, 2.0], None)]));
+    assert!(!plain.contains("<b>Team</b>"));
+    let mut unpinned = threaded("lock", 2, 20.0);
+    if let Some(team) = unpinned.threads.as_mut() {
+        (team.cpus, team.apart, team.candidates) = (Vec::new(), false, 0);
+        team.per_thread_ns[1] = f64::NAN;
+    }
+    let html = render(&report(vec![unpinned]));
+    assert!(html.contains(
+        "<b>Team</b>: 2 threads, not each held on a CPU of its own: left to the scheduler · \
+         each thread's own median per iteration: thread 1 19.00 ns, thread 2 not measured</p>"
+    ));
+}
