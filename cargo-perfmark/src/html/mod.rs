@@ -9,12 +9,14 @@
 //!
 //! The page has a header (the platform facts, as Sestoft's SystemInfo; the
 //! noise floor; the environment warnings), the overview picture of every
-//! test's budget and change (`fig_overview.rs`), a summary table linking
-//! to one section per test, and for each measured test its figures, one
-//! file each: the samples in the order taken (`fig_samples.rs`), their
-//! histogram (`fig_histogram.rs`) and their correlogram
-//! (`fig_correlogram.rs`), drawn with the geometry of `svg.rs` and the
-//! marks of `marks.rs`; then the test's facts
+//! test's budget and change (`fig_overview.rs`), how each threaded
+//! function's time per iteration grew with its threads (`fig_scaling.rs`),
+//! a summary table linking to one section per test, and for each measured
+//! test its team when it ran on threads (`threads = [..]`) and its
+//! figures, one file each: the samples in the order taken
+//! (`fig_samples.rs`), their histogram (`fig_histogram.rs`) and their
+//! correlogram (`fig_correlogram.rs`), drawn with the geometry of `svg.rs`
+//! and the marks of `marks.rs`; then the test's facts
 //! ([`perfmark_core::report::facts`], which the test binaries' `--verbose`
 //! prints too).
 //!
@@ -25,6 +27,7 @@ mod fig_correlogram;
 mod fig_histogram;
 mod fig_overview;
 mod fig_samples;
+mod fig_scaling;
 mod marks;
 mod svg;
 
@@ -34,11 +37,12 @@ use perfmark_core::report::facts::{
     other_machine_baselines, platform_facts, table_reasons, test_facts, verdict_words, Fact,
 };
 use perfmark_core::report::fmt::{fmt_bound, fmt_ns, fmt_rate, plain_percent};
-use perfmark_core::report::{Report, TestReport, Verdict};
+use perfmark_core::report::{Report, TestReport, ThreadsRecord, Verdict};
 
 use fig_correlogram::correlogram_figure;
 use fig_histogram::histogram_figure;
 use fig_samples::scatter_figure;
+use fig_scaling::scaling_figure;
 use marks::Marks;
 use svg::escape;
 
@@ -65,6 +69,7 @@ pub fn render(report: &Report) -> String {
         html.push_str("<h2>Overview</h2>\n");
         html.push_str(&figure);
     }
+    write_scaling(&mut html, report);
     write_summary_table(&mut html, report);
     for (index, test) in report.tests.iter().enumerate() {
         write_test_section(&mut html, index, test);
@@ -87,6 +92,12 @@ fn section_id(index: usize, name: &str) -> String {
         })
         .collect();
     format!("test-{index}-{slug}")
+}
+
+/// The section anchor of the test named `name`, when the report has it.
+fn section_of(report: &Report, name: &str) -> Option<String> {
+    let index = report.tests.iter().position(|t| t.name == name)?;
+    Some(section_id(index, name))
 }
 
 fn verdict_badge(verdict: Verdict) -> String {
@@ -150,6 +161,18 @@ fn write_facts_table(html: &mut String, facts: &[Fact]) {
     html.push_str("</table>\n");
 }
 
+/// "Scaling with threads": a figure per scaling line, its points linked
+/// to their tests' sections; nothing when the report has no line.
+fn write_scaling(html: &mut String, report: &Report) {
+    if report.scaling.is_empty() {
+        return;
+    }
+    html.push_str("<h2>Scaling with threads</h2>\n");
+    for line in &report.scaling {
+        html.push_str(&scaling_figure(line, |name| section_of(report, name)));
+    }
+}
+
 fn estimate_text(t: &TestReport) -> (String, String) {
     match &t.estimate {
         Some(e) => (
@@ -204,6 +227,9 @@ fn write_summary_table(html: &mut String, report: &Report) {
 fn write_test_section(html: &mut String, index: usize, t: &TestReport) {
     write_test_heading(html, index, t);
     write_estimate_line(html, t);
+    if let Some(team) = &t.threads {
+        write_team_line(html, team);
+    }
     if let Some(panic) = &t.panic {
         let _ = writeln!(
             html,
@@ -258,6 +284,65 @@ fn write_estimate_line(html: &mut String, t: &TestReport) {
     line.push_str("</p>");
     html.push_str(&line);
     html.push('\n');
+}
+
+/// A threaded test's team: where its threads ran ([`team_placement`]),
+/// and each thread's own median time per iteration, the measuring thread
+/// first.
+fn write_team_line(html: &mut String, team: &ThreadsRecord) {
+    let times: Vec<String> = team
+        .per_thread_ns
+        .iter()
+        .enumerate()
+        .map(|(i, &ns)| {
+            if ns.is_finite() {
+                format!("thread {} {}", i + 1, fmt_ns(ns))
+            } else {
+                format!("thread {} not measured", i + 1)
+            }
+        })
+        .collect();
+    let _ = write!(
+        html,
+        "<p class=\"team\"><b>Team</b>: {}",
+        team_placement(team)
+    );
+    if !times.is_empty() {
+        let _ = write!(
+            html,
+            " · each thread's own median per iteration: {}",
+            times.join(", ")
+        );
+    }
+    html.push_str("</p>\n");
+}
+
+/// How many threads a team had and whether each was held on a CPU of its
+/// own, with the CPUs when it was; when not, on how few CPUs the run could
+/// hold them, or that the scheduler placed them.
+fn team_placement(team: &ThreadsRecord) -> String {
+    let threads = match team.count {
+        1 => "1 thread".to_owned(),
+        n => format!("{n} threads"),
+    };
+    match (team.apart, team.cpus.as_slice()) {
+        (true, [cpu]) => format!("{threads}, held on a CPU of its own (CPU {cpu})"),
+        (true, []) => format!("{threads}, each held on a CPU of its own"),
+        (true, cpus) => {
+            let cpus: Vec<String> = cpus.iter().map(usize::to_string).collect();
+            format!(
+                "{threads}, each held on a CPU of its own (CPUs {})",
+                cpus.join(", ")
+            )
+        }
+        (false, _) if team.candidates > 0 && team.candidates < team.count => format!(
+            "{threads} on {} CPUs: not each on a CPU of its own",
+            team.candidates
+        ),
+        (false, _) => {
+            format!("{threads}, not each held on a CPU of its own: left to the scheduler")
+        }
+    }
 }
 
 /// The figures of the test's finite samples (the scatter, the histogram,

@@ -1,6 +1,6 @@
 use super::*;
 use perfmark_core::report::fixtures::{self, measured, report, unmeasured};
-use perfmark_core::report::{plot, Reason, Source};
+use perfmark_core::report::{plot, scaling_of, Reason, Source, ThreadsRecord};
 
 /// No coordinate or label came out as `NaN` or `inf`.
 fn assert_finite(html: &str) {
@@ -228,4 +228,134 @@ fn realistic_report() {
     if let Some(path) = std::env::var_os("PERFMARK_HTML_DEMO") {
         std::fs::write(path, &html).expect("demo page written");
     }
+}
+
+/// A threaded test of `function` on `threads` threads, measured around
+/// `ns` per iteration, its threads each held on a CPU of its own.
+fn threaded(function: &str, threads: usize, ns: f64) -> TestReport {
+    let samples: Vec<f64> = (0..40).map(|i| ns + f64::from(i % 5) * 0.1).collect();
+    let mut t = measured(&format!("{function}::t{threads}"), samples, None);
+    t.threads = Some(ThreadsRecord {
+        count: threads,
+        cpus: (0..threads).collect(),
+        apart: true,
+        candidates: 8,
+        per_thread_ns: (0..threads).map(|i| ns - 1.0 + i as f64 * 0.5).collect(),
+    });
+    t
+}
+
+/// A report of `tests` with their scaling lines, as the runner writes it.
+fn with_scaling(tests: Vec<TestReport>) -> Report {
+    let mut r = report(tests);
+    r.scaling = scaling_of(&r.tests);
+    r
+}
+
+/// The scaling section: from its heading to the summary's.
+fn scaling_section(html: &str) -> &str {
+    let start = html
+        .find("<h2>Scaling with threads</h2>")
+        .expect("scaling heading");
+    let end = html.find("<h2>Summary</h2>").expect("summary heading");
+    assert!(start < end, "the scaling figures come before the summary");
+    &html[start..end]
+}
+
+#[test]
+fn scaling_figure_has_a_point_per_thread_count_with_its_ratio() {
+    let html = render(&with_scaling(vec![
+        threaded("lock", 1, 20.0),
+        threaded("lock", 2, 45.0),
+        threaded("lock", 4, 100.0),
+        measured("plain", vec![1.0, 2.0, 3.0], None),
+    ]));
+    assert_finite(&html);
+    let scaling = scaling_section(&html);
+    assert_eq!(count(scaling, "<figure class=\"scaling\""), 1);
+    assert!(scaling.contains("<h3><code>lock</code></h3>"));
+    assert!(scaling.contains("Time per iteration per thread by thread count (1, 2, 4)"));
+    assert_eq!(count(scaling, "<g class=\"thread-point\">"), 3);
+    // The estimates are the samples' medians: 20.2, 45.2 and 100.2 ns.
+    assert!(scaling.contains(">1.00×</text>"), "{scaling}");
+    assert!(scaling.contains(">2.24×</text>"), "{scaling}");
+    assert!(scaling.contains(">4.96×</text>"), "{scaling}");
+    assert!(scaling.contains("lock::t2: 2 threads, 45.20 ns per iteration per thread (2.24×)"));
+    // The thread counts label the axis; the reference is the first time.
+    for label in [">1</text>", ">2</text>", ">4</text>"] {
+        assert_eq!(count(scaling, label), 1, "{label}");
+    }
+    assert_eq!(count(scaling, "<line class=\"reference\""), 1);
+    assert!(scaling.contains("no contention: flat at 20.20 ns"));
+    // Each point links to its test's section, which the page has.
+    for (index, name) in [(0, "lock::t1"), (1, "lock::t2"), (2, "lock::t4")] {
+        let id = section_id(index, name);
+        assert!(scaling.contains(&format!("<a href=\"#{id}\">")), "{id}");
+        assert!(html.contains(&format!("id=\"{id}\"")), "{id}");
+    }
+}
+
+#[test]
+fn no_scaling_lines_no_scaling_figure() {
+    // Threaded, but on one thread count only: no line.
+    let html = render(&with_scaling(vec![
+        threaded("alone", 4, 10.0),
+        measured("plain", vec![1.0, 2.0, 3.0], None),
+    ]));
+    assert!(!html.contains("Scaling with threads"));
+    assert!(!html.contains("class=\"scaling\""));
+    assert!(!html.contains("<g class=\"thread-point\""));
+}
+
+#[test]
+fn scaling_figures_escape_function_names() {
+    let html = render(&with_scaling(vec![
+        threaded("f::Vec<u8>", 1, 20.0),
+        threaded("f::Vec<u8>", 2, 20.0),
+    ]));
+    let scaling = scaling_section(&html);
+    assert!(!html.contains("Vec<u8>"));
+    assert!(scaling.contains("<h3><code>f::Vec&lt;u8&gt;</code></h3>"));
+    assert!(scaling.contains("<title>f::Vec&lt;u8&gt;: Time per iteration per thread"));
+    assert!(scaling.contains("<title>f::Vec&lt;u8&gt;::t2: 2 threads"));
+    assert!(scaling.contains(&format!(
+        "<a href=\"#{}\">",
+        section_id(1, "f::Vec<u8>::t2")
+    )));
+}
+
+#[test]
+fn a_threaded_test_says_its_team() {
+    let mut shared = threaded("lock", 4, 20.0);
+    if let Some(team) = shared.threads.as_mut() {
+        team.cpus.clear();
+        team.apart = false;
+        team.candidates = 2;
+    }
+    let html = render(&report(vec![threaded("lock", 4, 20.0), shared]));
+    assert!(html.contains(
+        "<p class=\"team\"><b>Team</b>: 4 threads, each held on a CPU of its own (CPUs 0, 1, \
+         2, 3) · each thread's own median per iteration: thread 1 19.00 ns, thread 2 19.50 ns, \
+         thread 3 20.00 ns, thread 4 20.50 ns</p>"
+    ));
+    assert!(html.contains("<b>Team</b>: 4 threads on 2 CPUs: not each on a CPU of its own ·"));
+    // In the test's own section, after its estimate.
+    let section = &html[html.find("id=\"test-0-lock--t4\"").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    let estimate = section
+        .find("per iteration, 95% CI")
+        .expect("estimate line");
+    assert!(estimate < section.find("<b>Team</b>").expect("team line"));
+    let plain = render(&report(vec![measured("plain", vec![1.0, 2.0], None)]));
+    assert!(!plain.contains("<b>Team</b>"));
+    let mut unpinned = threaded("lock", 2, 20.0);
+    if let Some(team) = unpinned.threads.as_mut() {
+        (team.cpus, team.apart, team.candidates) = (Vec::new(), false, 0);
+        team.per_thread_ns[1] = f64::NAN;
+    }
+    let html = render(&report(vec![unpinned]));
+    assert!(html.contains(
+        "<b>Team</b>: 2 threads, not each held on a CPU of its own: left to the scheduler · \
+         each thread's own median per iteration: thread 1 19.00 ns, thread 2 not measured</p>"
+    ));
 }
