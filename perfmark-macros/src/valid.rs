@@ -822,11 +822,22 @@ fn split_params<'f, 'a>(
     let mut params = function.params.iter().peekable();
     for param in &function.params {
         if param.kind == ParamKind::ImplTrait {
+            let generic = match param.ty {
+                Type::ImplTrait(it) => format!(
+                    "`fn {}<T: {}>({}: T)`",
+                    function.item.sig.ident,
+                    tokens_text(&it.bounds),
+                    param.name()
+                ),
+                _ => "`fn f<T: Trait>(n: T)`".to_owned(),
+            };
             cx.error_spanned_by(
                 param.ty,
-                "an `impl Trait` parameter is a generic one that perfmark cannot name: use a \
-                 concrete type, or a type parameter given by `types`, as in \
-                 `fn f<T: Trait>(n: T)` with `types = [u32, u64]`",
+                format!(
+                    "an `impl Trait` parameter is a generic one that perfmark cannot name: use a \
+                     concrete type, or a type parameter and the types to test it with, as in \
+                     {generic} with `types = [u32, u64]`"
+                ),
             );
             ok = false;
         }
