@@ -90,7 +90,8 @@ pub enum Ignore {
 /// The accepted function shapes (the README's "Function shapes").
 pub enum Shape<'a> {
     /// `fn f()` / `fn f() -> T`: the body is one iteration; for an
-    /// `async fn`, its future is.
+    /// `async fn`, its future is. With `threads`, every thread runs it at
+    /// once.
     Iter,
     /// `fn f(b: &mut Bencher)`: `ty` is the declared bencher type.
     Bencher {
@@ -416,35 +417,43 @@ fn check_generics<'a>(cx: &Ctxt, attr: &'a Attr, item: &'a ItemFn) -> Option<Gen
         ok = false;
     }
     let signature = signature_text(item);
-    for (count, what, extra) in [
-        (
-            type_params.len(),
-            "type",
-            type_params
-                .iter()
-                .skip(1)
-                .map(|p| &p.ident)
-                .collect::<Vec<_>>(),
-        ),
-        (
-            const_params.len(),
-            "const",
-            const_params.iter().skip(1).map(|p| &p.ident).collect(),
-        ),
-    ] {
-        for ident in extra {
+    let type_idents: Vec<&Ident> = type_params.iter().map(|p| &p.ident).collect();
+    let const_idents: Vec<&Ident> = const_params.iter().map(|p| &p.ident).collect();
+    for (what, idents) in [("type", &type_idents), ("const", &const_idents)] {
+        for ident in idents.iter().skip(1) {
             cx.error_spanned_by(
                 ident,
                 format!(
-                    "`{signature}` has {count} {what} parameters, and perfmark instantiates one \
-                     type parameter (from `types`) and one const parameter (from `consts`): make \
-                     `{ident}` concrete"
+                    "`{signature}` has {} {what} parameters, and perfmark instantiates one type \
+                     parameter (from `types`) and one const parameter (from `consts`): make \
+                     `{ident}` concrete",
+                    idents.len()
                 ),
             );
             ok = false;
         }
     }
-    let types = match (type_params.first(), &attr.types) {
+    let types = types_for(cx, attr, type_params.first().copied(), item, &signature);
+    let consts = consts_for(cx, attr, const_params.first().copied(), item, &signature);
+    let (types, consts) = (types?, consts?);
+    ok.then_some(Generics {
+        order,
+        types,
+        consts,
+    })
+}
+
+/// The named elements of `types` for the type parameter `param` (of the
+/// function `item`, written `signature`): empty when neither is there;
+/// `None` when one comes without the other or a list is refused (reported).
+fn types_for<'a>(
+    cx: &Ctxt,
+    attr: &'a Attr,
+    param: Option<&TypeParam>,
+    item: &ItemFn,
+    signature: &str,
+) -> Option<Vec<Named<&'a Type>>> {
+    match (param, &attr.types) {
         (Some(_), Some(list)) => check_types(cx, list, &item.sig.ident),
         (Some(param), None) => {
             if !attr.written.contains(&Key::Types) {
@@ -471,8 +480,18 @@ fn check_generics<'a>(cx: &Ctxt, attr: &'a Attr, item: &'a ItemFn) -> Option<Gen
             None
         }
         (None, None) => Some(Vec::new()),
-    };
-    let consts = match (const_params.first(), &attr.consts) {
+    }
+}
+
+/// As [`types_for`], for `consts` and the const parameter `param`.
+fn consts_for<'a>(
+    cx: &Ctxt,
+    attr: &'a Attr,
+    param: Option<&ConstParam>,
+    item: &ItemFn,
+    signature: &str,
+) -> Option<Vec<Named<&'a Expr>>> {
+    match (param, &attr.consts) {
         (Some(param), Some(array)) => check_consts(cx, array, param, &item.sig.ident),
         (Some(param), None) => {
             if !attr.written.contains(&Key::Consts) {
@@ -499,13 +518,7 @@ fn check_generics<'a>(cx: &Ctxt, attr: &'a Attr, item: &'a ItemFn) -> Option<Gen
             None
         }
         (None, None) => Some(Vec::new()),
-    };
-    let (types, consts) = (types?, consts?);
-    ok.then_some(Generics {
-        order,
-        types,
-        consts,
-    })
+    }
 }
 
 /// `fn name<…>` as a person would write it in a message: type and lifetime
