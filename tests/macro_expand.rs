@@ -140,7 +140,7 @@ fn shared() -> u64 {
 
 #[perf_test(threads = 4, types = [u16], args = [10, 100, 1000, 10000], complexity = "n")]
 fn shared_args<T: From<u8> + Copy>(b: &mut Bencher, n: u64) {
-    b.iter_shared(|| (0..n).map(|_| T::from(1)).count());
+    b.iter_shared(|| (0..n).fold(T::from(0), |_, i| T::from(i as u8)));
 }
 
 #[perf_test(types = [u32])]
