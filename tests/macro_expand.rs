@@ -115,6 +115,39 @@ async fn async_with_arg(n: u64) -> u64 {
     (0..n).sum()
 }
 
+#[perf_test(types = [u8, u64, Vec<u8>])]
+fn made<T: Default>() -> T {
+    T::default()
+}
+
+#[perf_test(consts = [16, SMALL], types = [u32, String], args = [None])]
+fn filled<const N: usize, T: Clone + Default>(b: &mut Bencher, n: Option<[T; N]>) {
+    b.iter(|| {
+        n.clone()
+            .unwrap_or_else(|| std::array::from_fn(|_| T::default()))
+    });
+}
+
+#[perf_test(consts = [-1, 7])]
+fn shifted<const N: i8>() -> i8 {
+    black_box(N)
+}
+
+#[perf_test(threads = [1, 2, 0], max_time = "1s")]
+fn shared() -> u64 {
+    black_box(1u64) + black_box(2u64)
+}
+
+#[perf_test(threads = 4, types = [u16], args = [10, 100, 1000, 10000], complexity = "n")]
+fn shared_args<T: From<u8> + Copy>(b: &mut Bencher, n: u64) {
+    b.iter_shared(|| (0..n).fold(T::from(0), |_, i| T::from(i as u8)));
+}
+
+#[perf_test(types = [u32])]
+async fn fetched<T: Default>() -> T {
+    T::default()
+}
+
 #[perf_test]
 const fn const_fn() -> u64 {
     42
@@ -167,7 +200,9 @@ fn attribute_line(fn_name: &str) -> u32 {
     let lines: Vec<&str> = source.lines().collect();
     let def = lines
         .iter()
-        .position(|l| l.contains(&format!("fn {fn_name}(")))
+        .position(|l| {
+            l.contains(&format!("fn {fn_name}(")) || l.contains(&format!("fn {fn_name}<"))
+        })
         .expect("function in this file");
     let attr = lines[..def]
         .iter()
@@ -189,8 +224,13 @@ fn names_follow_the_module_path_without_the_crate() {
         "counted_on_cpu",
         "counted_on_the_wall",
         "every_option",
+        "fetched::u32",
         "fib::10",
         "fib::1000",
+        "filled::String::16::None",
+        "filled::String::SMALL::None",
+        "filled::u32::16::None",
+        "filled::u32::SMALL::None",
         "floats::-2.25",
         "floats::0.5",
         "grows::100",
@@ -199,10 +239,22 @@ fn names_follow_the_module_path_without_the_crate() {
         "grows::SMALL",
         "ignored_flag",
         "ignored_with_reason",
+        "made::Vec<u8>",
+        "made::u64",
+        "made::u8",
         "match",
         "micro_sign_and_zero_warmup",
         "owned_string::owned",
         "returns_value",
+        "shared::t1",
+        "shared::t2",
+        "shared::tmax",
+        "shared_args::u16::t4::10",
+        "shared_args::u16::t4::100",
+        "shared_args::u16::t4::1000",
+        "shared_args::u16::t4::10000",
+        "shifted::-1",
+        "shifted::7",
         "signed::-5",
         "signed::0",
         "signed::7i32",
@@ -355,7 +407,7 @@ fn complexity_is_the_declared_class_on_every_argument_only() {
         assert_eq!(t.function_name(), "grows");
     }
     for t in all_tests() {
-        if t.fn_name != "grows" && t.fn_name != "async_with_arg" {
+        if !["grows", "async_with_arg", "shared_args::u16::t4"].contains(&t.fn_name) {
             assert_eq!(t.options.complexity, None, "{}", t.name());
         }
     }
@@ -364,4 +416,42 @@ fn complexity_is_the_declared_class_on_every_argument_only() {
 #[test]
 fn cfg_on_the_function_applies_to_its_registration() {
     assert!(all_tests().iter().all(|t| t.fn_name != "compiled_out"));
+}
+
+#[test]
+fn each_instance_is_registered_under_its_segments() {
+    let t = test("filled::String::SMALL::None");
+    assert_eq!(t.fn_name, "filled::String::SMALL");
+    assert_eq!(t.arg, Some("None"));
+    assert_eq!(t.function_name(), "filled::String::SMALL");
+    assert_eq!(t.line, attribute_line("filled"));
+    assert_eq!(test("made::Vec<u8>").fn_name, "made::Vec<u8>");
+    assert_eq!(test("made::Vec<u8>").arg, None);
+    let bodies = ["made::u8", "made::u64", "made::Vec<u8>"].map(|n| test(n).body as usize);
+    assert!(bodies[0] != bodies[1] && bodies[1] != bodies[2]);
+}
+
+#[test]
+fn each_thread_count_is_its_instances_option_and_the_others_are_shared() {
+    for (name, threads) in [
+        ("shared::t1", Some(1)),
+        ("shared::t2", Some(2)),
+        ("shared::tmax", Some(0)),
+        ("shared_args::u16::t4::10", Some(4)),
+        ("made::u8", None),
+        ("unit_body", None),
+    ] {
+        assert_eq!(test(name).options.threads, threads, "{name}");
+    }
+    assert_eq!(test("shared::t2").options.max_time_ns, Some(1_000_000_000));
+}
+
+#[test]
+fn complexity_groups_the_arguments_of_one_instance() {
+    use perfmark::__private::Complexity;
+    for arg in ["10", "100", "1000", "10000"] {
+        let t = test(&format!("shared_args::u16::t4::{arg}"));
+        assert_eq!(t.options.complexity, Some(Complexity::Linear));
+        assert_eq!(t.function_name(), "shared_args::u16::t4");
+    }
 }

@@ -39,7 +39,9 @@ fn run(exe: &Path, args: &[&str], report_dir: &Path) -> Output {
             cmd.env_remove(k);
         }
     }
-    cmd.env("PERFMARK_NO_LOCK", "1").output().expect("the test binary runs")
+    cmd.env("PERFMARK_NO_LOCK", "1")
+        .output()
+        .expect("the test binary runs")
 }
 
 fn report(dir: &Path) -> serde_json::Value {
@@ -85,7 +87,10 @@ fn each_thread_count_is_a_test_of_its_own() {
         "own_work::t2",
         "crowded::t4",
     ] {
-        assert!(listed.contains(&format!("{name}: test")), "{name}\n{listed}");
+        assert!(
+            listed.contains(&format!("{name}: test")),
+            "{name}\n{listed}"
+        );
     }
 }
 
@@ -98,7 +103,10 @@ fn a_contended_lock_grows_with_threads_and_shared_nothing_work_stays_flat() {
     let lock = ns(&r, "locked::t2") / ns(&r, "locked::t1");
     let own = ns(&r, "own_work::t2") / ns(&r, "own_work::t1");
     assert!(lock > 1.5, "a contended lock: t2/t1 = {lock:.2}");
-    assert!((0.7..1.4).contains(&own), "shared-nothing work: t2/t1 = {own:.2}");
+    assert!(
+        (0.7..1.4).contains(&own),
+        "shared-nothing work: t2/t1 = {own:.2}"
+    );
     // Each thread's own time and where the team ran.
     let team = &test_named(&r, "locked::t2")["threads"];
     assert_eq!(team["count"], 2, "{team}");
@@ -106,11 +114,15 @@ fn a_contended_lock_grows_with_threads_and_shared_nothing_work_stays_flat() {
     assert!(test_named(&r, "locked::t1")["threads"].is_null());
     // The scaling lines, in report.json and on the console.
     let lines = r["scaling"].as_array().expect("scaling lines");
-    let functions: Vec<&str> = lines.iter().map(|l| l["function"].as_str().unwrap()).collect();
+    let functions: Vec<&str> = lines
+        .iter()
+        .map(|l| l["function"].as_str().unwrap())
+        .collect();
     assert_eq!(functions, ["locked", "atomic", "own_work"], "{lines:?}");
     let console = stdout(&out);
     assert!(
-        console.contains("scaling locked: 1 thread ") && console.contains(" per iteration per thread"),
+        console.contains("scaling locked: 1 thread ")
+            && console.contains(" per iteration per thread"),
         "{console}"
     );
 }
@@ -124,11 +136,11 @@ fn more_threads_than_cpus_are_said_to_share_them() {
     let r = report(&dir);
     let t = test_named(&r, "crowded::t4");
     let apart = t["threads"]["apart"].as_bool().unwrap();
-    let warned = t["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|w| w.as_str().unwrap().starts_with("4 threads, not each on a CPU of its own"));
+    let warned = t["warnings"].as_array().unwrap().iter().any(|w| {
+        w.as_str()
+            .unwrap()
+            .starts_with("4 threads, not each on a CPU of its own")
+    });
     if cpus < 4 {
         assert!(!apart && warned, "{t}");
     } else {
@@ -139,19 +151,29 @@ fn more_threads_than_cpus_are_said_to_share_them() {
 #[test]
 fn a_panicking_thread_and_the_wrong_form_fail_their_tests() {
     let dir = scratch("faults");
-    let out = run(base(), &["one_thread_panics", "wrong_form", "--no-processes"], &dir);
+    let out = run(
+        base(),
+        &["one_thread_panics", "wrong_form", "--no-processes"],
+        &dir,
+    );
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
     let r = report(&dir);
     let panicked = test_named(&r, "one_thread_panics::t2");
     assert_eq!(panicked["verdict"], "fail", "{panicked}");
     assert!(
-        panicked["panic"].as_str().unwrap().contains("a helper thread broke at call 10000"),
+        panicked["panic"]
+            .as_str()
+            .unwrap()
+            .contains("a helper thread broke at call 10000"),
         "{panicked}"
     );
     let wrong = test_named(&r, "wrong_form::t2");
     assert_eq!(wrong["verdict"], "fail", "{wrong}");
     assert!(
-        wrong["panic"].as_str().unwrap().contains("hand its routine to `Bencher::iter_shared`"),
+        wrong["panic"]
+            .as_str()
+            .unwrap()
+            .contains("hand its routine to `Bencher::iter_shared`"),
         "{wrong}"
     );
 }
@@ -160,7 +182,11 @@ fn a_panicking_thread_and_the_wrong_form_fail_their_tests() {
 fn the_locks_budget_fails_when_the_lock_is_held_longer() {
     let dir = scratch("base-budget");
     let out = run(base(), &["locked::t2", "--exact"], &dir);
-    assert!(out.status.success(), "the base's lock within budget: {}", explain(&out));
+    assert!(
+        out.status.success(),
+        "the base's lock within budget: {}",
+        explain(&out)
+    );
     let dir = scratch("head-budget");
     let out = run(head(), &["locked::t2", "--exact"], &dir);
     assert_eq!(out.status.code(), Some(101), "{}", explain(&out));

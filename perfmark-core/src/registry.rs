@@ -14,7 +14,10 @@ pub struct PerfTest {
     /// `module_path!()` at the test's definition, e.g. `perf::sorting`.
     /// The first segment (the crate) is dropped from the test's name.
     pub module_path: &'static str,
-    /// The function's identifier.
+    /// The function's identifier followed by the segments of its instance,
+    /// each after `::`, for a function with `types`, `consts` or `threads`:
+    /// the type, the constant and the thread count (`sort::u32::16::t2`);
+    /// the identifier alone otherwise.
     pub fn_name: &'static str,
     /// For `args = [...]` tests: the argument as written (string literals
     /// without quotes), appended to the name as `fn_name::arg`.

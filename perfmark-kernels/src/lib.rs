@@ -41,9 +41,9 @@
 //! kernel's measured time and rate on a reference machine.
 
 pub mod allocation;
-pub mod contention;
 #[cfg(feature = "tokio")]
 pub mod channel;
+pub mod contention;
 pub mod fileio;
 pub mod linalg;
 pub mod livermore;

@@ -126,7 +126,8 @@ fn contains_impl(tokens: TokenStream) -> bool {
     })
 }
 
-fn primitive(ty: &Type) -> Option<Primitive> {
+/// The primitive `ty` names, if any: the types whose literals the macro knows.
+pub fn primitive(ty: &Type) -> Option<Primitive> {
     match ty {
         Type::Reference(reference) if reference.mutability.is_none() => match &*reference.elem {
             Type::Path(path) if path.qself.is_none() && path.path.is_ident("str") => {

@@ -9,10 +9,12 @@
 //! parse carries on, so all of them are reported together.
 
 use perfmark_options::{Key, Kind};
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::{Group, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
-use syn::parse::Parser;
-use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitInt, LitStr, Path, UnOp};
+use syn::parse::discouraged::Speculative;
+use syn::parse::{ParseStream, Parser};
+use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitInt, LitStr, Path, Type, UnOp};
 
 use crate::ctxt::Ctxt;
 
@@ -26,6 +28,13 @@ pub struct Attr {
     pub values: Vec<(Key, Written)>,
     /// `args = [e1, e2, …]`: the array expression, elements as written.
     pub args: Option<ExprArray>,
+    /// `types = [T1, T2, …]`: each element a type.
+    pub types: Option<List<Type>>,
+    /// `consts = [c1, c2, …]`: the array expression, elements as written.
+    pub consts: Option<ExprArray>,
+    /// `threads = [n1, n2, …]`, or `threads = n` taken as `[n]`: elements
+    /// as written.
+    pub threads: Option<List<Expr>>,
     /// `ignore` or `ignore = "why"`.
     pub ignore: Option<IgnoreAttr>,
     /// Every key written, valid or not: validation then does not report an
@@ -58,6 +67,17 @@ pub enum Written {
     },
 }
 
+/// A list option as written, `key = [e1, e2, …]`.
+pub struct List<T> {
+    /// The option's key, for errors about the option as a whole.
+    pub key: Path,
+    /// The value as written (the brackets and what they hold), for errors
+    /// about the list.
+    pub tokens: TokenStream,
+    /// The elements, in the order written.
+    pub elems: Vec<T>,
+}
+
 /// `ignore` as written.
 pub enum IgnoreAttr {
     /// `ignore` alone.
@@ -74,6 +94,9 @@ enum Value {
     Expr(Expr),
     /// `key(…)`: never accepted, kept for the error span.
     List(TokenTree),
+    /// `key = [ … ]` for an option whose elements are not expressions
+    /// (`types`): the bracketed group, its elements parsed by the option.
+    Brackets(Group),
 }
 
 impl Attr {
@@ -84,7 +107,7 @@ impl Attr {
         let parser = syn::meta::parser(|meta| {
             // Consume the value first, whatever the key: the parse then goes
             // on to the next option even after an unknown or duplicate key.
-            let value = Value::parse(&meta)?;
+            let value = Value::parse(&meta, meta.path.is_ident("types"))?;
             if meta.path.is_ident("crate") {
                 attr.set_crate(cx, &meta.path, value);
             } else if let Some(key) = attr.new_key(cx, &meta.path) {
@@ -176,7 +199,10 @@ impl Attr {
                     self.values.push((key, written));
                 }
             }
-            Kind::List => self.args = args_value(cx, path, value),
+            Kind::List => self.args = array_value(cx, key, path, value),
+            Kind::Consts => self.consts = array_value(cx, key, path, value),
+            Kind::Types => self.types = types_value(cx, path, value),
+            Kind::Threads(_) => self.threads = threads_value(cx, path, value),
             Kind::FlagOrText => self.ignore = ignore_value(cx, path, value),
         }
     }
@@ -184,9 +210,29 @@ impl Attr {
 
 impl Value {
     /// Consumes the value part of the option `meta` is at, whatever its form.
-    fn parse(meta: &ParseNestedMeta<'_>) -> syn::Result<Value> {
+    /// With `brackets`, a value in brackets is kept as tokens (its elements
+    /// are types, which an expression cannot hold), and any other is parsed
+    /// as a type (so that `types = Vec<u8>` is not a parse error of its own).
+    fn parse(meta: &ParseNestedMeta<'_>, brackets: bool) -> syn::Result<Value> {
         Ok(if meta.input.peek(syn::Token![=]) {
-            Value::Expr(meta.value()?.parse()?)
+            let input = meta.value()?;
+            if brackets && input.peek(syn::token::Bracket) {
+                match input.parse()? {
+                    TokenTree::Group(group) => Value::Brackets(group),
+                    _ => unreachable!("a bracket was peeked"),
+                }
+            } else if brackets {
+                let fork = input.fork();
+                match fork.parse::<Type>() {
+                    Ok(ty) if fork.is_empty() || fork.peek(syn::Token![,]) => {
+                        input.advance_to(&fork);
+                        Value::Expr(Expr::Verbatim(ty.into_token_stream()))
+                    }
+                    _ => Value::Expr(input.parse()?),
+                }
+            } else {
+                Value::Expr(input.parse()?)
+            }
         } else if meta.input.peek(syn::token::Paren) {
             Value::List(meta.input.parse()?)
         } else {
@@ -223,6 +269,15 @@ fn wrong_value(cx: &Ctxt, key: Key, path: &Path, value: &Value) {
                 key.name(),
                 key.name(),
                 key.name(),
+                key.accepts()
+            ),
+        ),
+        Value::Brackets(group) => cx.error_spanned_by(
+            group,
+            format!(
+                "invalid {} `{}`: expected {}",
+                key.name(),
+                tokens_text(group),
                 key.accepts()
             ),
         ),
@@ -276,23 +331,7 @@ fn number_value(cx: &Ctxt, key: Key, path: &Path, value: Value) -> Option<Writte
 /// the parser, says a count cannot be negative).
 fn integer_value(cx: &Ctxt, key: Key, path: &Path, value: Value) -> Option<Written> {
     if let Value::Expr(expr) = &value {
-        let digits = match expr {
-            Expr::Lit(ExprLit {
-                lit: Lit::Int(lit), ..
-            }) => Some(int_digits(lit)),
-            Expr::Unary(ExprUnary {
-                op: UnOp::Neg(_),
-                expr: inner,
-                ..
-            }) => match &**inner {
-                Expr::Lit(ExprLit {
-                    lit: Lit::Int(lit), ..
-                }) => Some(format!("-{}", int_digits(lit))),
-                _ => None,
-            },
-            _ => None,
-        };
-        if let Some(digits) = digits {
+        if let Some(digits) = integer_text(expr) {
             return Some(Written::Integer {
                 expr: expr.clone(),
                 digits,
@@ -311,13 +350,127 @@ fn float_value(lit: &LitFloat) -> Option<f64> {
     lit.base10_parse::<f64>().ok()
 }
 
-fn args_value(cx: &Ctxt, path: &Path, value: Value) -> Option<ExprArray> {
+/// The list `key = [e1, e2, …]` of expressions (`args`, `consts`).
+fn array_value(cx: &Ctxt, key: Key, path: &Path, value: Value) -> Option<ExprArray> {
     match value {
         Value::Expr(Expr::Array(array)) => Some(array),
         other => {
-            wrong_value(cx, Key::Args, path, &other);
+            wrong_value(cx, key, path, &other);
             None
         }
+    }
+}
+
+/// `types = [T1, T2, …]`: each element is parsed as a type; one that is
+/// not is reported and the list refused (its other elements still checked).
+fn types_value(cx: &Ctxt, path: &Path, value: Value) -> Option<List<Type>> {
+    let Value::Brackets(group) = value else {
+        wrong_value(cx, Key::Types, path, &value);
+        return None;
+    };
+    let mut ok = true;
+    let parser = |input: ParseStream<'_>| {
+        let mut elems = Vec::new();
+        while !input.is_empty() {
+            let fork = input.fork();
+            let at_element_end =
+                |stream: ParseStream<'_>| stream.is_empty() || stream.peek(syn::Token![,]);
+            match fork.parse::<Type>() {
+                Ok(ty) if at_element_end(&fork) => {
+                    input.advance_to(&fork);
+                    elems.push(ty);
+                }
+                _ => {
+                    let written = skip_element(input)?;
+                    cx.error_spanned_by(
+                        &written,
+                        format!(
+                            "invalid types element `{}`: expected a type, such as `u32`, \
+                             `String` or `Vec<u8>`",
+                            tokens_text(&written)
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+            if !input.is_empty() {
+                input.parse::<syn::Token![,]>()?;
+            }
+        }
+        Ok(elems)
+    };
+    match parser.parse2(group.stream()) {
+        Ok(elems) if ok => Some(List {
+            key: path.clone(),
+            tokens: group.into_token_stream(),
+            elems,
+        }),
+        Ok(_) => None,
+        Err(error) => {
+            cx.syn_error(error);
+            None
+        }
+    }
+}
+
+/// Consumes the tokens of one list element, up to the next comma outside
+/// any group, and returns them.
+fn skip_element(input: ParseStream<'_>) -> syn::Result<TokenStream> {
+    input.step(|cursor| {
+        let mut rest = *cursor;
+        let mut written = TokenStream::new();
+        while let Some((tree, next)) = rest.token_tree() {
+            if matches!(&tree, TokenTree::Punct(p) if p.as_char() == ',') {
+                break;
+            }
+            written.extend([tree]);
+            rest = next;
+        }
+        Ok((written, rest))
+    })
+}
+
+/// `threads = [n1, n2, …]`, or one integer literal alone, taken as a list
+/// of one (its elements are checked by validation).
+fn threads_value(cx: &Ctxt, path: &Path, value: Value) -> Option<List<Expr>> {
+    let list = |tokens: TokenStream, elems| List {
+        key: path.clone(),
+        tokens,
+        elems,
+    };
+    match value {
+        Value::Expr(Expr::Array(array)) => {
+            let tokens = array.to_token_stream();
+            Some(list(tokens, array.elems.into_iter().collect()))
+        }
+        Value::Expr(expr) if integer_text(&expr).is_some() => {
+            Some(list(expr.to_token_stream(), vec![expr]))
+        }
+        other => {
+            wrong_value(cx, Key::Threads, path, &other);
+            None
+        }
+    }
+}
+
+/// The digits of an integer literal, minus sign included (`-1`, `1000`
+/// for `1_000u64`); `None` for anything else.
+pub fn integer_text(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(lit), ..
+        }) => Some(int_digits(lit)),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr: inner,
+            ..
+        }) => match &**inner {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(lit), ..
+            }) => Some(format!("-{}", int_digits(lit))),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -508,8 +661,9 @@ mod tests {
             errors,
             [
                 "unknown option `regresion`: accepted options are budget, confidence, \
-                 regression, precision, max_time, warmup, args, ignore, allocs, instructions, count_regression, complexity and \
-                 measure; did you mean `regression`?"
+                 regression, precision, max_time, warmup, args, types, consts, threads, ignore, \
+                 allocs, instructions, count_regression, complexity and measure; did you mean \
+                 `regression`?"
             ]
         );
     }

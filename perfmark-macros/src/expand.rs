@@ -51,6 +51,7 @@ fn parse_fn(input: TokenStream) -> syn::Result<ItemFn> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perfmark_options::Key;
     use proc_macro2::{Spacing, TokenTree};
     use quote::quote;
 
@@ -224,5 +225,378 @@ mod tests {
         let text = out.to_string();
         assert!(text.contains("goes on a function"), "{text}");
         assert!(text.ends_with("struct S ;"), "{text}");
+    }
+
+    /// The expansion's text, asserting it has no error.
+    fn expanded(attr: TokenStream, function: TokenStream) -> String {
+        let text = perf_test(attr, function).to_string();
+        assert!(!text.contains("compile_error"), "{text}");
+        text
+    }
+
+    /// The expansion's error messages, asserting there is one at least.
+    fn refused(attr: TokenStream, function: TokenStream) -> Vec<String> {
+        let text = perf_test(attr, function).to_string();
+        assert!(!text.contains("submit"), "{text}");
+        let messages: Vec<String> = text
+            .split("compile_error ! {")
+            .skip(1)
+            .map(|rest| {
+                let start = rest.find('"').expect("a message") + 1;
+                let end = rest[start..].find("\" }").expect("its end") + start;
+                rest[start..end].replace("\\\"", "\"")
+            })
+            .collect();
+        assert!(!messages.is_empty(), "{text}");
+        messages
+    }
+
+    /// The `fn_name` of every registration, in order.
+    fn fn_names(text: &str) -> Vec<String> {
+        text.split("fn_name : \"")
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').expect("closing quote")].to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn one_test_per_type_const_thread_count_and_argument() {
+        let text = expanded(
+            quote!(
+                args = [10, 100],
+                threads = [1, 0],
+                consts = [16, SMALL],
+                types = [u32, Vec<u8>]
+            ),
+            quote!(
+                fn sort<const N: usize, T: Ord>(b: &mut Bencher, n: Vec<[T; N]>) {
+                    b.iter_shared(|| n.len())
+                }
+            ),
+        );
+        assert_eq!(text.matches("inventory :: submit !").count(), 16, "{text}");
+        let names = fn_names(&text);
+        let mut expected = Vec::new();
+        for ty in ["u32", "Vec<u8>"] {
+            for konst in ["16", "SMALL"] {
+                for threads in ["t1", "tmax"] {
+                    let name = format!("sort::{ty}::{konst}::{threads}");
+                    // One registration per argument, each under the instance's name.
+                    expected.extend([name.clone(), name]);
+                }
+            }
+        }
+        assert_eq!(names, expected);
+        // The signature's order: the const parameter first.
+        assert!(
+            text.contains("sort :: < 16 , u32 > (bencher , arg)"),
+            "{text}"
+        );
+        assert!(text.contains("sort :: < SMALL , Vec < u8 > >"), "{text}");
+        // The argument's type, with the instance's type and value in place.
+        assert!(
+            text.contains("let arg : Vec < [u32 ; 16] > = 10 ;"),
+            "{text}"
+        );
+        assert!(
+            text.contains("let arg : Vec < [Vec < u8 > ; SMALL] > = 100 ;"),
+            "{text}"
+        );
+        assert_eq!(
+            text.matches("threads : :: core :: option :: Option :: Some (1u64)")
+                .count(),
+            8
+        );
+        assert_eq!(
+            text.matches("threads : :: core :: option :: Option :: Some (0u64)")
+                .count(),
+            8
+        );
+        assert_eq!(
+            text.matches("arg : :: core :: option :: Option :: Some (\"10\")")
+                .count(),
+            8
+        );
+    }
+
+    #[test]
+    fn a_body_without_bencher_runs_on_every_thread_with_threads() {
+        let text = expanded(
+            quote!(threads = 4, types = [u8]),
+            quote!(
+                fn count<T: Default>() -> T {
+                    T::default()
+                }
+            ),
+        );
+        assert_eq!(fn_names(&text), ["count::u8::t4"]);
+        assert!(
+            text.contains("bencher . iter_shared (count :: < u8 >)"),
+            "{text}"
+        );
+        let plain = expanded(
+            quote!(types = [u8, u16]),
+            quote!(
+                fn count<T: Default>() -> T {
+                    T::default()
+                }
+            ),
+        );
+        assert_eq!(fn_names(&plain), ["count::u8", "count::u16"]);
+        assert!(
+            plain.contains("bencher . iter (count :: < u16 >)"),
+            "{plain}"
+        );
+        assert!(!plain.contains("threads :"), "{plain}");
+    }
+
+    #[test]
+    fn names_and_calls_of_every_shape() {
+        // A negative constant goes in braces in the turbofish, and the
+        // parameter's type takes it too.
+        let text = expanded(
+            quote!(consts = [-1, 3], args = [1]),
+            quote!(
+                fn shift<const N: i8>(n: Wrapper<N>) {}
+            ),
+        );
+        assert_eq!(fn_names(&text), ["shift::-1", "shift::3"]);
+        assert!(text.contains("shift :: < { - 1 } >"), "{text}");
+        assert!(
+            text.contains("let arg : Wrapper < { - 1 } > = 1 ;"),
+            "{text}"
+        );
+        assert!(
+            text.contains("iter_batched (|| < Wrapper < 3 > as"),
+            "{text}"
+        );
+        // The bencher shape, with the type's spaces left out of the name
+        // but between two words.
+        let text = expanded(
+            quote!(types = [[u8; 64], &'static str]),
+            quote!(
+                fn fill<T>(b: &mut Bencher) {
+                    b.iter(|| 1)
+                }
+            ),
+        );
+        assert_eq!(fn_names(&text), ["fill::[u8;64]", "fill::&'static str"]);
+        assert!(text.contains("fill :: < [u8 ; 64] > (bencher)"), "{text}");
+        // An async fn over types.
+        let text = expanded(
+            quote!(types = [u32]),
+            quote!(
+                async fn fetch<T: Default>() -> T {
+                    T::default()
+                }
+            ),
+        );
+        assert!(text.contains(". iter (fetch :: < u32 >)"), "{text}");
+        // Complexity sizes the substituted type.
+        let text = expanded(
+            quote!(types = [u64], args = [1, 2, 3, 4], complexity = "n"),
+            quote!(
+                fn scan<T>(b: &mut Bencher, n: T) {
+                    b.iter(|| 1)
+                }
+            ),
+        );
+        assert!(
+            text.contains("< u64 as :: perfmark :: __private :: Size > :: size"),
+            "{text}"
+        );
+        assert_eq!(fn_names(&text), ["scan::u64"; 4]);
+    }
+
+    #[test]
+    fn generic_parameters_need_their_lists() {
+        let errors = refused(
+            TokenStream::new(),
+            quote!(
+                fn make<T: Default, const N: usize>() -> T {
+                    T::default()
+                }
+            ),
+        );
+        assert_eq!(
+            errors,
+            [
+                "`fn make<T, const N: usize>` is generic over the type `T`: name the types to \
+                 test it with, as in `types = [u32, String]` (one test per type)",
+                "`fn make<T, const N: usize>` is generic over the constant `N`: name the values \
+                 to test it with, as in `consts = [16, 64]` (one test per value)"
+            ]
+        );
+        let errors = refused(
+            quote!(types = [u8], consts = [1]),
+            quote!(
+                fn plain() {}
+            ),
+        );
+        assert!(
+            errors[0].starts_with("`types` is given but `fn plain` has no type"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("`consts` is given but `fn plain` has no const"),
+            "{errors:?}"
+        );
+        let errors = refused(
+            quote!(types = [u8]),
+            quote!(
+                fn two<T, U>() {}
+            ),
+        );
+        assert_eq!(
+            errors,
+            ["`fn two<T, U>` has 2 type parameters, and perfmark instantiates one type parameter \
+              (from `types`) and one const parameter (from `consts`): make `U` concrete"]
+        );
+        let errors = refused(
+            quote!(types = [u8]),
+            quote!(
+                fn borrow<'a, T>() {}
+            ),
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("a perf test cannot have lifetime parameters"));
+    }
+
+    #[test]
+    fn list_elements_are_checked() {
+        let function = quote!(
+            fn f<T, const N: usize>() {}
+        );
+        let errors = refused(quote!(types = [], consts = []), function.clone());
+        assert!(errors[0].starts_with("`types` is empty"), "{errors:?}");
+        assert!(errors[1].starts_with("`consts` is empty"), "{errors:?}");
+        let errors = refused(
+            quote!(
+                types = [u32, 5, u32],
+                consts = [16, -1, 16, N * 2, 1.5, "x"]
+            ),
+            function.clone(),
+        );
+        assert_eq!(
+            errors,
+            [
+                "invalid types element `5`: expected a type, such as `u32`, `String` or `Vec<u8>`",
+                "constant `-1` does not fit parameter `const N: usize`: expected a non-negative \
+                 integer literal such as 10, found a negative integer literal",
+                "duplicate constant `16`: each value names a test (`f::16`), so each must be \
+                 different",
+                "invalid consts element `N*2`: expected an integer, `bool` or `char` literal \
+                 (`16`, `-1`, `true`, `'a'`) or the path of a constant (`SMALL`); for an \
+                 expression, define a `const` and name it",
+                "invalid consts element `1.5`: expected an integer, `bool` or `char` literal \
+                 (`16`, `-1`, `true`, `'a'`) or the path of a constant (`SMALL`); for an \
+                 expression, define a `const` and name it",
+                "invalid consts element `\"x\"`: expected an integer, `bool` or `char` literal \
+                 (`16`, `-1`, `true`, `'a'`) or the path of a constant (`SMALL`); for an \
+                 expression, define a `const` and name it",
+            ]
+        );
+        let errors = refused(quote!(types = [u32, u32], consts = [1]), function.clone());
+        assert_eq!(
+            errors,
+            ["duplicate type `u32`: each type names a test (`f::u32`), so each must be different"]
+        );
+        let errors = refused(quote!(types = u32, consts = 1), function);
+        assert!(
+            errors[0].starts_with("invalid types `u32`: expected a list of types"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("invalid consts `1`: expected a list of constant"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn thread_counts_are_checked() {
+        let function = quote!(
+            fn f() {}
+        );
+        let errors = refused(quote!(threads = [2, 2, -1, 1025, 1.5, x]), function.clone());
+        let accepts = Key::Threads.accepts();
+        assert_eq!(
+            errors,
+            [
+                "duplicate thread count `2`: each count names a test (`f::t2`), so each must be \
+                 different"
+                    .to_owned(),
+                format!(
+                    "invalid threads `-1`: a thread count cannot be negative; expected {accepts}"
+                ),
+                format!(
+                    "invalid threads `1025`: perfmark runs at most 1024 threads at once; \
+                     expected {accepts}"
+                ),
+                format!("invalid threads `1.5`: expected {accepts}"),
+                format!("invalid threads `x`: expected {accepts}"),
+            ]
+        );
+        let many: Vec<u64> = (1..=65).collect();
+        let errors = refused(quote!(threads = [#(#many),*]), function.clone());
+        assert_eq!(
+            errors,
+            ["`threads` has 65 thread counts, and a test takes at most 64 (one test each)"]
+        );
+        let errors = refused(quote!(threads = []), function.clone());
+        assert!(errors[0].starts_with("`threads` is empty"), "{errors:?}");
+        let errors = refused(quote!(threads = "4"), function);
+        assert!(
+            errors[0].starts_with("invalid threads `\"4\"`: expected"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn threads_need_a_routine_the_threads_can_share() {
+        let errors = refused(
+            quote!(threads = [2], args = [10]),
+            quote!(
+                fn f(n: u64) {}
+            ),
+        );
+        assert_eq!(
+            errors,
+            [
+                "with `threads`, a test with `args` takes the bencher and hands it the routine \
+              itself: write `fn f(b: &mut Bencher, n: u64)` and call `b.iter_shared(|| …)`, so \
+              that the test chooses what the threads share of the argument and what each makes \
+              of its own"
+            ]
+        );
+        let errors = refused(
+            quote!(threads = [2]),
+            quote!(
+                async fn f() {}
+            ),
+        );
+        assert!(
+            errors[0].starts_with("`threads` cannot time an `async fn`"),
+            "{errors:?}"
+        );
+        let errors = refused(
+            quote!(threads = [2], measure = "cpu"),
+            quote!(
+                fn f() {}
+            ),
+        );
+        assert!(
+            errors[0].starts_with("`measure = \"cpu\"` cannot time a `threads` test"),
+            "{errors:?}"
+        );
+        // The bencher and `args` with it are accepted.
+        let text = expanded(
+            quote!(threads = [1, 2], args = [10]),
+            quote!(
+                fn f(b: &mut Bencher, n: u64) {
+                    b.iter_shared(|| n)
+                }
+            ),
+        );
+        assert_eq!(fn_names(&text), ["f::t1", "f::t2"]);
     }
 }

@@ -1,5 +1,7 @@
 //! Turns a validated [`Test`] into the function plus its registration: one
-//! `::perfmark::__private::PerfTest` per test, submitted with `inventory`.
+//! `::perfmark::__private::PerfTest` per test, submitted with `inventory`:
+//! one per instance (a type of `types`, a value of `consts`, a count of
+//! `threads`) and, for `args`, per argument of each.
 //!
 //! Everything generated lives in `const _: () = { … };` and names locals
 //! with `Span::mixed_site()`, so nothing can collide with the user's names,
@@ -13,21 +15,30 @@ use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens as _};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Ident, Type};
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, ExprUnary, Ident, Type, UnOp};
 
-use crate::valid::{Arg, Ignore, Options, Shape, Test};
+use crate::valid::{Arg, Generic, Ignore, Instance, Options, Shape, Test};
 
 /// The function unchanged, then its registration (with the function's `cfg`
 /// attributes, so that a test compiled out is not registered either).
+///
+/// Each instance's tests are registered under the function's identifier
+/// followed by the instance's segments (`fn_name: "sort::u32::t2"`), so
+/// that an argument is always the name's last segment and the tests of one
+/// instance form one complexity group.
 pub fn expand(test: &Test<'_>) -> TokenStream {
     let func = test.func;
     let pm = &test.krate;
-    let fn_name = func.sig.ident.unraw().to_string();
+    let ident = func.sig.ident.unraw().to_string();
     let cfgs = func.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
-    let options = options(&test.options, pm);
-    let submits = entries(test)
-        .into_iter()
-        .map(|entry| submit(pm, &fn_name, &options, entry));
+    let submits = test.instances.iter().flat_map(|instance| {
+        let fn_name = format!("{ident}{}", instance.segments);
+        let options = options(&test.options, instance.threads, pm);
+        entries(test, instance)
+            .into_iter()
+            .map(move |entry| submit(pm, &fn_name, &options, entry))
+    });
     quote! {
         #func
         #(#cfgs)*
@@ -74,10 +85,11 @@ impl BencherTokens {
     }
 }
 
-/// The entry of each test `test` registers: one for a function without
+/// The entry of each test of `instance`: one for a function without
 /// `args`, else one per element of `args`, in the order written.
-fn entries(test: &Test<'_>) -> Vec<Entry> {
-    let ident = &test.func.sig.ident;
+fn entries(test: &Test<'_>, instance: &Instance<'_>) -> Vec<Entry> {
+    let callee = callee(test, instance);
+    let ident = &callee;
     let bencher = BencherTokens::of(test);
     let (name, ty, forms) = (&bencher.name, &bencher.ty, &bencher.forms);
     let single = |body| {
@@ -92,6 +104,11 @@ fn entries(test: &Test<'_>) -> Vec<Entry> {
         // `black_box`, so the work cannot be optimized away (Sestoft's
         // Mark2 in "Microbenchmarks in Java and C#"; Boyer's `preventDce`
         // in `bb.util.Benchmark`).
+        // With `threads`, the body runs on every thread at once: `iter_shared`
+        // takes an `Fn + Sync`, as a function item is.
+        Shape::Iter if instance.threads.is_some() => {
+            single(quote!(|#name: #ty| #forms.iter_shared(#ident)))
+        }
         Shape::Iter => single(quote!(|#name: #ty| #forms.iter(#ident))),
         Shape::Bencher { ty: declared } => {
             // Spanned at the declared bencher type, so a wrong type is
@@ -103,18 +120,118 @@ fn entries(test: &Test<'_>) -> Vec<Entry> {
             bencher: takes_bencher,
             ty: declared,
             args,
-        } => args
-            .iter()
-            .map(|arg| args_entry(test, &bencher, declared, arg, *takes_bencher))
-            .collect(),
+        } => {
+            let declared = substitute(declared, &test.generics, instance);
+            args.iter()
+                .map(|arg| args_entry(test, ident, &bencher, &declared, arg, *takes_bencher))
+                .collect()
+        }
     }
 }
 
-/// The entry of the `args` element `arg`, for a parameter declared as
-/// `ty`: its name and its value when it is a number, and its body
-/// ([`args_body`]).
+/// The function as the body calls it: its identifier, and for a generic
+/// function the instance's type and constant in the signature's order
+/// (`sort::<u32, 16>`).
+fn callee(test: &Test<'_>, instance: &Instance<'_>) -> TokenStream {
+    let ident = &test.func.sig.ident;
+    if test.generics.is_empty() {
+        return quote!(#ident);
+    }
+    let arguments = test.generics.iter().map(|generic| match generic {
+        Generic::Type(_) => instance
+            .ty
+            .expect("a type parameter is given its type")
+            .to_token_stream(),
+        Generic::Const(_) => const_argument(
+            instance
+                .konst
+                .expect("a const parameter is given its value"),
+        ),
+    });
+    quote!(#ident::<#(#arguments),*>)
+}
+
+/// A `consts` element as a generic argument: a negative literal goes in
+/// braces, which a generic argument needs around an expression; a literal
+/// or a path does not (braces there draw the `unused_braces` lint).
+fn const_argument(value: &Expr) -> TokenStream {
+    match value {
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_), ..
+        }) => quote!({ #value }),
+        _ => value.to_token_stream(),
+    }
+}
+
+/// `ty` with the function's type and const parameters replaced by the
+/// instance's type and value (`Vec<T>` as `Vec<u32>`, `[u8; N]` as
+/// `[u8; 16]`); every other token keeps its span.
+fn substitute(ty: &Type, generics: &[Generic<'_>], instance: &Instance<'_>) -> Type {
+    let mut substitute = Substitute {
+        ty: None,
+        konst: None,
+    };
+    for generic in generics {
+        match *generic {
+            Generic::Type(ident) => substitute.ty = ident_with(ident, instance.ty),
+            Generic::Const(ident) => substitute.konst = ident_with(ident, instance.konst),
+        }
+    }
+    let mut ty = ty.clone();
+    substitute.visit_type_mut(&mut ty);
+    ty
+}
+
+fn ident_with<'a, T>(ident: &'a Ident, with: Option<&'a T>) -> Option<(&'a Ident, &'a T)> {
+    with.map(|with| (ident, with))
+}
+
+/// Replaces a path that is exactly a generic parameter's identifier: as a
+/// type (`Vec<T>`, and a const argument, which syn reads as a type:
+/// `Array<N>`) and as an expression (`[u8; N]`).
+struct Substitute<'a> {
+    ty: Option<(&'a Ident, &'a Type)>,
+    konst: Option<(&'a Ident, &'a Expr)>,
+}
+
+impl VisitMut for Substitute<'_> {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(path) = ty {
+            if path.qself.is_none() {
+                if let Some((_, with)) = self.ty.filter(|(i, _)| path.path.is_ident(*i)) {
+                    *ty = with.clone();
+                    return;
+                }
+                if let Some((_, value)) = self.konst.filter(|(i, _)| path.path.is_ident(*i)) {
+                    *ty = Type::Verbatim(const_argument(value));
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_type_mut(self, ty);
+    }
+
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        if let Expr::Path(path) = expr {
+            if let Some((_, value)) = self
+                .konst
+                .filter(|(i, _)| path.qself.is_none() && path.path.is_ident(*i))
+            {
+                *expr = Expr::Verbatim(const_argument(value));
+                return;
+            }
+        }
+        visit_mut::visit_expr_mut(self, expr);
+    }
+}
+
+/// The entry of the `args` element `arg`, for a parameter of the type `ty`
+/// (as declared, with the instance's type and value in place of the
+/// function's parameters), calling `callee`: its name and its value when
+/// it is a number, and its body ([`args_body`]).
 fn args_entry(
     test: &Test<'_>,
+    callee: &TokenStream,
     bencher: &BencherTokens,
     ty: &Type,
     arg: &Arg<'_>,
@@ -130,7 +247,7 @@ fn args_entry(
     };
     let body = args_body(
         &test.krate,
-        &test.func.sig.ident,
+        callee,
         bencher,
         ty,
         arg,
@@ -178,7 +295,7 @@ fn submit(pm: &TokenStream, fn_name: &str, options: &TokenStream, entry: Entry) 
 /// so a type that is not a size is reported there.
 fn args_body(
     pm: &TokenStream,
-    ident: &Ident,
+    ident: &TokenStream,
     BencherTokens {
         name: bencher,
         ty: bencher_ty,
@@ -222,8 +339,9 @@ fn args_body(
 
 /// `TestOptions { <given fields>, ..TestOptions::NONE }`: fields not given
 /// keep the runtime's "not given", and options added later do not break
-/// this code.
-fn options(options: &Options, pm: &TokenStream) -> TokenStream {
+/// this code. `threads` is the instance's thread count, where `threads` is
+/// given.
+fn options(options: &Options, threads: Option<u64>, pm: &TokenStream) -> TokenStream {
     let some = |value: TokenStream| quote!(::core::option::Option::Some(#value));
     let mut fields = Vec::new();
     for (key, value) in &options.values {
@@ -250,6 +368,12 @@ fn options(options: &Options, pm: &TokenStream) -> TokenStream {
             }
         };
         fields.push((field, some(tokens)));
+    }
+    if let Some(threads) = threads {
+        fields.push((
+            "threads",
+            some(Literal::u64_suffixed(threads).into_token_stream()),
+        ));
     }
     match &options.ignore {
         Ignore::No => {}

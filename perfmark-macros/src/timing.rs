@@ -12,9 +12,9 @@
 //!   uses it in a macro is left to the runtime.
 //! - **Two timing calls in a row.** Two statements of the function's own
 //!   block that each call a timing method on the bencher (`b.iter(…)`,
-//!   `b.iter_batched(…)`, `b.to_async(…).iter(…)`, …) run one after the
-//!   other on every path that reaches the second: a compile error at the
-//!   second. Calls in branches, loops or closures are the runtime's: which
+//!   `b.iter_batched(…)`, `b.iter_shared(…)`, `b.to_async(…).iter(…)`, …)
+//!   run one after the other on every path that reaches the second: a
+//!   compile error at the second. Calls in branches, loops or closures are the runtime's: which
 //!   of them run, and how often, the syntax does not say.
 
 use proc_macro2::{TokenStream, TokenTree};
@@ -25,8 +25,9 @@ use crate::ctxt::Ctxt;
 
 /// The bencher's methods that take the timed routine (`to_async` leads to
 /// the async forms, each of which takes it).
-const TIMING_METHODS: [&str; 6] = [
+const TIMING_METHODS: [&str; 7] = [
     "iter",
+    "iter_shared",
     "iter_batched",
     "iter_batched_ref",
     "iter_per_call",

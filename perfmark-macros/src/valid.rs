@@ -2,11 +2,14 @@
 //! the only input generation accepts. Every mistake is recorded in the
 //! [`Ctxt`], so one build reports all of them.
 
-use perfmark_options::{Key, Value};
-use syn::{Expr, ExprArray, ExprLit, ExprUnary, ItemFn, Lit, LitStr, ReturnType, Type, UnOp};
+use perfmark_options::{Key, Value, MAX_THREAD_COUNTS};
+use syn::{
+    ConstParam, Expr, ExprArray, ExprLit, ExprUnary, GenericParam, Ident, ItemFn, Lit, LitStr,
+    ReturnType, Type, TypeParam, UnOp,
+};
 
 use crate::ast::{Function, Param, ParamKind, Primitive};
-use crate::attr::{tokens_text, Attr, IgnoreAttr, Written};
+use crate::attr::{integer_text, tokens_text, Attr, IgnoreAttr, List, Written};
 use crate::ctxt::Ctxt;
 
 /// A perf test that passed every check.
@@ -20,6 +23,37 @@ pub struct Test<'a> {
     /// The path to perfmark the generated code names: `crate = …`, else
     /// `::perfmark`.
     pub krate: proc_macro2::TokenStream,
+    /// The type and const parameters the instances fill in, in the
+    /// signature's order (the order of the call's turbofish).
+    pub generics: Vec<Generic<'a>>,
+    /// One per combination of an element of `types`, of `consts` and of
+    /// `threads`, in that order (types outermost); a single one, adding
+    /// nothing, when none of them is given.
+    pub instances: Vec<Instance<'a>>,
+}
+
+/// A generic parameter of the function, filled in by each instance.
+#[derive(Debug, Clone, Copy)]
+pub enum Generic<'a> {
+    /// A type parameter, given by `types`.
+    Type(&'a Ident),
+    /// A const parameter, given by `consts`.
+    Const(&'a Ident),
+}
+
+/// One instance of a test: its type, constant and thread count, each
+/// `None` when the option is not given.
+pub struct Instance<'a> {
+    /// What the instance adds to the function's name, in the order type,
+    /// constant, thread count: `::u32::16::t2`; empty for the one instance
+    /// of a function without `types`, `consts` and `threads`.
+    pub segments: String,
+    /// The type given to the type parameter.
+    pub ty: Option<&'a Type>,
+    /// The value given to the const parameter, as written.
+    pub konst: Option<&'a Expr>,
+    /// The thread count, 0 for the available parallelism.
+    pub threads: Option<u64>,
 }
 
 /// The validated options, in the units of the runtime's `TestOptions`.
@@ -56,7 +90,8 @@ pub enum Ignore {
 /// The accepted function shapes (the README's "Function shapes").
 pub enum Shape<'a> {
     /// `fn f()` / `fn f() -> T`: the body is one iteration; for an
-    /// `async fn`, its future is.
+    /// `async fn`, its future is. With `threads`, every thread runs it at
+    /// once.
     Iter,
     /// `fn f(b: &mut Bencher)`: `ty` is the declared bencher type.
     Bencher {
@@ -93,6 +128,7 @@ pub struct Arg<'a> {
 pub fn validate<'a>(cx: &Ctxt, attr: &'a Attr, function: &Function<'a>) -> Option<Test<'a>> {
     let options = check_options(cx, attr);
     check_signature(cx, function);
+    let generics = check_generics(cx, attr, function.item);
     let args = match &attr.args {
         Some(array) => Args::Given(array),
         None if attr.written.contains(&Key::Args) => Args::Invalid,
@@ -100,6 +136,12 @@ pub fn validate<'a>(cx: &Ctxt, attr: &'a Attr, function: &Function<'a>) -> Optio
     };
     let shape = check_shape(cx, args, function);
     let complexity_ok = check_complexity(cx, attr, shape.as_ref());
+    let threads = check_threads(cx, attr, function, shape.as_ref());
+    let Generics {
+        order,
+        types,
+        consts,
+    } = generics?;
     Some(Test {
         func: function.item,
         options: options?,
@@ -108,7 +150,68 @@ pub fn validate<'a>(cx: &Ctxt, attr: &'a Attr, function: &Function<'a>) -> Optio
             Some(path) => quote::quote!(#path),
             None => quote::quote!(::perfmark),
         },
+        generics: order,
+        instances: instances(&types, &consts, &threads?),
     })
+}
+
+/// Every combination of an element of each list, types outermost; an
+/// absent list contributes nothing to the name and `None` to the instance.
+fn instances<'a>(
+    types: &[Named<&'a Type>],
+    consts: &[Named<&'a Expr>],
+    threads: &[u64],
+) -> Vec<Instance<'a>> {
+    /// The elements of a list, or one "not given" for an absent (empty) one.
+    fn each<T>(list: &[T]) -> Vec<Option<&T>> {
+        if list.is_empty() {
+            vec![None]
+        } else {
+            list.iter().map(Some).collect()
+        }
+    }
+    let mut out = Vec::new();
+    for ty in each(types) {
+        for konst in each(consts) {
+            for count in each(threads) {
+                let mut segments = String::new();
+                for name in [ty.map(|t| &t.name), konst.map(|c| &c.name)]
+                    .into_iter()
+                    .flatten()
+                {
+                    segments.push_str("::");
+                    segments.push_str(name);
+                }
+                if let Some(&count) = count {
+                    segments.push_str("::");
+                    segments.push_str(&thread_name(count));
+                }
+                out.push(Instance {
+                    segments,
+                    ty: ty.map(|t| t.item),
+                    konst: konst.map(|c| c.item),
+                    threads: count.copied(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// An element of `types` or `consts` with the name it adds to its tests'.
+struct Named<T> {
+    item: T,
+    name: String,
+}
+
+/// The name a thread count adds to its test's: `t4`, or `tmax` for 0
+/// (the available parallelism).
+fn thread_name(count: u64) -> String {
+    if count == 0 {
+        "tmax".to_owned()
+    } else {
+        format!("t{count}")
+    }
 }
 
 /// Fewest `args` a `complexity` check fits a growth class over: a line
@@ -239,6 +342,7 @@ fn check_signature(cx: &Ctxt, function: &Function<'_>) {
     // it would only make users remove a qualifier that changes nothing.
     // `async fn` is accepted: each call's future is one iteration, run on
     // perfmark's own executor (`check_shape` refuses a bencher beside it).
+    // Generic parameters are `check_generics`'s.
     if let syn::Safety::Unsafe(token) = &sig.safety {
         cx.error_spanned_by(
             token,
@@ -253,21 +357,6 @@ fn check_signature(cx: &Ctxt, function: &Function<'_>) {
              Rust `fn`",
         );
     }
-    if !sig.generics.params.is_empty() {
-        let only_lifetimes = sig
-            .generics
-            .params
-            .iter()
-            .all(|p| matches!(p, syn::GenericParam::Lifetime(_)));
-        let message = if only_lifetimes {
-            "a perf test cannot have lifetime parameters: remove them and use elided or `'static` \
-             lifetimes"
-        } else {
-            "a perf test cannot be generic: perfmark has no way to choose the generic parameters; \
-             remove them and use concrete types (one `#[perf_test]` per type)"
-        };
-        cx.error_spanned_by(&sig.generics, message);
-    }
     if let Some(variadic) = &sig.variadic {
         cx.error_spanned_by(variadic, "a perf test cannot be variadic: remove the `...`");
     }
@@ -278,6 +367,438 @@ fn check_signature(cx: &Ctxt, function: &Function<'_>) {
              function outside the `impl` block",
         );
     }
+}
+
+/// The generic parameters of a function and the lists that fill them in.
+struct Generics<'a> {
+    /// The type and const parameters, in the signature's order.
+    order: Vec<Generic<'a>>,
+    /// The elements of `types`, named; empty without a type parameter.
+    types: Vec<Named<&'a Type>>,
+    /// The elements of `consts`, named; empty without a const parameter.
+    consts: Vec<Named<&'a Expr>>,
+}
+
+/// Checks the function's generic parameters against `types` and `consts`:
+/// perfmark fills in one type parameter from `types` and one const
+/// parameter from `consts`, each list given exactly when its parameter
+/// exists; a lifetime parameter is refused. `None` when anything is wrong
+/// (each mistake reported).
+fn check_generics<'a>(cx: &Ctxt, attr: &'a Attr, item: &'a ItemFn) -> Option<Generics<'a>> {
+    let generics = &item.sig.generics;
+    let mut lifetimes = Vec::new();
+    let mut type_params: Vec<&TypeParam> = Vec::new();
+    let mut const_params: Vec<&ConstParam> = Vec::new();
+    let mut order = Vec::new();
+    for param in &generics.params {
+        match param {
+            GenericParam::Lifetime(lifetime) => lifetimes.push(lifetime),
+            GenericParam::Type(param) => {
+                type_params.push(param);
+                order.push(Generic::Type(&param.ident));
+            }
+            GenericParam::Const(param) => {
+                const_params.push(param);
+                order.push(Generic::Const(&param.ident));
+            }
+        }
+    }
+    let mut ok = true;
+    if !lifetimes.is_empty() {
+        let message = "a perf test cannot have lifetime parameters: remove them and use elided or \
+                       `'static` lifetimes";
+        if order.is_empty() {
+            cx.error_spanned_by(generics, message);
+        } else {
+            for lifetime in lifetimes {
+                cx.error_spanned_by(lifetime, message);
+            }
+        }
+        ok = false;
+    }
+    let signature = signature_text(item);
+    let type_idents: Vec<&Ident> = type_params.iter().map(|p| &p.ident).collect();
+    let const_idents: Vec<&Ident> = const_params.iter().map(|p| &p.ident).collect();
+    for (what, idents) in [("type", &type_idents), ("const", &const_idents)] {
+        for ident in idents.iter().skip(1) {
+            cx.error_spanned_by(
+                ident,
+                format!(
+                    "`{signature}` has {} {what} parameters, and perfmark instantiates one type \
+                     parameter (from `types`) and one const parameter (from `consts`): make \
+                     `{ident}` concrete",
+                    idents.len()
+                ),
+            );
+            ok = false;
+        }
+    }
+    let types = types_for(cx, attr, type_params.first().copied(), item, &signature);
+    let consts = consts_for(cx, attr, const_params.first().copied(), item, &signature);
+    let (types, consts) = (types?, consts?);
+    ok.then_some(Generics {
+        order,
+        types,
+        consts,
+    })
+}
+
+/// The named elements of `types` for the type parameter `param` (of the
+/// function `item`, written `signature`): empty when neither is there;
+/// `None` when one comes without the other or a list is refused (reported).
+fn types_for<'a>(
+    cx: &Ctxt,
+    attr: &'a Attr,
+    param: Option<&TypeParam>,
+    item: &ItemFn,
+    signature: &str,
+) -> Option<Vec<Named<&'a Type>>> {
+    match (param, &attr.types) {
+        (Some(_), Some(list)) => check_types(cx, list, &item.sig.ident),
+        (Some(param), None) => {
+            if !attr.written.contains(&Key::Types) {
+                cx.error_spanned_by(
+                    &param.ident,
+                    format!(
+                        "`{signature}` is generic over the type `{}`: name the types to test it \
+                         with, as in `types = [u32, String]` (one test per type)",
+                        param.ident
+                    ),
+                );
+            }
+            None
+        }
+        (None, Some(list)) => {
+            cx.error_spanned_by(
+                &list.tokens,
+                format!(
+                    "`types` is given but `{signature}` has no type parameter to take them: add \
+                     one, as in `fn {}<T>`, or remove `types`",
+                    item.sig.ident
+                ),
+            );
+            None
+        }
+        (None, None) => Some(Vec::new()),
+    }
+}
+
+/// As [`types_for`], for `consts` and the const parameter `param`.
+fn consts_for<'a>(
+    cx: &Ctxt,
+    attr: &'a Attr,
+    param: Option<&ConstParam>,
+    item: &ItemFn,
+    signature: &str,
+) -> Option<Vec<Named<&'a Expr>>> {
+    match (param, &attr.consts) {
+        (Some(param), Some(array)) => check_consts(cx, array, param, &item.sig.ident),
+        (Some(param), None) => {
+            if !attr.written.contains(&Key::Consts) {
+                cx.error_spanned_by(
+                    &param.ident,
+                    format!(
+                        "`{signature}` is generic over the constant `{}`: name the values to test \
+                         it with, as in `consts = [16, 64]` (one test per value)",
+                        param.ident
+                    ),
+                );
+            }
+            None
+        }
+        (None, Some(array)) => {
+            cx.error_spanned_by(
+                array,
+                format!(
+                    "`consts` is given but `{signature}` has no const parameter to take them: add \
+                     one, as in `fn {}<const N: usize>`, or remove `consts`",
+                    item.sig.ident
+                ),
+            );
+            None
+        }
+        (None, None) => Some(Vec::new()),
+    }
+}
+
+/// `fn name<…>` as a person would write it in a message: type and lifetime
+/// parameters by name, const parameters with their type
+/// (`fn copy<T, const N: usize>`; `fn copy` without parameters).
+fn signature_text(item: &ItemFn) -> String {
+    let params: Vec<String> = item
+        .sig
+        .generics
+        .params
+        .iter()
+        .map(|param| match param {
+            GenericParam::Lifetime(param) => tokens_text(&param.lifetime),
+            GenericParam::Type(param) => param.ident.to_string(),
+            GenericParam::Const(param) => {
+                format!("const {}: {}", param.ident, tokens_text(&param.ty))
+            }
+        })
+        .collect();
+    if params.is_empty() {
+        format!("fn {}", item.sig.ident)
+    } else {
+        format!("fn {}<{}>", item.sig.ident, params.join(", "))
+    }
+}
+
+/// Names each element of `types`: the type as written, without whitespace
+/// but for a space between two words (`Vec<u8>`, `[u8;64]`,
+/// `&'static str`). Refuses an empty list and two elements of one name
+/// (reported); `None` then.
+fn check_types<'a>(cx: &Ctxt, list: &'a List<Type>, ident: &Ident) -> Option<Vec<Named<&'a Type>>> {
+    if list.elems.is_empty() {
+        cx.error_spanned_by(
+            &list.tokens,
+            "`types` is empty: give at least one type, as in `types = [u32, String]`",
+        );
+        return None;
+    }
+    let mut ok = true;
+    let mut named: Vec<Named<&Type>> = Vec::new();
+    for ty in &list.elems {
+        let name = compact(&tokens_text(ty));
+        if named.iter().any(|n| n.name == name) {
+            cx.error_spanned_by(
+                ty,
+                format!(
+                    "duplicate type `{name}`: each type names a test (`{ident}::{name}`), so each \
+                     must be different"
+                ),
+            );
+            ok = false;
+            continue;
+        }
+        named.push(Named { item: ty, name });
+    }
+    ok.then_some(named)
+}
+
+/// `text` without its spaces, but for those between two words, which
+/// removing would join (`&'static str`).
+fn compact(text: &str) -> String {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let between_words = i > 0 && word(Some(chars[i - 1])) && word(chars.get(i + 1).copied());
+        if !c.is_whitespace() || between_words {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Names each element of `consts` (as written) and checks it is a value a
+/// const parameter takes: an integer, `bool` or `char` literal that fits
+/// `param`'s type, or the path of a constant. Refuses an empty list and
+/// duplicates; each mistake is reported, and `None` returned.
+fn check_consts<'a>(
+    cx: &Ctxt,
+    array: &'a ExprArray,
+    param: &ConstParam,
+    ident: &Ident,
+) -> Option<Vec<Named<&'a Expr>>> {
+    if array.elems.is_empty() {
+        cx.error_spanned_by(
+            array,
+            "`consts` is empty: give at least one value, as in `consts = [16, 64]`",
+        );
+        return None;
+    }
+    let primitive = crate::ast::primitive(&param.ty);
+    let mut ok = true;
+    let mut named: Vec<Named<&Expr>> = Vec::new();
+    for expr in &array.elems {
+        let literal = LiteralKind::of(expr);
+        let is_path =
+            matches!(expr, Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty());
+        let fits = match literal {
+            Some(LiteralKind::Int { .. } | LiteralKind::Bool | LiteralKind::Char) => true,
+            Some(_) => false,
+            None => is_path,
+        };
+        if !fits {
+            cx.error_spanned_by(
+                expr,
+                format!(
+                    "invalid consts element `{}`: expected an integer, `bool` or `char` literal \
+                     (`16`, `-1`, `true`, `'a'`) or the path of a constant (`SMALL`); for an \
+                     expression, define a `const` and name it",
+                    tokens_text(expr)
+                ),
+            );
+            ok = false;
+            continue;
+        }
+        if let (Some(primitive), Some(literal)) = (primitive, literal) {
+            if let Some(expected) = mismatch(primitive, literal, expr) {
+                cx.error_spanned_by(
+                    expr,
+                    format!(
+                        "constant `{}` does not fit parameter `const {}: {}`: expected \
+                         {expected}, found {}",
+                        tokens_text(expr),
+                        param.ident,
+                        tokens_text(&param.ty),
+                        literal.describe()
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+        }
+        let name = tokens_text(expr);
+        if named.iter().any(|n| n.name == name) {
+            cx.error_spanned_by(
+                expr,
+                format!(
+                    "duplicate constant `{name}`: each value names a test (`{ident}::{name}`), so \
+                     each must be different"
+                ),
+            );
+            ok = false;
+            continue;
+        }
+        named.push(Named { item: expr, name });
+    }
+    ok.then_some(named)
+}
+
+/// The thread counts of `threads` (empty without the option), each
+/// checked by the table's range, at most [`MAX_THREAD_COUNTS`] of them and
+/// no two alike; and the test must be one whose routine can run on several
+/// threads: not an `async fn`, not timed by the CPU clock, and for `args`,
+/// taking the bencher. `None` when anything is wrong (each mistake
+/// reported).
+fn check_threads(
+    cx: &Ctxt,
+    attr: &Attr,
+    function: &Function<'_>,
+    shape: Option<&Shape<'_>>,
+) -> Option<Vec<u64>> {
+    let Some(list) = &attr.threads else {
+        // Written with a wrong value: reported already.
+        return (!attr.written.contains(&Key::Threads)).then(Vec::new);
+    };
+    let mut ok = check_threaded_shape(cx, attr, list, function, shape);
+    if list.elems.is_empty() {
+        cx.error_spanned_by(
+            &list.tokens,
+            "`threads` is empty: give at least one thread count, as in `threads = [1, 2, 4]`",
+        );
+        return None;
+    }
+    if list.elems.len() > MAX_THREAD_COUNTS {
+        cx.error_spanned_by(
+            &list.tokens,
+            format!(
+                "`threads` has {} thread counts, and a test takes at most {MAX_THREAD_COUNTS} (one \
+                 test each)",
+                list.elems.len()
+            ),
+        );
+        ok = false;
+    }
+    let ident = &function.item.sig.ident;
+    let mut counts = Vec::new();
+    for expr in &list.elems {
+        let Some(digits) = integer_text(expr) else {
+            cx.error_spanned_by(
+                expr,
+                format!(
+                    "invalid threads `{}`: expected {}",
+                    tokens_text(expr),
+                    Key::Threads.accepts()
+                ),
+            );
+            ok = false;
+            continue;
+        };
+        match Key::Threads.check_integer(&digits) {
+            Ok(Value::U64(count)) if counts.contains(&count) => {
+                let name = thread_name(count);
+                cx.error_spanned_by(
+                    expr,
+                    format!(
+                        "duplicate thread count `{}`: each count names a test (`{ident}::{name}`), \
+                         so each must be different",
+                        tokens_text(expr)
+                    ),
+                );
+                ok = false;
+            }
+            Ok(Value::U64(count)) => counts.push(count),
+            Ok(other) => unreachable!("a thread count is a U64, not {other:?}"),
+            Err(error) => {
+                cx.error_spanned_by(expr, error);
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(counts)
+}
+
+/// Whether the test's routine can run on several threads at once (see
+/// [`check_threads`]); reports each reason it cannot, at `threads` (or at
+/// the clock that cannot time it).
+fn check_threaded_shape(
+    cx: &Ctxt,
+    attr: &Attr,
+    list: &List<Expr>,
+    function: &Function<'_>,
+    shape: Option<&Shape<'_>>,
+) -> bool {
+    let mut ok = true;
+    let ident = &function.item.sig.ident;
+    if function.item.sig.asyncness.is_some() {
+        cx.error_spanned_by(
+            &list.key,
+            format!(
+                "`threads` cannot time an `async fn`: its threads run one synchronous routine \
+                 together; make `{ident}` a plain `fn` that takes `b: &mut Bencher` and hands the \
+                 routine to `b.iter_shared(|| …)`"
+            ),
+        );
+        ok = false;
+    }
+    if let Some(Shape::Args {
+        bencher: false, ty, ..
+    }) = shape
+    {
+        let name = function
+            .params
+            .last()
+            .map_or_else(|| "n".to_owned(), Param::name);
+        cx.error_spanned_by(
+            &list.key,
+            format!(
+                "with `threads`, a test with `args` takes the bencher and hands it the routine \
+                 itself: write `fn {ident}(b: &mut Bencher, {name}: {})` and call \
+                 `b.iter_shared(|| …)`, so that the test chooses what the threads share of the \
+                 argument and what each makes of its own",
+                tokens_text(ty)
+            ),
+        );
+        ok = false;
+    }
+    let cpu = attr.values.iter().find_map(|(key, written)| match written {
+        Written::Str(lit) if *key == Key::Measure && lit.value() == "cpu" => Some(lit),
+        _ => None,
+    });
+    if let Some(cpu) = cpu {
+        cx.error_spanned_by(
+            cpu,
+            "`measure = \"cpu\"` cannot time a `threads` test: a sample of several threads is \
+             timed by the wall clock, from their common start to the last one's end, and a \
+             thread's CPU time would leave out the waiting that contention is; remove `measure`",
+        );
+        ok = false;
+    }
+    ok
 }
 
 /// `args` as far as the shape is concerned.
@@ -314,10 +835,22 @@ fn split_params<'f, 'a>(
     let mut params = function.params.iter().peekable();
     for param in &function.params {
         if param.kind == ParamKind::ImplTrait {
+            let generic = match param.ty {
+                Type::ImplTrait(it) => format!(
+                    "`fn {}<T: {}>({}: T)`",
+                    function.item.sig.ident,
+                    tokens_text(&it.bounds),
+                    param.name()
+                ),
+                _ => "`fn f<T: Trait>(n: T)`".to_owned(),
+            };
             cx.error_spanned_by(
                 param.ty,
-                "a perf test cannot be generic, and an `impl Trait` parameter is a generic one: \
-                 use a concrete type",
+                format!(
+                    "an `impl Trait` parameter is a generic one that perfmark cannot name: use a \
+                     concrete type, or a type parameter and the types to test it with, as in \
+                     {generic} with `types = [u32, u64]`"
+                ),
             );
             ok = false;
         }

@@ -91,7 +91,8 @@ impl fmt::Display for OptionError {
             | Kind::Percent(range)
             | Kind::Level(range)
             | Kind::Count(range)
-            | Kind::ScaledCount(range) => Some(range),
+            | Kind::ScaledCount(range)
+            | Kind::Threads(range) => Some(range),
             _ => None,
         };
         let why = match self.reason {
@@ -144,15 +145,18 @@ impl Key {
     }
 
     /// Checks this option's value written as an integer literal
-    /// (`allocs = 0`); `written` is the literal's digits as written, with
-    /// its minus sign if any (`"-1"`) and without a type suffix.
+    /// (`allocs = 0`, or one element of `threads = [1, 2]`); `written` is
+    /// the literal's digits as written, with its minus sign if any (`"-1"`)
+    /// and without a type suffix.
     ///
     /// # Errors
-    /// When the value is negative or too large, or the option does not take
-    /// a whole number.
+    /// When the value is negative or out of the option's range, or the
+    /// option does not take a whole number.
     pub fn check_integer(self, written: &str) -> Result<Value, OptionError> {
         match &self.spec().kind {
-            Kind::Count(_) | Kind::ScaledCount(_) => check_text(self, written, self.accepts()),
+            Kind::Count(_) | Kind::ScaledCount(_) | Kind::Threads(_) => {
+                check_text(self, written, self.accepts())
+            }
             _ => Err(self.error(written, Reason::Syntax, self.accepts())),
         }
     }
@@ -240,7 +244,12 @@ fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, Opti
         Kind::Growth => grammar::complexity(text)
             .map(Value::Class)
             .map_err(|_| error(Reason::Syntax)),
-        Kind::List | Kind::FlagOrText => Err(error(Reason::Syntax)),
+        Kind::Threads(range) => {
+            let count = grammar::count(text).map_err(|r| error(refused(r)))?;
+            in_range(range, count as f64).map_err(error)?;
+            Ok(Value::U64(count))
+        }
+        Kind::List | Kind::Types | Kind::Consts | Kind::FlagOrText => Err(error(Reason::Syntax)),
     }
 }
 
@@ -463,6 +472,33 @@ mod tests {
             .check_number(5.0, "5.0")
             .unwrap_err()
             .is_syntax());
+    }
+
+    #[test]
+    fn thread_counts_are_whole_numbers_up_to_the_limit() {
+        assert_eq!(Key::Threads.check_integer("0"), Ok(Value::U64(0)));
+        assert_eq!(Key::Threads.check_integer("1024"), Ok(Value::U64(1024)));
+        let accepts = Key::Threads.accepts();
+        assert_eq!(
+            Key::Threads.check_integer("-2").unwrap_err().to_string(),
+            format!("invalid threads `-2`: a thread count cannot be negative; expected {accepts}")
+        );
+        let above = Key::Threads.check_integer("1025").unwrap_err();
+        assert!(above.is_out_of_range());
+        assert_eq!(
+            above.to_string(),
+            format!(
+                "invalid threads `1025`: perfmark runs at most 1024 threads at once; expected \
+                 {accepts}"
+            )
+        );
+        assert!(Key::Threads
+            .check_integer("99999999999999999999")
+            .unwrap_err()
+            .is_out_of_range());
+        assert!(Key::Threads.parse("2").is_ok(), "the text of a count");
+        assert!(Key::Types.parse("u32").unwrap_err().is_syntax());
+        assert!(Key::Consts.check_integer("16").unwrap_err().is_syntax());
     }
 
     #[test]

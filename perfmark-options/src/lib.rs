@@ -28,6 +28,6 @@ pub use complexity::Complexity;
 pub use table::{
     unknown_option_message, Env, Key, Kind, Range, Spec, DEFAULT_CONFIDENCE,
     DEFAULT_COUNT_REGRESSION, DEFAULT_MAX_TIME_NS, DEFAULT_PRECISION, DEFAULT_REGRESSION,
-    DEFAULT_WARMUP_NS,
+    DEFAULT_WARMUP_NS, MAX_THREADS, MAX_THREAD_COUNTS,
 };
 pub use test_options::{Ignore, Measure, TestOptions};

@@ -28,6 +28,12 @@ pub enum Key {
     Warmup,
     /// `args = [..]`.
     Args,
+    /// `types = [..]`.
+    Types,
+    /// `consts = [..]`.
+    Consts,
+    /// `threads = [..]` or `threads = 4`.
+    Threads,
     /// `ignore` or `ignore = "why"`.
     Ignore,
     /// `allocs = 0`.
@@ -53,8 +59,10 @@ pub struct Spec {
     pub kind: Kind,
     /// The field of [`TestOptions`](crate::TestOptions) that holds a value
     /// of this option, for the kinds that parse into a [`Value`]; `None`
-    /// for `args` (one registration per argument), `ignore` (its own
-    /// `ignore` field) and the options not supported yet.
+    /// for `args`, `types` and `consts` (one registration per element),
+    /// `ignore` (its own `ignore` field) and the options not supported yet.
+    /// `threads` names its field, which holds one element of the list: each
+    /// registration its own.
     pub field: Option<&'static str>,
     /// The value the runtime applies when neither the attribute nor the
     /// environment gives one; `None` when absence means "no such check".
@@ -94,6 +102,15 @@ pub enum Kind {
     Level(Range),
     /// `args = [..]`: the macro's business.
     List,
+    /// `types = [..]`: a list of types, one test per type, for a function
+    /// with one type parameter; the macro's business.
+    Types,
+    /// `consts = [..]`: a list of constant values, one test per value, for
+    /// a function with one const parameter; the macro's business.
+    Consts,
+    /// `threads = [..]` (or one count alone): thread counts, one test per
+    /// count, each a whole-number literal in the range, held in a `u64`.
+    Threads(Range),
     /// `key` alone or `key = "text"`.
     FlagOrText,
     /// A growth class string ([`grammar::complexity`](crate::grammar::complexity)),
@@ -170,6 +187,11 @@ const REGRESSION: &str =
 const COUNT_REGRESSION: &str =
     "a percentage string at least 0% and below 100%, such as \"1%\", \"0.5%\" or \"0%\"";
 const PRECISION: &str = "a percentage string above 0% and below 100%, such as \"1%\" or \"0.5%\"";
+/// Most thread counts `threads` takes; each is a test of its own.
+pub const MAX_THREAD_COUNTS: usize = 64;
+/// Largest thread count `threads` takes.
+pub const MAX_THREADS: u64 = 1024;
+
 const COMPLEXITY: &str = "a growth class string: \"1\", \"log n\", \"n\", \"n log n\", \"n^2\" \
      or \"n^3\", also written as \"O(n log n)\"";
 
@@ -210,7 +232,7 @@ const fn whole_durations(low_included: bool, below: &'static str) -> Range {
 }
 
 /// The table, indexed by `Key as usize`.
-const OPTIONS: [Spec; 13] = [
+const OPTIONS: [Spec; 16] = [
     Spec {
         key: Key::Budget,
         name: "budget",
@@ -312,6 +334,45 @@ const OPTIONS: [Spec; 13] = [
         accepts: "a list of arguments such as `args = [10, 100, 1000]`",
     },
     Spec {
+        key: Key::Types,
+        name: "types",
+        kind: Kind::Types,
+        field: None,
+        default: None,
+        env: None,
+        accepts: "a list of types such as `types = [u32, String, Vec<u8>]`, one test per type of \
+                  the function's type parameter",
+    },
+    Spec {
+        key: Key::Consts,
+        name: "consts",
+        kind: Kind::Consts,
+        field: None,
+        default: None,
+        env: None,
+        accepts: "a list of constant values such as `consts = [16, 64, SMALL]` (integer, `bool` \
+                  or `char` literals, or paths of constants), one test per value of the \
+                  function's const parameter",
+    },
+    Spec {
+        key: Key::Threads,
+        name: "threads",
+        kind: Kind::Threads(Range {
+            low: 0.0,
+            low_included: true,
+            high: MAX_THREADS as f64,
+            high_included: true,
+            negative: "a thread count cannot be negative",
+            below: "",
+            above: "perfmark runs at most 1024 threads at once",
+        }),
+        field: Some("threads"),
+        default: None,
+        env: None,
+        accepts: "a list of thread counts such as `threads = [1, 2, 4]` or one count alone, each \
+                  a whole number literal up to 1024, 0 for the available parallelism",
+    },
+    Spec {
         key: Key::Ignore,
         name: "ignore",
         kind: Kind::FlagOrText,
@@ -394,7 +455,7 @@ const OPTIONS: [Spec; 13] = [
 
 impl Key {
     /// Every key, in the table's order.
-    pub const ALL: [Key; 13] = [
+    pub const ALL: [Key; 16] = [
         Key::Budget,
         Key::Confidence,
         Key::Regression,
@@ -402,6 +463,9 @@ impl Key {
         Key::MaxTime,
         Key::Warmup,
         Key::Args,
+        Key::Types,
+        Key::Consts,
+        Key::Threads,
         Key::Ignore,
         Key::Allocs,
         Key::Instructions,
@@ -500,6 +564,9 @@ mod tests {
                 "max_time",
                 "warmup",
                 "args",
+                "types",
+                "consts",
+                "threads",
                 "ignore",
                 "allocs",
                 "instructions",
@@ -568,13 +635,14 @@ mod tests {
         assert_eq!(
             unknown_option_message("regresion"),
             "unknown option `regresion`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs, instructions, count_regression, complexity and measure; did you \
-             mean `regression`?"
+             precision, max_time, warmup, args, types, consts, threads, ignore, allocs, \
+             instructions, count_regression, complexity and measure; did you mean `regression`?"
         );
         assert_eq!(
             unknown_option_message("frobnicate"),
             "unknown option `frobnicate`: accepted options are budget, confidence, regression, \
-             precision, max_time, warmup, args, ignore, allocs, instructions, count_regression, complexity and measure"
+             precision, max_time, warmup, args, types, consts, threads, ignore, allocs, \
+             instructions, count_regression, complexity and measure"
         );
         // Two edits from `args`, but as long as the name itself: no guess.
         assert!(!unknown_option_message("ar").contains("did you mean"));

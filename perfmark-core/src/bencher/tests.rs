@@ -61,7 +61,10 @@ fn iter_shared_runs_the_routine_on_every_thread_of_the_team() {
     assert_eq!(m.kind, SampleKind::Threads);
     assert_eq!(record.count, 2);
     assert_eq!(record.per_thread_ns.len(), 2);
-    assert!(record.per_thread_ns.iter().all(|ns| *ns > 0.0), "{record:?}");
+    assert!(
+        record.per_thread_ns.iter().all(|ns| *ns > 0.0),
+        "{record:?}"
+    );
     assert_eq!(seen.lock().unwrap().len(), 2, "both threads ran it");
     // Each sample's time is at least the longer thread's own time.
     let point = stats::quantile(&m.samples_ns, 0.5);

@@ -263,7 +263,7 @@ where
             match spawned {
                 Ok(handle) => threads.push(handle.thread().clone()),
                 Err(error) => {
-                    stop(&shared, &threads);
+                    stop(shared, &threads);
                     panic!(
                         "perfmark could not start thread {} of the test's {}: {error}",
                         i + 2,

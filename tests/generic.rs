@@ -1,0 +1,111 @@
+//! End to end: generic and threaded perf tests (the fixture's `generic`
+//! target, tests/fixtures/basic/tests/generic.rs) built as a user builds
+//! them: `types`, `consts`, `threads` and their combination with `args`
+//! name one test each, and each instance runs its own type or value, so
+//! the instances' times order as their work does.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+mod support;
+use support::{explain, fixture_dir, result_lines, stdout};
+
+/// The fixture's `generic` test binary, built once (release).
+fn binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| support::build_fixture("generic", &[], false, "generic-release"))
+}
+
+/// Runs the binary with `args` in the package's directory, as cargo would,
+/// with no `PERFMARK_*` variable; one run at a time, as they measure.
+fn run(args: &[&str]) -> Output {
+    let binary = binary();
+    let _alone = support::alone();
+    let mut cmd = Command::new(binary);
+    cmd.current_dir(fixture_dir()).args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PERFMARK_") || k == "GITHUB_STEP_SUMMARY" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().expect("the fixture runs")
+}
+
+#[test]
+fn each_type_value_thread_count_and_argument_is_a_test() {
+    let out = run(&["--list", "--format", "terse"]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let listed: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| l.strip_suffix(": test").expect("a test line").to_owned())
+        .collect();
+    let mut expected = Vec::new();
+    for ty in ["u32", "u64"] {
+        for n in ["16", "64"] {
+            for arg in ["10", "100"] {
+                expected.push(format!("combined::{ty}::{n}::{arg}"));
+            }
+        }
+    }
+    expected.extend(
+        [
+            "hash_block::1024",
+            "hash_block::256",
+            "hash_block::4096",
+            "hash_work::Large",
+            "hash_work::Medium",
+            "hash_work::Small",
+            "shared::t1",
+            "shared::t2",
+        ]
+        .map(str::to_owned),
+    );
+    assert_eq!(listed, expected);
+}
+
+#[test]
+fn each_instance_runs_its_own_type_and_value() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-generic");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&[
+        "hash_",
+        "shared",
+        "--no-baseline",
+        "--report-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    assert_eq!(result_lines(&out).len(), 8, "{}", explain(&out));
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("report.json is JSON");
+    let ns = |name: &str| -> f64 {
+        let test = report["tests"]
+            .as_array()
+            .expect("tests")
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("no test {name} in {report}"));
+        test["estimate"]["ns_per_iter"]
+            .as_f64()
+            .expect("an estimate")
+    };
+    // Each instance does 4× the work of the one before; 1.5× leaves room
+    // for a noisy machine and still fails if the instances ran one routine.
+    for names in [
+        ["hash_block::256", "hash_block::1024", "hash_block::4096"],
+        ["hash_work::Small", "hash_work::Medium", "hash_work::Large"],
+    ] {
+        let times = names.map(ns);
+        for i in 1..times.len() {
+            assert!(
+                times[i] >= 1.5 * times[i - 1],
+                "{} took {} ns, {} took {} ns: expected at least 1.5× more",
+                names[i],
+                times[i],
+                names[i - 1],
+                times[i - 1]
+            );
+        }
+    }
+}

@@ -1,0 +1,8 @@
+use perfmark::perf_test;
+
+#[perf_test(threads = [1, 2.5])]
+fn add() -> u64 {
+    1 + 2
+}
+
+perfmark::main!();
