@@ -22,7 +22,7 @@ use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::processes::{self, OwnWorkers, Prior, ProcessPlan, WorkerRun};
 use crate::registry::{Ignore, PerfTest};
 use crate::report::{Reason, TestReport};
-use crate::threads::TeamPlan;
+use crate::threads::{TeamPlan, ThreadsRecord};
 
 impl Runner {
     /// The measurement plan of `t`: its options, else the run's.
@@ -176,15 +176,21 @@ impl Runner {
         measured.interference = self.observer.between(&before, &after);
         measured.wall_ns_per_iter = bencher.wall_ns_per_iter();
         if let Some(team) = &bencher.team_times {
-            let samples = bencher.samples();
-            let record = team.record(samples);
-            if !record.apart && record.count > 1 {
+            let record = team.record(bencher.samples());
+            if !record.apart {
                 measured.warnings.push(Warning::ThreadsShareCpus {
                     threads: record.count,
                     candidates: record.candidates,
                 });
             }
             measured.threads = Some(record);
+        } else if t.options.threads.is_some() {
+            // A `threads` instance of one thread: its own line's first point.
+            let (cpus, candidates) = measured
+                .cpu
+                .as_ref()
+                .map_or((Vec::new(), 0), |c| (c.cpus.clone(), c.candidates));
+            measured.threads = Some(ThreadsRecord::alone(cpus, candidates));
         }
         measured.size = bencher.size();
         measured.allocations = bencher

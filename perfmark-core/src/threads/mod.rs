@@ -111,6 +111,21 @@ pub struct ThreadsRecord {
     pub per_thread_ns: Vec<f64>,
 }
 
+impl ThreadsRecord {
+    /// The record of a `threads` instance of one thread, measured on
+    /// `cpus`, of `candidates` (its time per iteration is the test's
+    /// estimate).
+    pub fn alone(cpus: Vec<usize>, candidates: usize) -> ThreadsRecord {
+        ThreadsRecord {
+            count: 1,
+            apart: true,
+            candidates,
+            cpus,
+            per_thread_ns: Vec::new(),
+        }
+    }
+}
+
 /// One sample of a team: its time (the first start to the last end) and
 /// each thread's own, the measuring thread's first.
 #[derive(Debug, Clone)]
