@@ -16,7 +16,7 @@
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, SyncSender};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
@@ -95,14 +95,18 @@ impl AtomicCounter {
     }
 }
 
-/// A multi-producer, single-consumer channel (`std::sync::mpsc`): every
-/// thread sends into one `Sender`, and a consumer thread of its own
-/// receives and sums what arrives, so the channel never grows without
-/// bound. The consumer is a thread beside the test's: on a machine with
-/// few CPUs it competes with the senders.
+/// Values an [`Mpsc`] holds before a sender waits.
+pub const MPSC_CAPACITY: usize = 4096;
+
+/// A multi-producer, single-consumer channel (`std::sync::mpsc`, bounded
+/// at [`MPSC_CAPACITY`] values): every thread sends into one sender, and a
+/// consumer thread of its own receives and sums what arrives. A sender
+/// waits when the channel is full, so its memory stays bounded however
+/// far the consumer falls behind. The consumer is a thread beside the
+/// test's: on a machine with few CPUs it competes with the senders.
 #[derive(Debug)]
 pub struct Mpsc {
-    sender: Option<Sender<u64>>,
+    sender: Option<SyncSender<u64>>,
     consumer: Option<JoinHandle<(u64, u64)>>,
 }
 
@@ -112,7 +116,7 @@ impl Mpsc {
     /// # Panics
     /// When the consumer thread cannot be started.
     pub fn new() -> Self {
-        let (sender, receiver) = mpsc::channel::<u64>();
+        let (sender, receiver) = mpsc::sync_channel::<u64>(MPSC_CAPACITY);
         let consumer = std::thread::Builder::new()
             .name("mpsc-consumer".to_owned())
             .spawn(move || {

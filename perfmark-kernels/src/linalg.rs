@@ -21,15 +21,65 @@ pub const fn daxpy_bytes(n: usize) -> u64 {
     24 * n as u64
 }
 
-/// `y ← a·x + y`, element by element.
+/// `y ← a·x + y`, element by element, in double precision.
 ///
 /// # Panics
 /// When `x` and `y` differ in length.
 #[inline]
 pub fn daxpy(a: f64, x: &[f64], y: &mut [f64]) {
-    assert_eq!(x.len(), y.len(), "daxpy needs vectors of equal length");
+    axpy(a, x, y);
+}
+
+/// An element type of [`axpy`]: `f32` (BLAS's SAXPY) or `f64` (DAXPY).
+pub trait Real:
+    Copy + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> + From<f32>
+{
+}
+
+impl Real for f32 {}
+impl Real for f64 {}
+
+/// `y ← a·x + y`, element by element, in the precision of `T`: the
+/// family of BLAS's `?AXPY`.
+///
+/// # Panics
+/// When `x` and `y` differ in length.
+#[inline]
+pub fn axpy<T: Real>(a: T, x: &[T], y: &mut [T]) {
+    assert_eq!(x.len(), y.len(), "axpy needs vectors of equal length");
     for (yi, &xi) in y.iter_mut().zip(x) {
-        *yi += a * xi;
+        *yi = *yi + a * xi;
+    }
+}
+
+/// Inputs of an AXPY in the precision of `T`: two vectors of
+/// pseudo-random values in [−1, 1), and `a = 1/1024`, as [`Daxpy`]'s.
+#[derive(Debug, Clone)]
+pub struct Axpy<T> {
+    a: T,
+    x: Vec<T>,
+    y: Vec<T>,
+}
+
+impl<T: Real> Axpy<T> {
+    /// Vectors of length `n` drawn from `seed`.
+    pub fn new(n: usize, seed: u64) -> Self {
+        let mut rng = SplitMix64::new(seed);
+        let mut draw = |_| T::from(2.0 * rng.next_f64() as f32 - 1.0);
+        let x = (0..n).map(&mut draw).collect();
+        let y = (0..n).map(&mut draw).collect();
+        Axpy {
+            a: T::from(1.0 / 1024.0),
+            x,
+            y,
+        }
+    }
+
+    /// One AXPY: [`daxpy_flops`]`(len)` flops. Returns `y[0]` after the
+    /// update, as a value to keep.
+    pub fn run(&mut self) -> T {
+        axpy(self.a, &self.x, &mut self.y);
+        self.y.first().copied().unwrap_or(T::from(0.0))
     }
 }
 
@@ -232,6 +282,16 @@ mod tests {
         assert_eq!(y, [2.5, 4.25, 0.0]);
         assert_eq!(daxpy_flops(1000), 2000);
         assert_eq!(daxpy_bytes(1000), 24_000);
+    }
+
+    #[test]
+    fn saxpy_by_hand_and_both_precisions_agree() {
+        let mut y = [0.5f32, 0.25, 8.0];
+        axpy(2.0f32, &[1.0, 2.0, -4.0], &mut y);
+        assert_eq!(y, [2.5, 4.25, 0.0]);
+        let (mut single, mut double) = (Axpy::<f32>::new(16, 5), Axpy::<f64>::new(16, 5));
+        let (s, d) = (single.run(), double.run());
+        assert!((f64::from(s) - d).abs() < 1e-6, "{s} {d}");
     }
 
     #[test]

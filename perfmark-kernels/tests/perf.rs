@@ -377,7 +377,9 @@ mod newcomer {
 mod lecture {
     use super::SEED;
     use perfmark::{black_box, perf_test, Bencher};
-    use perfmark_kernels::linalg::{daxpy_flops, gauss_flops, Daxpy, LinearSystem, Scratch};
+    use perfmark_kernels::linalg::{
+        daxpy_flops, gauss_flops, Axpy, Daxpy, LinearSystem, Real, Scratch,
+    };
     use perfmark_kernels::primes::Sieve;
     use perfmark_kernels::sorting::QuicksortInput;
 
@@ -392,6 +394,15 @@ mod lecture {
     #[perf_test(budget = "1.3us", max_time = "1s")]
     fn daxpy_1000(b: &mut Bencher) {
         let mut d = Daxpy::new(DAXPY_N, SEED);
+        b.flops(daxpy_flops(DAXPY_N));
+        b.iter(|| black_box(&mut d).run());
+    }
+
+    /// y ← a·x + y over 1000 elements in single and double precision
+    /// (BLAS's SAXPY and DAXPY): one generic test, a test per type.
+    #[perf_test(types = [f32, f64], budget = "1.3us", max_time = "1s")]
+    fn axpy_1000<T: Real>(b: &mut Bencher) {
+        let mut d = Axpy::<T>::new(DAXPY_N, SEED);
         b.flops(daxpy_flops(DAXPY_N));
         b.iter(|| black_box(&mut d).run());
     }
@@ -478,6 +489,43 @@ mod lecture {
     #[perf_test(budget = "170ms", max_time = "2s")]
     fn gauss_500(b: &mut Bencher) {
         gauss(b, 500);
+    }
+}
+
+/// Shared state under contention: a locked counter, an atomic counter and
+/// a channel, each on one thread and on two at once, with shared-nothing
+/// work as the control (its time per iteration stays flat).
+mod contention {
+    use perfmark::{perf_test, Bencher};
+    use perfmark_kernels::contention::{AtomicCounter, LockedCounter, Mpsc, PerThreadWork};
+
+    /// Lock, increment, unlock: the threads wait for the lock and bounce
+    /// its cache line.
+    #[perf_test(threads = [1, 2], budget = "400ns", max_time = "1s")]
+    fn locked_counter(b: &mut Bencher) {
+        let counter = LockedCounter::new();
+        b.iter_shared(|| counter.increment());
+    }
+
+    /// One relaxed `fetch_add` on a shared word.
+    #[perf_test(threads = [1, 2], budget = "100ns", max_time = "1s")]
+    fn atomic_fetch_add(b: &mut Bencher) {
+        let counter = AtomicCounter::new();
+        b.iter_shared(|| counter.increment());
+    }
+
+    /// One send into a channel every thread shares, drained by a consumer
+    /// thread.
+    #[perf_test(threads = [1, 2], budget = "2us", max_time = "1s")]
+    fn mpsc_send(b: &mut Bencher) {
+        let channel = Mpsc::new();
+        b.iter_shared(|| channel.send(7));
+    }
+
+    /// A sum over the thread's own range: nothing shared.
+    #[perf_test(threads = [1, 2], budget = "2us", max_time = "1s")]
+    fn per_thread_work() -> u64 {
+        PerThreadWork { terms: 1000 }.run()
     }
 }
 
