@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn per_thread_work_has_its_known_answer() {
-        let expected = (0..10u64).fold(0u64, |s, x| s.wrapping_add(x * x ^ (x >> 3)));
+        let expected = (0..10u64).fold(0u64, |s, x| s.wrapping_add((x * x) ^ (x >> 3)));
         assert_eq!(PerThreadWork { terms: 10 }.run(), expected);
     }
 }

@@ -50,7 +50,7 @@ fn iter_shared_runs_the_routine_on_every_thread_of_the_team() {
     let mut bencher = team_bencher(2);
     bencher.iter_shared(|| {
         hits.fetch_add(1, Ordering::Relaxed);
-        if hits.load(Ordering::Relaxed) % 1024 == 0 {
+        if hits.load(Ordering::Relaxed).is_multiple_of(1024) {
             seen.lock().unwrap().insert(std::thread::current().id());
         }
     });
