@@ -56,6 +56,16 @@ fn each_type_value_thread_count_and_argument_is_a_test() {
             "hash_work::Large",
             "hash_work::Medium",
             "hash_work::Small",
+            "scan::u16::1000",
+            "scan::u16::16000",
+            "scan::u16::4000",
+            "scan::u16::64000",
+            "scan::u16::complexity",
+            "scan::u64::1000",
+            "scan::u64::16000",
+            "scan::u64::4000",
+            "scan::u64::64000",
+            "scan::u64::complexity",
             "shared::t1",
             "shared::t2",
         ]
@@ -107,5 +117,43 @@ fn each_instance_runs_its_own_type_and_value() {
                 times[i - 1]
             );
         }
+    }
+}
+
+#[test]
+fn complexity_is_fitted_per_instance() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-generic-complexity");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&[
+        "scan",
+        "--no-baseline",
+        "--report-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", explain(&out));
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("report.json is JSON");
+    for ty in ["u16", "u64"] {
+        let name = format!("scan::{ty}::complexity");
+        let test = report["tests"]
+            .as_array()
+            .expect("tests")
+            .iter()
+            .find(|t| t["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("no test {name} in {report}"));
+        assert_eq!(test["verdict"], "pass", "{test}");
+        let mut points: Vec<&str> = test["complexity"]["points"]
+            .as_array()
+            .expect("the fit's points")
+            .iter()
+            .map(|p| p["test"].as_str().unwrap())
+            .collect();
+        points.sort_unstable();
+        let mut own: Vec<String> = ["1000", "4000", "16000", "64000"]
+            .iter()
+            .map(|n| format!("scan::{ty}::{n}"))
+            .collect();
+        own.sort_unstable();
+        assert_eq!(points, own, "{name} fits its own type's arguments");
     }
 }

@@ -11,7 +11,7 @@ use crate::report::facts::{clock_line, test_facts};
 use crate::report::fmt::plain_percent;
 use crate::report::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use crate::report::words::allocations::fmt_allocations;
-use crate::report::TestReport;
+use crate::report::{TestReport, ThreadsRecord};
 use crate::stats;
 
 /// Bins of the `--verbose` text histogram.
@@ -58,6 +58,7 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
         if let Some(line) = clock_line(t) {
             lines.push(line);
         }
+        lines.extend(t.threads.as_ref().map(team_line));
     }
     if let Some(a) = &t.allocations {
         lines.push(format!(
@@ -75,6 +76,31 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
     // full account below and the HTML page say them.
     lines.extend(t.warnings.iter().map(|w| format!("warning: {w}")));
     lines
+}
+
+/// A threaded test's team: `2 threads, each held on a CPU of its own (1,
+/// 0) · each thread's own: 33.20 ns, 33.45 ns per iteration`.
+fn team_line(team: &ThreadsRecord) -> String {
+    let placed = if team.apart && !team.cpus.is_empty() {
+        let cpus: Vec<String> = team.cpus.iter().map(usize::to_string).collect();
+        format!("each held on a CPU of its own ({})", cpus.join(", "))
+    } else if team.apart {
+        "on one CPU".to_owned()
+    } else {
+        "not each on a CPU of its own".to_owned()
+    };
+    let threads = match team.count {
+        1 => "1 thread".to_owned(),
+        n => format!("{n} threads"),
+    };
+    if team.per_thread_ns.is_empty() {
+        return format!("{threads}, {placed}");
+    }
+    let each: Vec<String> = team.per_thread_ns.iter().map(|&ns| fmt_ns(ns)).collect();
+    format!(
+        "{threads}, {placed} · each thread's own: {} per iteration",
+        each.join(", ")
+    )
 }
 
 /// The full account of a measured test (unindented), for `--verbose`: its
