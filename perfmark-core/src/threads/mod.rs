@@ -7,7 +7,11 @@
 //! runs the sample's iterations, and the sample lasts from the first
 //! thread's start to the last thread's end: what one thread sees of the
 //! routine while the others run it too. Each thread's own time is kept
-//! beside it ([`TeamTimes`]). JMH's `@Threads` measures the same way on
+//! beside it ([`TeamTimes`]). Release is in two steps: a helper woken
+//! from its park may start hundreds of microseconds late on a virtual
+//! machine, so each sample first wakes the helpers and waits until every
+//! one has arrived, spinning, and only then lets them go, and starts its
+//! own iterations: their starts lie within a few hundred nanoseconds. JMH's `@Threads` measures the same way on
 //! the JVM; Divan's `threads` option does in Rust.
 //!
 //! Placement: the measuring thread is held on its CPU by the runner; the
@@ -212,8 +216,12 @@ impl TeamTimes {
 
 /// What the threads of a team share.
 struct Shared {
-    /// Bumped to release the helpers for a sample (or to stop them).
+    /// Bumped to wake the helpers for a sample (or to stop them).
     generation: AtomicU64,
+    /// Helpers awake and waiting for [`Shared::go`] in this sample.
+    arrived: AtomicUsize,
+    /// Set to the sample's generation once every helper has arrived.
+    go: AtomicU64,
     /// The sample's iterations per thread.
     iters: AtomicU64,
     /// Helpers done with the current sample.
@@ -258,6 +266,8 @@ where
     };
     let shared = Shared {
         generation: AtomicU64::new(0),
+        arrived: AtomicUsize::new(0),
+        go: AtomicU64::new(0),
         iters: AtomicU64::new(0),
         done: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
@@ -290,10 +300,13 @@ where
         let mut sample = |iters: u64| -> TeamSample {
             shared.iters.store(iters, Ordering::Relaxed);
             shared.done.store(0, Ordering::Relaxed);
-            shared.generation.fetch_add(1, Ordering::Release);
+            shared.arrived.store(0, Ordering::Relaxed);
+            let generation = shared.generation.fetch_add(1, Ordering::AcqRel) + 1;
             for t in &threads {
                 t.unpark();
             }
+            wait_until(|| shared.arrived.load(Ordering::Acquire) == helpers);
+            shared.go.store(generation, Ordering::Release);
             let start = Instant::now();
             for _ in 0..iters {
                 black_box(routine());
@@ -375,6 +388,8 @@ fn helper<O, R: Fn() -> O + Sync>(shared: &Shared, i: usize, cpu: Option<usize>,
         if shared.stop.load(Ordering::Acquire) {
             return;
         }
+        shared.arrived.fetch_add(1, Ordering::AcqRel);
+        wait_until(|| shared.go.load(Ordering::Acquire) == generation);
         let iters = shared.iters.load(Ordering::Relaxed);
         let ran = panic::catch_unwind(AssertUnwindSafe(|| {
             let start = Instant::now();
