@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 mod support;
 use support::{explain, fixture_dir, result_lines, stdout};
+use support::{report_json as report, test_named as test};
 
 /// Builds the fixture's `asynch` target with `features` and returns a copy
 /// of its executable that no later build can replace.
@@ -69,20 +70,6 @@ fn scratch(name: &str) -> PathBuf {
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-fn report(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
-    serde_json::from_str(&text).expect("report.json is JSON")
-}
-
-fn test<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    report["tests"]
-        .as_array()
-        .expect("tests")
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap_or_else(|| panic!("no test {name} in {report}"))
 }
 
 #[test]

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, stdout};
+use support::{report_json as report, test_named as test};
 
 /// Runs `cargo test --release --test TARGET -- ARGS` in the fixture crate,
 /// with nothing else of this file running.
@@ -56,22 +57,6 @@ fn scratch(name: &str) -> PathBuf {
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-/// The report.json written into `dir`, as JSON.
-fn report(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
-    serde_json::from_str(&text).expect("report.json is JSON")
-}
-
-/// The report of the test `name` in `report`.
-fn test<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    report["tests"]
-        .as_array()
-        .expect("tests")
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap_or_else(|| panic!("no test {name} in {report}"))
 }
 
 #[test]

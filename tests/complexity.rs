@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 mod support;
 use support::{explain, fixture_dir, fixture_target_dir, result_lines, result_summary, stdout};
+use support::{report_json as report, test_named};
 
 /// Runs `cargo test [--release] --test complexity -- ARGS` in the fixture,
 /// building it first if need be, with nothing else of this file running.
@@ -58,20 +59,6 @@ fn build_once(release: bool) {
             String::from_utf8_lossy(&out.stderr)
         );
     });
-}
-
-fn report(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
-    serde_json::from_str(&text).unwrap()
-}
-
-fn test_named<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    report["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap_or_else(|| panic!("no test {name} in the report"))
 }
 
 #[test]

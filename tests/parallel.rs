@@ -12,6 +12,7 @@ use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
 
 mod support;
+use support::report_json as report;
 use support::{explain, fixture_dir, fixture_target_dir, stdout};
 
 /// The fixture's `perf` test binary, built once.
@@ -65,11 +66,6 @@ fn command(report_dir: &Path, envs: &[(&str, &str)]) -> Command {
         cmd.env(k, v);
     }
     cmd
-}
-
-fn report(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
-    serde_json::from_str(&text).unwrap()
 }
 
 fn run(report_dir: &Path, envs: &[(&str, &str)]) -> Output {

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 mod support;
 use support::{build_fixture, explain, fixture_dir, stdout};
+use support::{report_json as report, test_named};
 
 fn base() -> &'static PathBuf {
     static BUILD: OnceLock<PathBuf> = OnceLock::new();
@@ -42,20 +43,6 @@ fn run(exe: &Path, args: &[&str], report_dir: &Path) -> Output {
     cmd.env("PERFMARK_NO_LOCK", "1")
         .output()
         .expect("the test binary runs")
-}
-
-fn report(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
-    serde_json::from_str(&text).unwrap()
-}
-
-fn test_named<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    report["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap_or_else(|| panic!("no test {name} in the report"))
 }
 
 fn ns(report: &serde_json::Value, name: &str) -> f64 {

@@ -77,6 +77,19 @@ impl PerfTest {
         name.push_str(self.fn_name);
         name
     }
+
+    /// For a `threads` instance, its name without the thread segment (the
+    /// last of `fn_name`'s, where the macro puts it): the name its
+    /// function's scaling line goes by (`lock::t4::10` → `lock::10`).
+    pub fn scaling_name(&self) -> Option<String> {
+        self.options.threads?;
+        let function = self.function_name();
+        let (without, _) = function.rsplit_once("::")?;
+        Some(match self.arg {
+            Some(arg) => format!("{without}::{arg}"),
+            None => without.to_owned(),
+        })
+    }
 }
 
 /// A test of `module_path`'s `fn_name` with the argument `arg` and the

@@ -133,3 +133,19 @@ pub fn build_fixture(target: &str, features: &[&str], aligned: bool, copy_as: &s
     std::fs::copy(&executable, &copy).expect("copy the build");
     copy
 }
+
+/// The `report.json` a run wrote to `dir`.
+pub fn report_json(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    serde_json::from_str(&text).expect("report.json is JSON")
+}
+
+/// The entry of the test `name` in `report`.
+pub fn test_named<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no test {name} in the report"))
+}

@@ -236,6 +236,7 @@ fn threaded(function: &str, threads: usize, ns: f64) -> TestReport {
     let samples: Vec<f64> = (0..40).map(|i| ns + f64::from(i % 5) * 0.1).collect();
     let mut t = measured(&format!("{function}::t{threads}"), samples, None);
     t.threads = Some(ThreadsRecord {
+        function: function.to_owned(),
         count: threads,
         cpus: (0..threads).collect(),
         apart: true,

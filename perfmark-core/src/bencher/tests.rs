@@ -55,7 +55,7 @@ fn iter_shared_runs_the_routine_on_every_thread_of_the_team() {
         }
     });
     let team = bencher.team_times.clone().expect("a team ran");
-    let record = team.record(bencher.samples());
+    let record = team.record("f".to_owned(), bencher.samples());
     let (m, _) = bencher.finish();
     let m = m.expect("measured");
     assert_eq!(m.kind, SampleKind::Threads);

@@ -116,7 +116,12 @@ pub fn scaling_of(reports: &[TestReport]) -> Vec<ScalingLine> {
     crate::threads::scaling_lines(reports.iter().filter_map(|t| {
         let threads = t.threads.as_ref()?;
         let estimate = t.estimate.as_ref()?;
-        Some((t.name.as_str(), threads.count, estimate.ns_per_iter))
+        Some((
+            t.name.as_str(),
+            threads.function.as_str(),
+            threads.count,
+            estimate.ns_per_iter,
+        ))
     }))
 }
 

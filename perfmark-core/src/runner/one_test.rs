@@ -175,8 +175,9 @@ impl Runner {
         measured.cpu = self.cpu_record(placed, not_pinned);
         measured.interference = self.observer.between(&before, &after);
         measured.wall_ns_per_iter = bencher.wall_ns_per_iter();
+        let line = t.scaling_name().unwrap_or_else(|| t.function_name());
         if let Some(team) = &bencher.team_times {
-            let record = team.record(bencher.samples());
+            let record = team.record(line, bencher.samples());
             if !record.apart {
                 measured.warnings.push(Warning::ThreadsShareCpus {
                     threads: record.count,
@@ -190,7 +191,7 @@ impl Runner {
                 .cpu
                 .as_ref()
                 .map_or((Vec::new(), 0), |c| (c.cpus.clone(), c.candidates));
-            measured.threads = Some(ThreadsRecord::alone(cpus, candidates));
+            measured.threads = Some(ThreadsRecord::alone(line, cpus, candidates));
         }
         measured.size = bencher.size();
         measured.allocations = bencher

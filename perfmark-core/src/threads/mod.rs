@@ -100,6 +100,9 @@ pub struct Placement {
 /// A threaded test's team (`report.json`'s per-test `threads`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ThreadsRecord {
+    /// The name of the function's scaling line: the test's without its
+    /// thread segment (`lock` for `lock::t4`).
+    pub function: String,
     /// Threads that ran the routine at once.
     pub count: usize,
     /// The CPU each thread was held on, the measuring thread's first;
@@ -119,8 +122,9 @@ impl ThreadsRecord {
     /// The record of a `threads` instance of one thread, measured on
     /// `cpus`, of `candidates` (its time per iteration is the test's
     /// estimate).
-    pub fn alone(cpus: Vec<usize>, candidates: usize) -> ThreadsRecord {
+    pub fn alone(function: String, cpus: Vec<usize>, candidates: usize) -> ThreadsRecord {
         ThreadsRecord {
+            function,
             count: 1,
             apart: true,
             candidates,
@@ -173,15 +177,17 @@ impl TeamTimes {
         sample.total
     }
 
-    /// The record of the team, its per-thread times over the last `last`
-    /// samples (the sampling ones).
-    pub fn record(&self, last: usize) -> ThreadsRecord {
+    /// The record of the team of the test whose scaling line is
+    /// `function`, its per-thread times over the last `last` samples (the
+    /// sampling ones).
+    pub fn record(&self, function: String, last: usize) -> ThreadsRecord {
         let placement = self.placement.clone().unwrap_or(Placement {
             cpus: Vec::new(),
             apart: false,
             candidates: 0,
         });
         ThreadsRecord {
+            function,
             count: self.threads,
             cpus: placement.cpus,
             apart: placement.apart,

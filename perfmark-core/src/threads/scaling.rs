@@ -28,36 +28,16 @@ pub struct ScalingPoint {
     pub ratio: f64,
 }
 
-/// Whether `segment` is a thread instance's name segment: `t` and a
-/// count, or `tmax`.
-pub fn is_thread_segment(segment: &str) -> bool {
-    segment == "tmax"
-        || segment
-            .strip_prefix('t')
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// The scaling lines of `tests` (each a name, its thread count and its
-/// time per iteration in ns, in run order): the tests whose names differ
-/// only in their last thread segment form one line, when there are at
-/// least two of them. Lines in the order of their first test; points by
-/// thread count.
+/// The scaling lines of `tests` (each its name, its scaling line's name
+/// ([`super::ThreadsRecord::function`]), its thread count and its time per
+/// iteration in ns, in run order): the tests of one line form it when
+/// there are at least two. Lines in the order of their first test; points
+/// by thread count.
 pub fn scaling_lines<'a>(
-    tests: impl IntoIterator<Item = (&'a str, usize, f64)>,
+    tests: impl IntoIterator<Item = (&'a str, &'a str, usize, f64)>,
 ) -> Vec<ScalingLine> {
     let mut lines: Vec<ScalingLine> = Vec::new();
-    for (name, threads, ns) in tests {
-        let segments: Vec<&str> = name.split("::").collect();
-        let Some(at) = segments.iter().rposition(|s| is_thread_segment(s)) else {
-            continue;
-        };
-        let function = segments
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != at)
-            .map(|(_, s)| *s)
-            .collect::<Vec<_>>()
-            .join("::");
+    for (name, function, threads, ns) in tests {
         let point = ScalingPoint {
             test: name.to_owned(),
             threads,
@@ -67,7 +47,7 @@ pub fn scaling_lines<'a>(
         match lines.iter_mut().find(|l| l.function == function) {
             Some(line) => line.points.push(point),
             None => lines.push(ScalingLine {
-                function,
+                function: function.to_owned(),
                 points: vec![point],
             }),
         }
@@ -88,16 +68,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn thread_instances_of_one_function_form_a_line() {
+    fn the_tests_of_one_line_form_it_by_thread_count() {
         let lines = scaling_lines([
-            ("lock::t4", 4, 80.0),
-            ("lock::t1", 1, 20.0),
-            ("lock::t2", 2, 40.0),
-            ("plain", 1, 5.0),
-            ("sum::t2::100", 2, 10.0),
-            ("sum::t1::100", 1, 10.0),
-            ("sum::t1::1000", 1, 100.0),
-            ("alone::t4", 4, 1.0),
+            ("lock::t4", "lock", 4, 80.0),
+            ("lock::t1", "lock", 1, 20.0),
+            ("lock::t2", "lock", 2, 40.0),
+            ("sum::t2::t1", "sum::t1", 2, 10.0),
+            ("sum::t1::t1", "sum::t1", 1, 10.0),
+            ("sum::t1::t2", "sum::t2", 1, 100.0),
+            ("alone::t4", "alone", 4, 1.0),
         ]);
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert_eq!(lines[0].function, "lock");
@@ -105,17 +84,9 @@ mod tests {
         assert_eq!(threads, [1, 2, 4]);
         let ratios: Vec<f64> = lines[0].points.iter().map(|p| p.ratio).collect();
         assert_eq!(ratios, [1.0, 2.0, 4.0]);
-        assert_eq!(lines[1].function, "sum::100");
+        // An argument named like a thread count is the argument.
+        assert_eq!(lines[1].function, "sum::t1");
+        assert_eq!(lines[1].points[0].test, "sum::t1::t1");
         assert_eq!(lines[1].points[1].ratio, 1.0);
-    }
-
-    #[test]
-    fn thread_segments_are_t_and_a_count() {
-        for yes in ["t1", "t16", "tmax"] {
-            assert!(is_thread_segment(yes), "{yes}");
-        }
-        for no in ["t", "tx", "t1x", "threads", "4", "max"] {
-            assert!(!is_thread_segment(no), "{no}");
-        }
     }
 }
