@@ -57,6 +57,9 @@ pub struct ProcessPair {
     /// The candidate CPUs in the order drawn for this test: pair `p` runs
     /// on the `p mod n`-th ([`Cpus::shuffled`]).
     cpu_order: Vec<usize>,
+    /// Whether a threaded test's workers may hold their threads on CPUs
+    /// of their own.
+    hold_team: bool,
 }
 
 impl ProcessPair {
@@ -86,6 +89,7 @@ impl ProcessPair {
             cpus: None,
             pair_cpus: Vec::new(),
             cpu_order: Vec::new(),
+            hold_team: true,
         }
     }
 
@@ -97,6 +101,13 @@ impl ProcessPair {
     #[must_use]
     pub fn with_cpus(mut self, cpus: Arc<Cpus>) -> Self {
         self.cpus = Some(cpus);
+        self
+    }
+
+    /// Whether a threaded test's workers may hold their threads on CPUs
+    /// of their own (true unless told): false where the run holds none.
+    pub fn holding_team(mut self, hold: bool) -> Self {
+        self.hold_team = hold;
         self
     }
 
@@ -192,6 +203,7 @@ impl PairDriver for ProcessPair {
         // a pair.
         let placement = Placement {
             cpu,
+            hold_team: self.hold_team,
             ..Placement::draw(&mut self.rng)
         };
         let mut a = self.start(first, placement)?;

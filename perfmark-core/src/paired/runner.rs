@@ -132,6 +132,7 @@ impl Runner {
         let mut driver = ProcessPair::new(name, &comparing.head, &comparing.base)
             .with_timeout(self.options.worker_timeout);
         let (pin, not_pinned) = self.pinning();
+        driver = driver.holding_team(pin.is_some() && not_pinned.is_none());
         if let (Some(cpus), None, false) = (pin, &not_pinned, threaded) {
             driver = driver.with_cpus(Arc::clone(cpus));
         }

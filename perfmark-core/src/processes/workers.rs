@@ -38,6 +38,7 @@ pub struct OwnWorkers {
     rng: u64,
     timeout: Duration,
     current: Option<(WorkerProcess, Option<usize>)>,
+    hold_team: bool,
 }
 
 impl OwnWorkers {
@@ -50,7 +51,15 @@ impl OwnWorkers {
             rng: fresh_seed(),
             timeout,
             current: None,
+            hold_team: true,
         }
+    }
+
+    /// Whether a threaded test's workers may hold their threads on CPUs
+    /// of their own (true unless told): false where the run holds none.
+    pub fn holding_team(mut self, hold: bool) -> Self {
+        self.hold_team = hold;
+        self
     }
 
     /// A random value for the caller's draws (the CPUs' order).
@@ -66,6 +75,7 @@ impl WorkerDriver for OwnWorkers {
         self.finish()?;
         let placement = Placement {
             cpu,
+            hold_team: self.hold_team,
             ..Placement::draw(&mut self.rng)
         };
         let mut w = WorkerProcess::spawn_with(

@@ -348,8 +348,9 @@ impl Runner {
                 "this test binary cannot be found to start its workers: {e}"
             ))
         })?;
-        let mut driver = OwnWorkers::new(name, me, self.options.worker_timeout);
         let (pin, not_pinned) = self.pinning();
+        let mut driver = OwnWorkers::new(name, me, self.options.worker_timeout)
+            .holding_team(pin.is_some() && not_pinned.is_none());
         // A threaded test's workers start where the scheduler puts them:
         // a process held on one CPU would hold every thread of its team
         // there. Their teams hold their own threads apart.

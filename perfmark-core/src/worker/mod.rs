@@ -69,6 +69,10 @@ pub const STACK_PAD_VAR: &str = "PERFMARK_WORKER_STACK_PAD";
 /// and keep, before the test's own setup: later small allocations then
 /// start at another offset within their pages and cache lines.
 pub const HEAP_OFFSET_VAR: &str = "PERFMARK_WORKER_HEAP_OFFSET";
+/// The variable set in a worker when the run holds no thread on a CPU
+/// (`--no-pin`, one CPU allowed, or the kernel refused): a threaded test's
+/// worker then holds none of its team either ([`crate::threads`]).
+pub const TEAM_FREE_VAR: &str = "PERFMARK_WORKER_TEAM_FREE";
 /// Offsets are drawn below this many bytes: a page, over which every
 /// cache-line and fetch-block offset is reached.
 pub const PLACEMENT_RANGE: usize = 4096;
@@ -88,6 +92,9 @@ pub struct Placement {
     /// The CPU the worker is held on from its start, when pinned: both
     /// workers of a process pair share one ([`crate::cpus`]).
     pub cpu: Option<usize>,
+    /// Whether a threaded test's worker may hold its threads on CPUs of
+    /// their own (false: [`TEAM_FREE_VAR`] is set).
+    pub hold_team: bool,
 }
 
 impl Placement {
@@ -99,6 +106,7 @@ impl Placement {
             stack_pad: (splitmix64(rng) % range) as usize,
             heap_offset: ((splitmix64(rng) % range) & !15) as usize,
             cpu: None,
+            hold_team: true,
         }
     }
 }

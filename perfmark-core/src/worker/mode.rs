@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::protocol::{Reply, PROTOCOL_VERSION};
 use super::serve::{say, Serve};
-use super::HEAP_OFFSET_VAR;
+use super::{HEAP_OFFSET_VAR, TEAM_FREE_VAR};
 use crate::bencher::{Bencher, Measurer};
 use crate::cpus::{pin_current_thread, Cpus, Placed};
 use crate::measure::capture::{install_panic_capture, panic_payload_text, take_panic_message};
@@ -99,13 +99,14 @@ fn serve_on_test_thread(
 /// without `threads`; else the test's count, the calling thread pinned
 /// among the process's CPUs first so that the helpers are held apart from
 /// it (a threaded test's worker starts unheld, see the runner's
-/// `measure_processes`). `PERFMARK_NO_PIN` leaves every thread free.
+/// `measure_processes`). A run that holds no thread ([`TEAM_FREE_VAR`])
+/// leaves every thread free.
 fn team_of(threads: Option<u64>) -> TeamPlan {
     let Some(threads) = threads.filter(|&n| n != 1) else {
         return TeamPlan::ONE;
     };
     let cpus = Cpus::detect()
-        .filter(|_| std::env::var_os("PERFMARK_NO_PIN").is_none_or(|v| v.is_empty() || v == "0"))
+        .filter(|_| std::env::var_os(TEAM_FREE_VAR).is_none())
         .map(Arc::new);
     let held = cpus
         .as_ref()

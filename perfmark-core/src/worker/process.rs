@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use super::lines::{LineReader, MAX_LINE_BYTES};
 use super::protocol::{decode_line, Reply, Request, PROTOCOL_VERSION, WORKER_FLAG};
-use super::{is_run_option, Event, Greeting, Placement, Side, HEAP_OFFSET_VAR, STACK_PAD_VAR};
+use super::{
+    is_run_option, Event, Greeting, Placement, Side, HEAP_OFFSET_VAR, STACK_PAD_VAR, TEAM_FREE_VAR,
+};
 use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
 use crate::Error;
@@ -257,6 +259,9 @@ fn worker_command(
     if let Some(p) = placement {
         cmd.env(STACK_PAD_VAR, "x".repeat(p.stack_pad));
         cmd.env(HEAP_OFFSET_VAR, p.heap_offset.to_string());
+        if !p.hold_team {
+            cmd.env(TEAM_FREE_VAR, "1");
+        }
         if let Some(cpu) = p.cpu {
             crate::cpus::start_on(&mut cmd, cpu);
         }
