@@ -355,7 +355,13 @@ impl Runner {
         // a process held on one CPU would hold every thread of its team
         // there. Their teams hold their own threads apart.
         let cpus: Vec<Option<usize>> = match (pin, &not_pinned) {
-            (Some(cpus), None) if outcome.measured.threads.is_none() => {
+            (Some(cpus), None)
+                if outcome
+                    .measured
+                    .threads
+                    .as_ref()
+                    .is_none_or(|team| team.count <= 1) =>
+            {
                 let runner = outcome
                     .measured
                     .cpu
