@@ -613,43 +613,9 @@ fn check_consts<'a>(
     let mut ok = true;
     let mut named: Vec<Named<&Expr>> = Vec::new();
     for expr in &array.elems {
-        let literal = LiteralKind::of(expr);
-        let is_path =
-            matches!(expr, Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty());
-        let fits = match literal {
-            Some(LiteralKind::Int { .. } | LiteralKind::Bool | LiteralKind::Char) => true,
-            Some(_) => false,
-            None => is_path,
-        };
-        if !fits {
-            cx.error_spanned_by(
-                expr,
-                format!(
-                    "invalid consts element `{}`: expected an integer, `bool` or `char` literal \
-                     (`16`, `-1`, `true`, `'a'`) or the path of a constant (`SMALL`); for an \
-                     expression, define a `const` and name it",
-                    tokens_text(expr)
-                ),
-            );
+        if !check_const_value(cx, expr, param, primitive) {
             ok = false;
             continue;
-        }
-        if let (Some(primitive), Some(literal)) = (primitive, literal) {
-            if let Some(expected) = mismatch(primitive, literal, expr) {
-                cx.error_spanned_by(
-                    expr,
-                    format!(
-                        "constant `{}` does not fit parameter `const {}: {}`: expected \
-                         {expected}, found {}",
-                        tokens_text(expr),
-                        param.ident,
-                        tokens_text(&param.ty),
-                        literal.describe()
-                    ),
-                );
-                ok = false;
-                continue;
-            }
         }
         let name = tokens_text(expr);
         if named.iter().any(|n| n.name == name) {
@@ -666,6 +632,53 @@ fn check_consts<'a>(
         named.push(Named { item: expr, name });
     }
     ok.then_some(named)
+}
+
+/// Whether `expr`, a `consts` element, is a value `param` takes: an
+/// integer, `bool` or `char` literal that fits its type (`primitive`, when
+/// it is one), or the path of a constant; reports why not.
+fn check_const_value(
+    cx: &Ctxt,
+    expr: &Expr,
+    param: &ConstParam,
+    primitive: Option<Primitive>,
+) -> bool {
+    let literal = LiteralKind::of(expr);
+    let is_path = matches!(expr, Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty());
+    let fits = match literal {
+        Some(LiteralKind::Int { .. } | LiteralKind::Bool | LiteralKind::Char) => true,
+        Some(_) => false,
+        None => is_path,
+    };
+    if !fits {
+        cx.error_spanned_by(
+            expr,
+            format!(
+                "invalid consts element `{}`: expected an integer, `bool` or `char` literal \
+                 (`16`, `-1`, `true`, `'a'`) or the path of a constant (`SMALL`); for an \
+                 expression, define a `const` and name it",
+                tokens_text(expr)
+            ),
+        );
+        return false;
+    }
+    if let (Some(primitive), Some(literal)) = (primitive, literal) {
+        if let Some(expected) = mismatch(primitive, literal, expr) {
+            cx.error_spanned_by(
+                expr,
+                format!(
+                    "constant `{}` does not fit parameter `const {}: {}`: expected {expected}, \
+                     found {}",
+                    tokens_text(expr),
+                    param.ident,
+                    tokens_text(&param.ty),
+                    literal.describe()
+                ),
+            );
+            return false;
+        }
+    }
+    true
 }
 
 /// The thread counts of `threads` (empty without the option), each
@@ -706,40 +719,48 @@ fn check_threads(
     let ident = &function.item.sig.ident;
     let mut counts = Vec::new();
     for expr in &list.elems {
-        let Some(digits) = integer_text(expr) else {
-            cx.error_spanned_by(
-                expr,
-                format!(
-                    "invalid threads `{}`: expected {}",
-                    tokens_text(expr),
-                    Key::Threads.accepts()
-                ),
-            );
-            ok = false;
-            continue;
-        };
-        match Key::Threads.check_integer(&digits) {
-            Ok(Value::U64(count)) if counts.contains(&count) => {
-                let name = thread_name(count);
-                cx.error_spanned_by(
-                    expr,
-                    format!(
-                        "duplicate thread count `{}`: each count names a test (`{ident}::{name}`), \
-                         so each must be different",
-                        tokens_text(expr)
-                    ),
-                );
-                ok = false;
-            }
-            Ok(Value::U64(count)) => counts.push(count),
-            Ok(other) => unreachable!("a thread count is a U64, not {other:?}"),
-            Err(error) => {
-                cx.error_spanned_by(expr, error);
-                ok = false;
-            }
+        match check_thread_count(cx, expr, &counts, ident) {
+            Some(count) => counts.push(count),
+            None => ok = false,
         }
     }
     ok.then_some(counts)
+}
+
+/// The thread count `expr`, an element of `threads`, checked by the
+/// table's range and against the `counts` before it; reports why not.
+fn check_thread_count(cx: &Ctxt, expr: &Expr, counts: &[u64], ident: &Ident) -> Option<u64> {
+    let Some(digits) = integer_text(expr) else {
+        cx.error_spanned_by(
+            expr,
+            format!(
+                "invalid threads `{}`: expected {}",
+                tokens_text(expr),
+                Key::Threads.accepts()
+            ),
+        );
+        return None;
+    };
+    match Key::Threads.check_integer(&digits) {
+        Ok(Value::U64(count)) if counts.contains(&count) => {
+            let name = thread_name(count);
+            cx.error_spanned_by(
+                expr,
+                format!(
+                    "duplicate thread count `{}`: each count names a test (`{ident}::{name}`), so \
+                     each must be different",
+                    tokens_text(expr)
+                ),
+            );
+            None
+        }
+        Ok(Value::U64(count)) => Some(count),
+        Ok(other) => unreachable!("a thread count is a U64, not {other:?}"),
+        Err(error) => {
+            cx.error_spanned_by(expr, error);
+            None
+        }
+    }
 }
 
 /// Whether the test's routine can run on several threads at once (see

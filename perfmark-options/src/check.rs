@@ -187,23 +187,32 @@ impl Key {
     }
 }
 
-fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, OptionError> {
-    let error = |reason| key.error(text, reason, accepts);
-    // A number too large to hold is over any range.
-    let refused = |refusal| match refusal {
+/// Why the grammar's `refusal` refuses a value: a number too large to hold
+/// is over any range.
+fn refused(refusal: Refusal) -> Reason {
+    match refusal {
         Refusal::Syntax => Reason::Syntax,
         Refusal::Negative => Reason::Negative,
         Refusal::TooLarge => Reason::Above,
+    }
+}
+
+fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, OptionError> {
+    let error = |reason| key.error(text, reason, accepts);
+    let duration = |range: &Range| -> Result<f64, OptionError> {
+        let ns = grammar::duration_ns(text).map_err(|r| error(refused(r)))?;
+        in_range(range, ns).map_err(error)?;
+        Ok(ns)
+    };
+    let count_in = |count: Result<u64, Refusal>, range: &Range| -> Result<Value, OptionError> {
+        let count = count.map_err(|r| error(refused(r)))?;
+        in_range(range, count as f64).map_err(error)?;
+        Ok(Value::U64(count))
     };
     match &key.spec().kind {
-        Kind::Duration(range) => {
-            let ns = grammar::duration_ns(text).map_err(|r| error(refused(r)))?;
-            in_range(range, ns).map_err(error)?;
-            Ok(Value::F64(ns))
-        }
+        Kind::Duration(range) => Ok(Value::F64(duration(range)?)),
         Kind::WholeDuration(range) => {
-            let ns = grammar::duration_ns(text).map_err(|r| error(refused(r)))?;
-            in_range(range, ns).map_err(error)?;
+            let ns = duration(range)?;
             // The range's high bound is u64::MAX as f64 (2^64), excluded,
             // and rounding keeps an f64 below 2^64 there: the cast is exact.
             let whole = ns.round();
@@ -233,22 +242,14 @@ fn check_text(key: Key, text: &str, accepts: &'static str) -> Result<Value, Opti
         Kind::Count(_) => grammar::count(text)
             .map(Value::U64)
             .map_err(|r| error(refused(r))),
-        Kind::ScaledCount(range) => {
-            let count = grammar::scaled_count(text).map_err(|r| error(refused(r)))?;
-            in_range(range, count as f64).map_err(error)?;
-            Ok(Value::U64(count))
-        }
+        Kind::ScaledCount(range) => count_in(grammar::scaled_count(text), range),
         Kind::Clock => Measure::from_name(text)
             .map(Value::Measure)
             .ok_or_else(|| error(Reason::Syntax)),
         Kind::Growth => grammar::complexity(text)
             .map(Value::Class)
             .map_err(|_| error(Reason::Syntax)),
-        Kind::Threads(range) => {
-            let count = grammar::count(text).map_err(|r| error(refused(r)))?;
-            in_range(range, count as f64).map_err(error)?;
-            Ok(Value::U64(count))
-        }
+        Kind::Threads(range) => count_in(grammar::count(text), range),
         Kind::List | Kind::Types | Kind::Consts | Kind::FlagOrText => Err(error(Reason::Syntax)),
     }
 }

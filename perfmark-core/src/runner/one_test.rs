@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::family::Family;
 use super::judge::{judge, Across};
-use super::outcome::{Judged, Outcome};
+use super::outcome::{Judged, Measured, Outcome};
 use super::remeasure;
 use super::watchdog::{self, Bounded, Ran};
 use super::Runner;
@@ -16,7 +16,7 @@ use crate::allocations::{self, Allocations};
 use crate::bencher::{Bencher, Measurer};
 use crate::checks::{Check, RunnerSaid, Said, Verdict, Warning};
 use crate::clock::{self, Clock};
-use crate::cpus::{NotPinned, Placed};
+use crate::cpus::{CpuRecord, NotPinned, Placed};
 use crate::measure::capture::{panic_headline, panic_payload_text, take_panic_message};
 use crate::measure::{Adaptive, Measurement, Plan, StopReason};
 use crate::processes::{self, OwnWorkers, Prior, ProcessPlan, WorkerRun};
@@ -165,33 +165,36 @@ impl Runner {
         let Some(ran) = ran else {
             return Ok((result, outcome));
         };
+        self.take_measured(t, plan, &mut outcome.measured, *ran, not_pinned);
+        Ok((result, outcome))
+    }
+
+    /// What the body's run `ran` left, into `measured`: where it ran, what
+    /// the OS saw meanwhile, the team of a threaded test, size,
+    /// allocations, work, and the measurement.
+    fn take_measured(
+        &self,
+        t: &PerfTest,
+        plan: &Plan,
+        measured: &mut Measured,
+        ran: Ran,
+        not_pinned: Option<NotPinned>,
+    ) {
         let Ran {
             bencher,
             before,
             after,
             placed,
-        } = *ran;
-        let measured = &mut outcome.measured;
+        } = ran;
         measured.cpu = self.cpu_record(placed, not_pinned);
         measured.interference = self.observer.between(&before, &after);
         measured.wall_ns_per_iter = bencher.wall_ns_per_iter();
-        let line = t.scaling_name().unwrap_or_else(|| t.function_name());
-        if let Some(team) = &bencher.team_times {
-            let record = team.record(line, bencher.samples());
-            if !record.apart {
-                measured.warnings.push(Warning::ThreadsShareCpus {
-                    threads: record.count,
-                    candidates: record.candidates,
-                });
-            }
-            measured.threads = Some(record);
-        } else if t.options.threads.is_some() {
-            // A `threads` instance of one thread: its own line's first point.
-            let (cpus, candidates) = measured
-                .cpu
-                .as_ref()
-                .map_or((Vec::new(), 0), |c| (c.cpus.clone(), c.candidates));
-            measured.threads = Some(ThreadsRecord::alone(line, cpus, candidates));
+        measured.threads = team_record(t, &bencher, measured.cpu.as_ref());
+        if let Some(team) = measured.threads.as_ref().filter(|team| !team.apart) {
+            measured.warnings.push(Warning::ThreadsShareCpus {
+                threads: team.count,
+                candidates: team.candidates,
+            });
         }
         measured.size = bencher.size();
         measured.allocations = bencher
@@ -207,7 +210,6 @@ impl Runner {
             measured.warnings.push(Warning::CpuClockNotForCustom);
         }
         measured.measurement = measurement;
-        Ok((result, outcome))
     }
 
     /// Judges a measurement `m` of `t` into `outcome`. Worker processes
@@ -464,4 +466,21 @@ pub(crate) fn ignored_report(t: &PerfTest, name: String) -> TestReport {
         reasons: vec![Reason::of(&Said::Runner(RunnerSaid::Ignored { why }))],
         ..TestReport::new(name, Verdict::Ignored, t.file, t.line)
     }
+}
+
+/// The team of a `threads` instance `t` measured by `bencher` on `cpu`:
+/// its threads, where they ran and each one's time; for a one-thread
+/// instance, that thread alone (its line's first point). `None` for a test
+/// without `threads`.
+fn team_record(t: &PerfTest, bencher: &Bencher, cpu: Option<&CpuRecord>) -> Option<ThreadsRecord> {
+    t.options.threads?;
+    let line = t.scaling_name().unwrap_or_else(|| t.function_name());
+    Some(match &bencher.team_times {
+        Some(team) => team.record(line, bencher.samples()),
+        None => {
+            let (cpus, candidates) =
+                cpu.map_or((Vec::new(), 0), |c| (c.cpus.clone(), c.candidates));
+            ThreadsRecord::alone(line, cpus, candidates)
+        }
+    })
 }

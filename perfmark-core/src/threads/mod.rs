@@ -245,6 +245,46 @@ impl Shared {
     fn since_epoch(&self, t: Instant) -> u64 {
         t.duration_since(self.epoch).as_nanos() as u64
     }
+
+    /// One sample of `iters` iterations per thread of `routine`, on the
+    /// calling thread and the helpers `threads`: wakes them, waits until
+    /// each has arrived, lets them go, runs its own share, waits for theirs.
+    /// A helper's panic is resumed here, after every helper stopped.
+    fn sample<O, R: Fn() -> O>(&self, threads: &[Thread], iters: u64, routine: &R) -> TeamSample {
+        let helpers = threads.len();
+        self.iters.store(iters, Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+        self.arrived.store(0, Ordering::Relaxed);
+        let generation = self.generation.fetch_add(1, Ordering::AcqRel) + 1;
+        for t in threads {
+            t.unpark();
+        }
+        wait_until(|| self.arrived.load(Ordering::Acquire) == helpers);
+        self.go.store(generation, Ordering::Release);
+        let start = Instant::now();
+        for _ in 0..iters {
+            black_box(routine());
+        }
+        let end = Instant::now();
+        wait_until(|| self.done.load(Ordering::Acquire) == helpers);
+        if let Some(payload) = self.panic.lock().map_or(None, |mut p| p.take()) {
+            stop(self, threads);
+            panic::resume_unwind(payload);
+        }
+        let (mut first, mut last) = (self.since_epoch(start), self.since_epoch(end));
+        let mut each = Vec::with_capacity(helpers + 1);
+        each.push(end - start);
+        for (s, e) in &self.spans {
+            let (s, e) = (s.load(Ordering::Relaxed), e.load(Ordering::Relaxed));
+            first = first.min(s);
+            last = last.max(e);
+            each.push(Duration::from_nanos(e.saturating_sub(s)));
+        }
+        TeamSample {
+            total: Duration::from_nanos(last - first),
+            each,
+        }
+    }
 }
 
 /// Runs `body` with a function that takes one sample of `routine` on the
@@ -303,40 +343,7 @@ where
                 }
             }
         }
-        let mut sample = |iters: u64| -> TeamSample {
-            shared.iters.store(iters, Ordering::Relaxed);
-            shared.done.store(0, Ordering::Relaxed);
-            shared.arrived.store(0, Ordering::Relaxed);
-            let generation = shared.generation.fetch_add(1, Ordering::AcqRel) + 1;
-            for t in &threads {
-                t.unpark();
-            }
-            wait_until(|| shared.arrived.load(Ordering::Acquire) == helpers);
-            shared.go.store(generation, Ordering::Release);
-            let start = Instant::now();
-            for _ in 0..iters {
-                black_box(routine());
-            }
-            let end = Instant::now();
-            wait_until(|| shared.done.load(Ordering::Acquire) == helpers);
-            if let Some(payload) = shared.panic.lock().map_or(None, |mut p| p.take()) {
-                stop(&shared, &threads);
-                panic::resume_unwind(payload);
-            }
-            let (mut first, mut last) = (shared.since_epoch(start), shared.since_epoch(end));
-            let mut each = Vec::with_capacity(helpers + 1);
-            each.push(end - start);
-            for (s, e) in &shared.spans {
-                let (s, e) = (s.load(Ordering::Relaxed), e.load(Ordering::Relaxed));
-                first = first.min(s);
-                last = last.max(e);
-                each.push(Duration::from_nanos(e.saturating_sub(s)));
-            }
-            TeamSample {
-                total: Duration::from_nanos(last - first),
-                each,
-            }
-        };
+        let mut sample = |iters: u64| shared.sample(&threads, iters, routine);
         let ran = panic::catch_unwind(AssertUnwindSafe(|| body(&mut sample)));
         stop(&shared, &threads);
         if let Err(payload) = ran {
