@@ -7,11 +7,11 @@
 //! the same async tests.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 mod support;
-use support::{explain, fixture_dir, result_lines, stdout};
+use support::{explain, result_lines, stdout};
 use support::{report_json as report, test_named as test};
 
 /// Builds the fixture's `asynch` target with `features` and returns a copy
@@ -49,18 +49,10 @@ fn head() -> &'static Path {
     HEAD.get_or_init(|| build(&["head"]))
 }
 
-/// Runs `binary ARGS` in the package's directory, as cargo would, with no
-/// `PERFMARK_*` variable but `envs`; one run at a time, as they measure.
+/// Runs `binary ARGS` as cargo would, one run at a time
+/// ([`support::run_fixture`]).
 fn run(binary: &Path, args: &[&str]) -> Output {
-    let _alone = support::alone();
-    let mut cmd = Command::new(binary);
-    cmd.current_dir(fixture_dir()).args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PERFMARK_") || k == "GITHUB_STEP_SUMMARY" {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.output().expect("the fixture runs")
+    support::run_fixture(binary, args, &[])
 }
 
 /// A fresh directory under the target's temporary directory.

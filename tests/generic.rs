@@ -5,11 +5,11 @@
 //! the instances' times order as their work does.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 mod support;
-use support::{explain, fixture_dir, result_lines, stdout};
+use support::{explain, result_lines, stdout};
 
 /// The fixture's `generic` test binary, built once (release).
 fn binary() -> &'static Path {
@@ -17,19 +17,10 @@ fn binary() -> &'static Path {
     BINARY.get_or_init(|| support::build_fixture("generic", &[], false, "generic-release"))
 }
 
-/// Runs the binary with `args` in the package's directory, as cargo would,
-/// with no `PERFMARK_*` variable; one run at a time, as they measure.
+/// Runs the binary with `args` as cargo would, one run at a time
+/// ([`support::run_fixture`]).
 fn run(args: &[&str]) -> Output {
-    let binary = binary();
-    let _alone = support::alone();
-    let mut cmd = Command::new(binary);
-    cmd.current_dir(fixture_dir()).args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PERFMARK_") || k == "GITHUB_STEP_SUMMARY" {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.output().expect("the fixture runs")
+    support::run_fixture(binary(), args, &[])
 }
 
 #[test]

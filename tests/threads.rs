@@ -9,11 +9,11 @@
 //! longer (the fixture's `head` build).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 mod support;
-use support::{build_fixture, explain, fixture_dir, stdout};
+use support::{build_fixture, explain, stdout};
 use support::{report_json as report, test_named};
 
 fn base() -> &'static PathBuf {
@@ -26,23 +26,13 @@ fn head() -> &'static PathBuf {
     BUILD.get_or_init(|| build_fixture("contention", &["head"], false, "contention-head"))
 }
 
-/// Runs `exe ARGS` in the fixture's directory, writing its report to
-/// `report_dir`, one run at a time, with no `PERFMARK_*` variable set.
+/// Runs `exe ARGS` as cargo would, one run at a time, without the
+/// machine-wide lock, writing its report to `report_dir` and comparing
+/// with no stored baseline.
 fn run(exe: &Path, args: &[&str], report_dir: &Path) -> Output {
-    let _alone = support::alone();
-    let mut cmd = Command::new(exe);
-    cmd.current_dir(fixture_dir())
-        .args(["--no-baseline", "--report-dir"])
-        .arg(report_dir)
-        .args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PERFMARK_") {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.env("PERFMARK_NO_LOCK", "1")
-        .output()
-        .expect("the test binary runs")
+    let report_dir = report_dir.to_str().expect("a UTF-8 temporary path");
+    let args = [&["--no-baseline", "--report-dir", report_dir], args].concat();
+    support::run_fixture(exe, &args, &[("PERFMARK_NO_LOCK", "1")])
 }
 
 fn ns(report: &serde_json::Value, name: &str) -> f64 {
@@ -60,10 +50,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn each_thread_count_is_a_test_of_its_own() {
-    let out = Command::new(base())
-        .arg("--list")
-        .output()
-        .expect("the test binary runs");
+    let out = support::run_fixture(base(), &["--list"], &[]);
     let listed = stdout(&out);
     for name in [
         "locked::t1",

@@ -48,6 +48,22 @@ pub fn cargo_in_fixture(args: &[&str], envs: &[(&str, &str)]) -> Output {
     cmd.output().expect("cargo runs")
 }
 
+/// Runs the fixture's test binary `binary` with `args` in the package's
+/// directory, as cargo would, holding [`alone`], with none of this
+/// process's `PERFMARK_*` variables or `GITHUB_STEP_SUMMARY` but `envs`.
+pub fn run_fixture(binary: &Path, args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let _alone = alone();
+    let mut cmd = std::process::Command::new(binary);
+    cmd.current_dir(fixture_dir()).args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PERFMARK_") || k == "GITHUB_STEP_SUMMARY" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.envs(envs.iter().copied());
+    cmd.output().expect("the fixture's test binary runs")
+}
+
 /// What `cargo perfmark …` passes every test binary it runs, as cargo
 /// perfmark's own parser reads `words` (the words after `cargo`,
 /// `perfmark` first): none for `report` and `--help`.
