@@ -562,19 +562,33 @@ fn check_types<'a>(cx: &Ctxt, list: &'a List<Type>, ident: &Ident) -> Option<Vec
     for ty in &list.elems {
         let name = compact(&tokens_text(ty));
         if named.iter().any(|n| n.name == name) {
-            cx.error_spanned_by(
-                ty,
-                format!(
-                    "duplicate type `{name}`: each type names a test (`{ident}::{name}`), so each \
-                     must be different"
-                ),
-            );
+            duplicate(cx, ty, "type", &name, ("type", ident, &name));
             ok = false;
             continue;
         }
         named.push(Named { item: ty, name });
     }
     ok.then_some(named)
+}
+
+/// Reports a list element written twice: a `what` ("type", "constant",
+/// …) written `written`. Each element names a test, `ident::name`, so two
+/// would collide; `unit` is what the sentence calls one element ("type",
+/// "value", "count", "argument").
+fn duplicate(
+    cx: &Ctxt,
+    at: impl quote::ToTokens,
+    what: &str,
+    written: &str,
+    (unit, ident, name): (&str, &Ident, &str),
+) {
+    cx.error_spanned_by(
+        at,
+        format!(
+            "duplicate {what} `{written}`: each {unit} names a test (`{ident}::{name}`), so each \
+             must be different"
+        ),
+    );
 }
 
 /// `text` without its spaces, but for those between two words, which
@@ -619,13 +633,7 @@ fn check_consts<'a>(
         }
         let name = tokens_text(expr);
         if named.iter().any(|n| n.name == name) {
-            cx.error_spanned_by(
-                expr,
-                format!(
-                    "duplicate constant `{name}`: each value names a test (`{ident}::{name}`), so \
-                     each must be different"
-                ),
-            );
+            duplicate(cx, expr, "constant", &name, ("value", ident, &name));
             ok = false;
             continue;
         }
@@ -744,14 +752,8 @@ fn check_thread_count(cx: &Ctxt, expr: &Expr, counts: &[u64], ident: &Ident) -> 
     match Key::Threads.check_integer(&digits) {
         Ok(Value::U64(count)) if counts.contains(&count) => {
             let name = thread_name(count);
-            cx.error_spanned_by(
-                expr,
-                format!(
-                    "duplicate thread count `{}`: each count names a test (`{ident}::{name}`), so \
-                     each must be different",
-                    tokens_text(expr)
-                ),
-            );
+            let written = tokens_text(expr);
+            duplicate(cx, expr, "thread count", &written, ("count", ident, &name));
             None
         }
         Ok(Value::U64(count)) => Some(count),
@@ -1016,13 +1018,7 @@ fn check_args<'a>(
         }
         let name = arg_name(expr);
         if args.iter().any(|arg| arg.name == name) {
-            cx.error_spanned_by(
-                expr,
-                format!(
-                    "duplicate argument `{name}`: each argument names a test (`{ident}::{name}`), \
-                     so each must be different"
-                ),
-            );
+            duplicate(cx, expr, "argument", &name, ("argument", ident, &name));
             ok = false;
             continue;
         }
