@@ -37,7 +37,7 @@ use crate::paired::record::PairedStop;
 use crate::paired::said::PairedSaid;
 use crate::processes::ProcessSpread;
 use crate::stats::{Estimate, Mode, Outliers, Statistic};
-pub use crate::verdicts::{Call, Verdict};
+pub use crate::verdicts::{Outcome, Verdict};
 
 /// What a check sees of one measured test.
 #[derive(Debug, Clone, Copy)]
@@ -406,45 +406,4 @@ pub trait Check {
     /// and has nothing to say. A check that applies but cannot decide
     /// (nothing stored to compare with, a time below resolution) says why.
     fn check(&self, subject: &Subject<'_>) -> Option<Finding>;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Call;
-    use crate::baseline::compare::Change;
-    use crate::budget::BudgetOutcome;
-    use crate::instructions::count::CountChange;
-    use crate::paired::record::PairedChange;
-    use crate::report::RemeasureOutcome;
-
-    #[test]
-    fn every_features_outcome_has_a_call_and_only_a_failure_fails() {
-        let calls = [
-            (BudgetOutcome::Under.call(), Call::Pass),
-            (BudgetOutcome::InconclusiveUnder.call(), Call::Inconclusive),
-            (BudgetOutcome::InconclusiveOver.call(), Call::Fail),
-            (BudgetOutcome::Over.call(), Call::Fail),
-            (Change::Regressed.call(), Call::Fail),
-            (Change::SlowerWithinTolerance.call(), Call::Unchanged),
-            (Change::NoSignificantChange.call(), Call::Unchanged),
-            (Change::FasterWithinTolerance.call(), Call::Unchanged),
-            (Change::Improved.call(), Call::Improved),
-            (PairedChange::Regressed.call(), Call::Fail),
-            (PairedChange::Unchanged.call(), Call::Unchanged),
-            (PairedChange::Improved.call(), Call::Improved),
-            (PairedChange::Inconclusive.call(), Call::Inconclusive),
-            (PairedChange::WithinLayoutSpread.call(), Call::Inconclusive),
-            (PairedChange::SignDependsOnBuild.call(), Call::Inconclusive),
-            (CountChange::Regressed.call(), Call::Fail),
-            (CountChange::Unchanged.call(), Call::Unchanged),
-            (CountChange::Improved.call(), Call::Improved),
-            (RemeasureOutcome::Passed.call(), Call::Pass),
-            (RemeasureOutcome::Failed.call(), Call::Fail),
-            (RemeasureOutcome::FailedUnderInterference.call(), Call::Fail),
-        ];
-        for (i, (got, want)) in calls.into_iter().enumerate() {
-            assert_eq!(got, want, "case {i}");
-            assert_eq!(got.fails(), want == Call::Fail, "case {i}");
-        }
-    }
 }

@@ -43,12 +43,13 @@ use std::time::Duration;
 
 use common::Rng;
 use perfmark_core::budget::said::BudgetSaid;
-use perfmark_core::budget::{Budget, BudgetOutcome, BudgetRecord};
+use perfmark_core::budget::{Budget, BudgetRecord};
 use perfmark_core::checks::{Check, Said, Subject};
 use perfmark_core::measure::{
     Adaptive, LocalDriver, Measurement, Plan, Policy, SampleKind, StopReason,
 };
 use perfmark_core::stats::{self, Estimate};
+use perfmark_core::verdicts::Outcome;
 
 const CONFIDENCE: f64 = 0.95;
 const PRECISION: f64 = 0.01;
@@ -181,13 +182,16 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, outcome: BudgetOutcome) {
+    fn add(&mut self, outcome: Outcome) {
         self.reps += 1;
         *match outcome {
-            BudgetOutcome::Under => &mut self.under,
-            BudgetOutcome::InconclusiveUnder => &mut self.inconclusive_under,
-            BudgetOutcome::InconclusiveOver => &mut self.inconclusive_over,
-            BudgetOutcome::Over => &mut self.over,
+            Outcome::Under => &mut self.under,
+            Outcome::InconclusiveUnder => &mut self.inconclusive_under,
+            Outcome::InconclusiveOver => &mut self.inconclusive_over,
+            Outcome::Over => &mut self.over,
+            // A budget decides only the four above: anything else is a
+            // failure of the simulation.
+            other => panic!("not a budget's outcome: {other:?}"),
         } += 1;
     }
 

@@ -21,7 +21,7 @@ mod common;
 mod welch;
 
 use perfmark_core::baseline::compare::{
-    compare, moderated_prior, BaselineEstimate, Change, Comparison, RegressionRule, RunEstimate,
+    compare, moderated_prior, BaselineEstimate, Comparison, Outcome, RegressionRule, RunEstimate,
     Spread, DEFAULT_BETWEEN_RUN_SD, DETECTION_POWER,
 };
 use perfmark_core::stats::Interval;
@@ -112,11 +112,11 @@ fn simulate(seed: u64, sigma_b: f64, runs: usize, shift: f64, rule: RegressionRu
         };
         let c0 = compare(&unspread, &current, &within_only).unwrap();
         let hits = [
-            c.verdict == Change::Regressed,
-            c.verdict == Change::Improved,
+            c.verdict == Outcome::Regressed,
+            c.verdict == Outcome::Improved,
             c.ci.low > 1.0 + rule.tolerance && c.ratio > 1.0 + rule.tolerance,
-            c2.verdict == Change::Regressed,
-            c0.verdict == Change::Regressed,
+            c2.verdict == Outcome::Regressed,
+            c0.verdict == Outcome::Regressed,
             c0.ci.low > 1.0,
             c.ci.low <= shift && shift <= c.ci.high,
         ];
@@ -512,7 +512,7 @@ fn shipped_rates(
         let current = process(&mut rng, TRUTH_NS * shift, sigma_b);
         let baseline = BaselineEstimate::from_runs(&baseline_runs).unwrap();
         let c = compare(&baseline, &current, &rule).unwrap();
-        failed += usize::from(c.verdict == Change::Regressed);
+        failed += usize::from(c.verdict == Outcome::Regressed);
         mds.push(c.min_detectable_slowdown);
     }
     mds.sort_by(f64::total_cmp);
@@ -674,7 +674,7 @@ fn the_rule_with_a_recorded_machine_prior() {
             let shift = if i % 2 == 0 { 1.0 } else { 1.2 };
             let current = process(&mut rng, TRUTH_NS * shift, sd);
             let c = compare(baseline, &current, &machine).unwrap();
-            let failed = c.verdict == Change::Regressed;
+            let failed = c.verdict == Outcome::Regressed;
             if shift == 1.0 {
                 unchanged += 1;
                 false_failures += usize::from(failed);

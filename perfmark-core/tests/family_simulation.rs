@@ -11,9 +11,9 @@ mod common;
 
 use common::Rng;
 use perfmark_core::baseline::compare::{
-    compare, moderated_prior, BaselineEstimate, Change, RegressionRule, RunEstimate, Spread,
+    compare, moderated_prior, BaselineEstimate, Outcome, RegressionRule, RunEstimate, Spread,
 };
-use perfmark_core::budget::{BudgetOutcome, BudgetRecord};
+use perfmark_core::budget::BudgetRecord;
 use perfmark_core::stats::{bonferroni_confidence, estimate, Interval};
 use perfmark_options::DEFAULT_REGRESSION;
 
@@ -104,7 +104,7 @@ fn regression_verdicts(seed: u64, shared_sd: f64) {
             let slowed = i == TESTS - 1;
             let current = process(&mut rng, state_now * if slowed { 120.0 } else { 100.0 }, sd);
             let judged = |rule: &RegressionRule| {
-                compare(baseline, &current, rule).unwrap().verdict == Change::Regressed
+                compare(baseline, &current, rule).unwrap().verdict == Outcome::Regressed
             };
             if slowed {
                 caught_family += usize::from(judged(&family));
@@ -188,8 +188,8 @@ fn budget_verdicts_of_a_whole_run() {
             let at =
                 |confidence: f64| BudgetRecord::decide(&estimate(&samples, confidence), BUDGET_NS);
             let own = at(CONFIDENCE);
-            over_per_test |= own.outcome == BudgetOutcome::Over;
-            over_family |= at(family_confidence).outcome == BudgetOutcome::Over;
+            over_per_test |= own.outcome == Outcome::Over;
+            over_family |= at(family_confidence).outcome == Outcome::Over;
             straddled += usize::from(own.inconclusive());
             verdicts += 1;
         }

@@ -35,8 +35,8 @@ use std::time::Duration;
 
 use common::Rng;
 use perfmark_core::paired::measure::{run_paired, PairDriver, PairedMeasurement, PairedPlan, Side};
-use perfmark_core::paired::record::PairedChange;
 use perfmark_core::paired::stats::{LookSchedule, PairCenter};
+use perfmark_core::verdicts;
 
 /// Comparisons per case.
 const REPS: usize = 2_000;
@@ -356,10 +356,10 @@ fn case(
         let mut rng = Rng::new(s ^ 0x5eed);
         let m = compare(s, world(&mut rng, ratio), plan);
         o.fails += usize::from(m.verdict.fails());
-        o.improved += usize::from(m.verdict.change == PairedChange::Improved);
-        o.inconclusive += usize::from(m.verdict.change == PairedChange::Inconclusive);
-        o.within_layout += usize::from(m.verdict.change == PairedChange::WithinLayoutSpread);
-        o.sign_depends += usize::from(m.verdict.change == PairedChange::SignDependsOnBuild);
+        o.improved += usize::from(m.verdict.change == verdicts::Outcome::Improved);
+        o.inconclusive += usize::from(m.verdict.change == verdicts::Outcome::Inconclusive);
+        o.within_layout += usize::from(m.verdict.change == verdicts::Outcome::WithinLayoutSpread);
+        o.sign_depends += usize::from(m.verdict.change == verdicts::Outcome::SignDependsOnBuild);
         if let Some(est) = m.estimate {
             o.bias += est.log_ratio - ratio.ln();
             o.order_effect += est.order_effect;

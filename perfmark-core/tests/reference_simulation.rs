@@ -154,8 +154,8 @@ fn simulate(seed: u64, machine: Machine, recording: Recording, test: Test, slowd
         let now_state = machine.state(&mut rng);
         let (current, reference_now) = process(&mut rng, test, now_state, slowdown);
         let c = judge(&recorded, &current, &reference_now, &rule, &residual_rule);
-        with += usize::from(c.0.verdict.is_failure());
-        without += usize::from(c.1.verdict.is_failure());
+        with += usize::from(c.0.verdict.fails());
+        without += usize::from(c.1.verdict.fails());
         let printed = c.0.min_detectable_slowdown;
         mds.push(printed);
         // The same process had the code been slower by what this
@@ -171,7 +171,7 @@ fn simulate(seed: u64, machine: Machine, recording: Recording, test: Test, slowd
         )
         .unwrap();
         let at = judge(&recorded, &slowed, &reference_now, &rule, &residual_rule);
-        at_printed += usize::from(at.0.verdict.is_failure());
+        at_printed += usize::from(at.0.verdict.fails());
     }
     mds.sort_by(f64::total_cmp);
     Rates {

@@ -299,7 +299,7 @@ fn outcome_of(run: usize, test: usize, minute: f64, c: &Comparison) -> Outcome {
         df: finite(c.between_run_df).unwrap_or(f64::INFINITY),
         between_run_sd: c.between_run_sd,
         min_detectable: c.min_detectable_slowdown,
-        regressed: c.verdict.is_failure(),
+        regressed: c.verdict.fails(),
         loaded: false,
         machine_ratio: c.machine.map(|m| m.ratio),
     }

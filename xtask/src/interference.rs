@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use perfmark_core::baseline::BaselineStore;
 use perfmark_core::checks::Verdict;
 use perfmark_core::observe::Interference;
-use perfmark_core::report::{RemeasureOutcome, Report, TestReport};
+use perfmark_core::report::{Outcome, Report, TestReport};
 
 use crate::baseline::record;
 use crate::load::{Load, Pattern};
@@ -97,7 +97,7 @@ struct TestRun {
     failed: bool,
     regressed: bool,
     lost_share: Option<f64>,
-    remeasured: Option<RemeasureOutcome>,
+    remeasured: Option<Outcome>,
     /// The re-measured failure's first measurement, then the final one.
     spans: Vec<Span>,
 }
@@ -127,7 +127,7 @@ impl TestRun {
                 .baseline
                 .as_ref()
                 .and_then(|b| b.comparison.as_ref())
-                .is_some_and(|c| c.verdict.is_failure()),
+                .is_some_and(|c| c.verdict.fails()),
             lost_share: t.interference.as_ref().and_then(|i| i.lost_share),
             remeasured: t.remeasured.as_ref().map(|r| r.outcome),
             spans,
@@ -216,7 +216,7 @@ fn print_suite(runs: &[TestRun], per_condition: usize) {
         let g: Vec<&TestRun> = runs.iter().filter(|r| r.condition == condition).collect();
         let mut lost: Vec<f64> = g.iter().filter_map(|r| r.lost_share).collect();
         lost.sort_by(f64::total_cmp);
-        let count = |o: RemeasureOutcome| g.iter().filter(|r| r.remeasured == Some(o)).count();
+        let count = |o: Outcome| g.iter().filter(|r| r.remeasured == Some(o)).count();
         println!(
             "| {} | {} | {} | {}, {} | {} | {} / {} / {} |",
             condition.words(),
@@ -225,9 +225,9 @@ fn print_suite(runs: &[TestRun], per_condition: usize) {
             percent((!lost.is_empty()).then(|| median(&lost))),
             percent(lost.last().copied()),
             g.iter().filter(|r| r.failed).count(),
-            count(RemeasureOutcome::Passed),
-            count(RemeasureOutcome::Failed),
-            count(RemeasureOutcome::FailedUnderInterference),
+            count(Outcome::Passed),
+            count(Outcome::Failed),
+            count(Outcome::FailedUnderInterference),
         );
     }
 }
@@ -405,7 +405,7 @@ fn print_alarms(runs: &AlarmRuns, per_cell: usize, baseline_runs: usize) {
     println!("|---|---|---|---|---|---|---|");
     for ((condition, scale), g) in runs {
         let failed = g.iter().filter(|r| r.regressed && r.failed).count();
-        let count = |o: RemeasureOutcome| g.iter().filter(|r| r.remeasured == Some(o)).count();
+        let count = |o: Outcome| g.iter().filter(|r| r.remeasured == Some(o)).count();
         println!(
             "| {} | {} | {} | {failed} | {} | {} | {} / {} / {} |",
             condition.words(),
@@ -417,9 +417,9 @@ fn print_alarms(runs: &AlarmRuns, per_cell: usize, baseline_runs: usize) {
             g.len(),
             percent((!g.is_empty()).then(|| failed as f64 / g.len() as f64)),
             g.iter().filter(|r| r.warned()).count(),
-            count(RemeasureOutcome::Passed),
-            count(RemeasureOutcome::Failed),
-            count(RemeasureOutcome::FailedUnderInterference),
+            count(Outcome::Passed),
+            count(Outcome::Failed),
+            count(Outcome::FailedUnderInterference),
         );
     }
 }

@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 
 use perfmark_core::report::fmt::{fmt_percent, plain_percent};
-use perfmark_core::report::{Call, TestReport, Verdict};
+use perfmark_core::report::{Outcome, TestReport, Verdict};
 
 use super::svg::escape;
 
@@ -35,23 +35,29 @@ const BOTTOM: f64 = 30.0;
 /// A name longer than this is cut, with `…`.
 const NAME_CHARS: usize = 38;
 
-/// A row's colour class: its decision's [`Call`], the one vocabulary every
-/// check's outcome maps to.
-fn class(call: Call) -> &'static str {
-    match call {
-        Call::Fail => "fail",
-        Call::Inconclusive => "close",
-        Call::Pass | Call::Unchanged => "pass",
-        Call::Improved => "better",
+/// A row's colour class, from its decision's [`Outcome`]: failed,
+/// undecided (close), improved (better), or passed (everything else:
+/// within the budget or the tolerance).
+fn class(status: Outcome) -> &'static str {
+    if status.fails() {
+        "fail"
+    } else if status.inconclusive() {
+        "close"
+    } else if status.improved() {
+        "better"
+    } else {
+        "pass"
     }
 }
 
 /// A row's place: failed first, then undecided, then the rest.
-fn rank(call: Call) -> u8 {
-    match call {
-        Call::Fail => 0,
-        Call::Inconclusive => 1,
-        Call::Pass | Call::Unchanged | Call::Improved => 2,
+fn rank(status: Outcome) -> u8 {
+    if status.fails() {
+        0
+    } else if status.inconclusive() {
+        1
+    } else {
+        2
     }
 }
 
@@ -62,7 +68,7 @@ struct Row {
     point: f64,
     low: f64,
     high: f64,
-    status: Call,
+    status: Outcome,
     /// How close to failing, for the order (larger first).
     closeness: f64,
 }
@@ -74,7 +80,7 @@ fn budget_row(t: &TestReport) -> Option<Row> {
         return None;
     }
     let pct = |ns: f64| ns / b.budget_ns * 100.0;
-    let status = b.outcome.call();
+    let status = b.outcome;
     Some(Row {
         name: t.name.clone(),
         point: pct(e.ns_per_iter),
@@ -89,7 +95,11 @@ fn budget_row(t: &TestReport) -> Option<Row> {
 /// baseline when it was used; with the tolerance.
 fn change_row(t: &TestReport) -> Option<(Row, f64)> {
     if let Some(c) = &t.comparison {
-        let status = if c.fails { Call::Fail } else { c.change.call() };
+        let status = if c.fails {
+            Outcome::Regressed
+        } else {
+            c.change
+        };
         return Some((
             change(
                 &t.name,
@@ -105,11 +115,12 @@ fn change_row(t: &TestReport) -> Option<(Row, f64)> {
     let b = t.baseline.as_ref().filter(|b| b.not_used.is_none())?;
     let c = b.comparison.as_ref()?;
     // Within the tolerance by the rule, and yet: slower beyond doubt in a
-    // failed test, or an interval that reaches past the tolerance.
-    let status = match c.verdict.call() {
-        Call::Unchanged if t.verdict == Verdict::Fail && c.ci.low > 1.0 => Call::Fail,
-        Call::Unchanged if c.ci.high > 1.0 + c.tolerance => Call::Inconclusive,
-        call => call,
+    // failed test (drawn as failed), or an interval that reaches past the
+    // tolerance (drawn as undecided).
+    let status = match c.verdict {
+        v if v.unchanged() && t.verdict == Verdict::Fail && c.ci.low > 1.0 => Outcome::Regressed,
+        v if v.unchanged() && c.ci.high > 1.0 + c.tolerance => Outcome::Inconclusive,
+        v => v,
     };
     Some((
         change(&t.name, c.ratio, c.ci.low, c.ci.high, status, c.tolerance),
@@ -117,7 +128,7 @@ fn change_row(t: &TestReport) -> Option<(Row, f64)> {
     ))
 }
 
-fn change(name: &str, ratio: f64, low: f64, high: f64, status: Call, tolerance: f64) -> Row {
+fn change(name: &str, ratio: f64, low: f64, high: f64, status: Outcome, tolerance: f64) -> Row {
     let pct = |r: f64| (r - 1.0) * 100.0;
     Row {
         name: name.to_owned(),
@@ -413,11 +424,11 @@ mod tests {
             closeness,
         };
         let rows = sorted(vec![
-            row("a", Call::Pass, 50.0),
-            row("b", Call::Improved, 10.0),
-            row("c", Call::Fail, 1.0),
-            row("d", Call::Inconclusive, 0.0),
-            row("e", Call::Unchanged, 90.0),
+            row("a", Outcome::Under, 50.0),
+            row("b", Outcome::Improved, 10.0),
+            row("c", Outcome::Regressed, 1.0),
+            row("d", Outcome::Inconclusive, 0.0),
+            row("e", Outcome::NoSignificantChange, 90.0),
         ]);
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["c", "d", "e", "a", "b"]);

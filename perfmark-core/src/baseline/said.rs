@@ -34,7 +34,7 @@ pub enum BaselineSaid {
 impl BaselineSaid {
     /// Whether it fails the test: a comparison that regressed.
     pub fn fails(&self) -> bool {
-        self.comparison().is_some_and(|c| c.verdict.is_failure())
+        self.comparison().is_some_and(|c| c.verdict.fails())
     }
 
     /// The regression rule's result, when the entry was compared.

@@ -17,4 +17,4 @@ pub mod said;
 
 pub use check::Budget;
 pub use looks::BudgetLook;
-pub use record::{BudgetOutcome, BudgetRecord};
+pub use record::BudgetRecord;

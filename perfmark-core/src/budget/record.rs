@@ -3,34 +3,7 @@
 
 use super::looks::BudgetLook;
 use crate::stats::{Estimate, Interval};
-use crate::verdicts::Call;
-
-/// Where the CI lies relative to the budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BudgetOutcome {
-    /// The whole CI is at or below the budget.
-    Under,
-    /// The whole CI is above the budget.
-    Over,
-    /// The CI straddles the budget; the point estimate is at or below it.
-    InconclusiveUnder,
-    /// The CI straddles the budget; the point estimate is above it.
-    InconclusiveOver,
-}
-
-impl BudgetOutcome {
-    /// What it means for the test: a CI at or below the budget passes, one
-    /// above fails; a CI that straddles it is decided on the point
-    /// estimate, inconclusive (and passed) at or below it, failed above.
-    pub fn call(self) -> Call {
-        match self {
-            BudgetOutcome::Under => Call::Pass,
-            BudgetOutcome::InconclusiveUnder => Call::Inconclusive,
-            BudgetOutcome::Over | BudgetOutcome::InconclusiveOver => Call::Fail,
-        }
-    }
-}
+use crate::verdicts::Outcome;
 
 /// What `report.json` keeps of a test's budget decision (its `budget`
 /// object).
@@ -38,8 +11,11 @@ impl BudgetOutcome {
 pub struct BudgetRecord {
     /// The budget, ns per iteration.
     pub budget_ns: f64,
-    /// Where the CI lies.
-    pub outcome: BudgetOutcome,
+    /// Where the CI lies: [`Outcome::Under`], [`Outcome::Over`],
+    /// [`Outcome::InconclusiveUnder`] or [`Outcome::InconclusiveOver`]; a
+    /// CI that straddles the budget is decided on the point estimate,
+    /// passed at or below it, failed above.
+    pub outcome: Outcome,
     /// The estimate over the budget (1.0 = exactly on budget).
     pub ratio: f64,
     /// The sampler's look at the budget that decided, with its CI; absent
@@ -72,14 +48,14 @@ impl BudgetRecord {
         let ci = &look.map_or(estimate.ci, |l| l.ci);
         let outcome = if ci.straddles(budget_ns) {
             if estimate.point <= budget_ns {
-                BudgetOutcome::InconclusiveUnder
+                Outcome::InconclusiveUnder
             } else {
-                BudgetOutcome::InconclusiveOver
+                Outcome::InconclusiveOver
             }
         } else if ci.high <= budget_ns {
-            BudgetOutcome::Under
+            Outcome::Under
         } else {
-            BudgetOutcome::Over
+            Outcome::Over
         };
         BudgetRecord {
             budget_ns,
@@ -97,14 +73,14 @@ impl BudgetRecord {
 
     /// Whether the test passes this check.
     pub fn passed(&self) -> bool {
-        !self.outcome.call().fails()
+        !self.outcome.fails()
     }
 
     /// Whether the CI left the decision to the point estimate.
     pub fn inconclusive(&self) -> bool {
         matches!(
             self.outcome,
-            BudgetOutcome::InconclusiveUnder | BudgetOutcome::InconclusiveOver
+            Outcome::InconclusiveUnder | Outcome::InconclusiveOver
         )
     }
 }
@@ -122,17 +98,17 @@ mod tests {
     fn budget_outcomes() {
         assert_eq!(
             BudgetRecord::decide(&est(10.0, 9.0, 11.0), 11.0).outcome,
-            BudgetOutcome::Under
+            Outcome::Under
         );
         assert_eq!(
             BudgetRecord::decide(&est(10.0, 9.0, 11.0), 8.9).outcome,
-            BudgetOutcome::Over
+            Outcome::Over
         );
         let straddle = BudgetRecord::decide(&est(10.0, 9.0, 11.0), 10.5);
-        assert_eq!(straddle.outcome, BudgetOutcome::InconclusiveUnder);
+        assert_eq!(straddle.outcome, Outcome::InconclusiveUnder);
         assert!(straddle.passed() && straddle.inconclusive());
         let over = BudgetRecord::decide(&est(10.0, 9.0, 11.0), 9.5);
-        assert_eq!(over.outcome, BudgetOutcome::InconclusiveOver);
+        assert_eq!(over.outcome, Outcome::InconclusiveOver);
         assert!(!over.passed());
         // On the boundary: "at or below" passes, the low end equal to the budget is not "above".
         assert!(BudgetRecord::decide(&est(10.0, 9.0, 11.0), 11.0).passed());
@@ -155,7 +131,7 @@ mod tests {
             },
         };
         let check = BudgetRecord::decide_at(&e, Some(&look), 10.8);
-        assert_eq!(check.outcome, BudgetOutcome::InconclusiveUnder);
+        assert_eq!(check.outcome, Outcome::InconclusiveUnder);
         let reason = check.reason(&e);
         assert!(
             reason.starts_with("inconclusive against budget 10.80 ns: CI [9.000 ns, 11.00 ns]"),
@@ -183,18 +159,12 @@ mod tests {
         let raw = est(-0.2, -0.3, -0.1);
         let read = crate::stats::at_resolution(&raw, 0.001).estimate;
         let check = BudgetRecord::decide(&read, 0.1);
-        assert_eq!(check.outcome, BudgetOutcome::InconclusiveUnder);
+        assert_eq!(check.outcome, Outcome::InconclusiveUnder);
         assert!(check.passed() && check.inconclusive());
         // A budget above what the measurement resolves is decided.
-        assert_eq!(
-            BudgetRecord::decide(&read, 1.0).outcome,
-            BudgetOutcome::Under
-        );
+        assert_eq!(BudgetRecord::decide(&read, 1.0).outcome, Outcome::Under);
         // Read raw, the negative CI would pass any budget outright.
-        assert_eq!(
-            BudgetRecord::decide(&raw, 0.1).outcome,
-            BudgetOutcome::Under
-        );
+        assert_eq!(BudgetRecord::decide(&raw, 0.1).outcome, Outcome::Under);
     }
 
     #[test]

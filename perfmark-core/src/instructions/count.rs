@@ -2,7 +2,7 @@
 //! limit, the stored baseline, the base build. Pure: figures in, records
 //! out ([`InstructionsSaid`]).
 
-use crate::verdicts::Call;
+use crate::verdicts::Outcome;
 
 /// Instructions per iteration of one test, counted under Callgrind
 /// (`report.json`'s `instructions`).
@@ -242,30 +242,6 @@ pub enum CountSource {
     Base,
 }
 
-/// What the count did against an earlier one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CountChange {
-    /// Grew beyond the tolerance (and the counts' own variation): fails.
-    Regressed,
-    /// Shrank beyond it: reported, never failed.
-    Improved,
-    /// Within it.
-    Unchanged,
-}
-
-impl CountChange {
-    /// What it means for the test: more instructions beyond the tolerance
-    /// fail, fewer are reported, any other count is unchanged.
-    pub fn call(self) -> Call {
-        match self {
-            CountChange::Regressed => Call::Fail,
-            CountChange::Improved => Call::Improved,
-            CountChange::Unchanged => Call::Unchanged,
-        }
-    }
-}
-
 /// A count compared with an earlier one (`instructions.baseline` and
 /// `instructions.base` in `report.json`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -280,8 +256,10 @@ pub struct CountComparison {
     /// larger relative range, over rounds and processes, of the two sides
     /// (0 when both are deterministic).
     pub variation: f64,
-    /// The decision.
-    pub change: CountChange,
+    /// The decision: [`Outcome::Regressed`] (grew beyond the tolerance and
+    /// the counts' own variation: fails), [`Outcome::Improved`] (shrank
+    /// beyond it: reported, never failed) or [`Outcome::Unchanged`].
+    pub change: Outcome,
     /// Where the instructions went: the functions whose self counts
     /// changed, largest change first ([`function_changes`]); empty when
     /// either side has no table.
@@ -316,11 +294,11 @@ impl CountComparison {
         let variation = range(low, high).max(range(e_low, e_high));
         let margin = tolerance + variation;
         let change = if low > e_high * (1.0 + margin) && ratio > 1.0 + tolerance {
-            CountChange::Regressed
+            Outcome::Regressed
         } else if high < e_low * (1.0 - margin) && ratio < 1.0 - tolerance {
-            CountChange::Improved
+            Outcome::Improved
         } else {
-            CountChange::Unchanged
+            Outcome::Unchanged
         };
         CountComparison {
             earlier_per_iter: e_median,
@@ -334,7 +312,7 @@ impl CountComparison {
 
     /// Whether the comparison fails the test.
     pub fn fails(&self) -> bool {
-        self.change.call().fails()
+        self.change.fails()
     }
 }
 
@@ -455,13 +433,13 @@ mod tests {
     #[test]
     fn an_exact_count_fails_one_percent_over_a_half_percent_tolerance() {
         let c = CountComparison::decide((1010.0, 1010.0, 1010.0), (1000.0, 1000.0, 1000.0), 0.005);
-        assert_eq!(c.change, CountChange::Regressed);
+        assert_eq!(c.change, Outcome::Regressed);
         let c = CountComparison::decide((1004.0, 1004.0, 1004.0), (1000.0, 1000.0, 1000.0), 0.005);
-        assert_eq!(c.change, CountChange::Unchanged);
+        assert_eq!(c.change, Outcome::Unchanged);
         let c = CountComparison::decide((1000.0, 1000.0, 1000.0), (1000.0, 1000.0, 1000.0), 0.0);
-        assert_eq!(c.change, CountChange::Unchanged);
+        assert_eq!(c.change, Outcome::Unchanged);
         let c = CountComparison::decide((980.0, 980.0, 980.0), (1000.0, 1000.0, 1000.0), 0.01);
-        assert_eq!(c.change, CountChange::Improved);
+        assert_eq!(c.change, Outcome::Improved);
     }
 
     /// One side of a simulated count: `processes` processes whose counts
@@ -524,13 +502,13 @@ mod tests {
         let exact = |v: f64| (v, v, v);
         for base in [10.0, 1000.0, 1e6] {
             let c = CountComparison::decide(exact(base * 1.02), exact(base), tolerance);
-            assert_eq!(c.change, CountChange::Regressed, "{base}");
+            assert_eq!(c.change, Outcome::Regressed, "{base}");
             let c = CountComparison::decide(exact(base * 1.005), exact(base), tolerance);
-            assert_eq!(c.change, CountChange::Unchanged, "{base}");
+            assert_eq!(c.change, Outcome::Unchanged, "{base}");
         }
         // A ten-instruction routine: one instruction more is 10%, and fails.
         let c = CountComparison::decide(exact(11.0), exact(10.0), tolerance);
-        assert_eq!(c.change, CountChange::Regressed);
+        assert_eq!(c.change, Outcome::Regressed);
     }
 
     #[test]
@@ -562,12 +540,12 @@ mod tests {
         // Rounds of 990..1030 against 1000..1020: +1% at the median, but
         // within what the rounds themselves spread over.
         let c = CountComparison::decide((1010.0, 990.0, 1030.0), (1000.0, 1000.0, 1020.0), 0.005);
-        assert_eq!(c.change, CountChange::Unchanged);
+        assert_eq!(c.change, Outcome::Unchanged);
         assert!((c.variation - 40.0 / 990.0).abs() < 1e-12, "{c:?}");
         // Beyond the tolerance and the larger range (2%): regressed.
         let c = CountComparison::decide((1100.0, 1090.0, 1110.0), (1000.0, 1000.0, 1020.0), 0.05);
-        assert_eq!(c.change, CountChange::Unchanged, "{c:?}");
+        assert_eq!(c.change, Outcome::Unchanged, "{c:?}");
         let c = CountComparison::decide((1120.0, 1110.0, 1130.0), (1000.0, 1000.0, 1020.0), 0.05);
-        assert_eq!(c.change, CountChange::Regressed);
+        assert_eq!(c.change, Outcome::Regressed);
     }
 }

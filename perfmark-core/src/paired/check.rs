@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::checks::{Check, Finding, Said, Subject, Warning};
 use crate::paired::measure::PairedMeasurement;
 use crate::paired::record::ComparisonRecord;
-use crate::paired::record::PairedChange;
+use crate::verdicts::Outcome;
 
 /// The paired check of one test.
 #[derive(Debug)]
@@ -47,7 +47,7 @@ impl Check for Paired<'_> {
         let pm = self.measurement;
         let verdict = pm.verdict;
         let mut warnings = Vec::new();
-        if verdict.change == PairedChange::Inconclusive {
+        if verdict.change == Outcome::Inconclusive {
             warnings.push(Warning::PairedUndecided {
                 stop: pm.stop,
                 tolerance: subject.tolerance,

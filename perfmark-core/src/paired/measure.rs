@@ -52,8 +52,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::ThreadObservation;
-use crate::paired::record::{PairedChange, PairedStop};
+use crate::paired::record::PairedStop;
 use crate::paired::stats::{LookSchedule, PairCenter, PairedEstimate, PairedVerdict};
+use crate::verdicts::Outcome;
 pub use crate::worker::Side;
 
 /// Runs timed slices of one test in a pair of processes, one per build.

@@ -12,10 +12,10 @@
 //! - [`pair`]: [`ProcessPair`], the two builds' worker processes (the
 //!   transport, [`crate::worker`], is every run's).
 //!
-//! Only [`record`] (what `report.json` keeps, and the vocabulary of the
-//! outcome) is in every test binary; the rest is compiled with the
-//! `compare` feature, which `cargo perfmark compare` turns on: a build
-//! without it still serves as a base, as its workers are every run's.
+//! Only [`record`] (what `report.json` keeps) is in every test binary;
+//! the rest is compiled with the `compare` feature, which `cargo perfmark
+//! compare` turns on: a build without it still serves as a base, as its
+//! workers are every run's.
 //!
 //! The measuring and statistical layers do not know the runner; the runner
 //! step is the only part that reads the run's options.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::verdicts::Call;
+use crate::verdicts::Outcome;
 
 fn one() -> usize {
     1
@@ -15,9 +15,11 @@ pub struct ComparisonRecord {
     /// The base build's path.
     pub base: String,
     /// `regressed`, `improved`, `unchanged` (within the tolerance),
-    /// `inconclusive`, or `within_layout_spread` (undecided, and no larger
-    /// than what layout alone moves).
-    pub change: PairedChange,
+    /// `slower_within_tolerance`, `faster_within_tolerance`,
+    /// `inconclusive`, `within_layout_spread` (undecided, and no larger
+    /// than what layout alone moves) or `sign_depends_on_build`: the
+    /// paired subset of [`Outcome`].
+    pub change: Outcome,
     /// Whether this check failed the test: filled from the verdict's
     /// decision (`PairedVerdict::fails`).
     pub fails: bool,
@@ -97,73 +99,6 @@ pub struct RunComparison {
     /// The same for the base.
     #[serde(default)]
     pub base_pinned: bool,
-}
-
-/// The outcome of a paired comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PairedChange {
-    /// Significantly slower and the point above `1 + tolerance`: fails.
-    Regressed,
-    /// Significantly faster and the point below `1 / (1 + tolerance)`:
-    /// reported, never failed.
-    Improved,
-    /// The interval lies within `[1 / (1 + tolerance), 1 + tolerance]`.
-    Unchanged,
-    /// Significantly slower, the point within the tolerance (the interval
-    /// reaching beyond it): a clear change, too small to fail.
-    SlowerWithinTolerance,
-    /// Significantly faster, the point within the tolerance.
-    FasterWithinTolerance,
-    /// Neither: the interval still spans an end of the tolerance band (or
-    /// there was no estimate).
-    Inconclusive,
-    /// Neither, nothing significant either way, and the change is one that
-    /// the layouts drawn alone make: links were drawn, the point is within
-    /// two standard deviations of what `h` drawn layouts average to
-    /// (`|ln ratio| ≤ 2·√(2/h)·layout_sd`), and layout is most of the
-    /// spread between pairs. Neither failed nor passed: the test's time
-    /// depends on where its code lands more than the change moved it.
-    WithinLayoutSpread,
-    /// The change's sign depends on the build: one process pair read the
-    /// head faster and another slower, each beyond what its own slices'
-    /// noise allows ([`crate::paired::stats::sign_depends_on_the_build`]). Said with the range,
-    /// never failed: whether the head is slower is a matter of where its
-    /// code and data landed and which processes ran it.
-    SignDependsOnBuild,
-}
-
-impl PairedChange {
-    /// What it means for the test: a regression fails, an improvement is
-    /// reported, a change within the tolerance is none, and an interval
-    /// that spans the tolerance, or a change the layouts or the build
-    /// explain, is undecided.
-    pub fn call(self) -> Call {
-        match self {
-            PairedChange::Regressed => Call::Fail,
-            PairedChange::Improved => Call::Improved,
-            PairedChange::Unchanged
-            | PairedChange::SlowerWithinTolerance
-            | PairedChange::FasterWithinTolerance => Call::Unchanged,
-            PairedChange::Inconclusive
-            | PairedChange::WithinLayoutSpread
-            | PairedChange::SignDependsOnBuild => Call::Inconclusive,
-        }
-    }
-
-    /// A stable snake_case name, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PairedChange::Regressed => "regressed",
-            PairedChange::Improved => "improved",
-            PairedChange::Unchanged => "unchanged",
-            PairedChange::SlowerWithinTolerance => "slower_within_tolerance",
-            PairedChange::FasterWithinTolerance => "faster_within_tolerance",
-            PairedChange::Inconclusive => "inconclusive",
-            PairedChange::WithinLayoutSpread => "within_layout_spread",
-            PairedChange::SignDependsOnBuild => "sign_depends_on_build",
-        }
-    }
 }
 
 /// Why a paired comparison stopped.

@@ -42,7 +42,7 @@
 //! *layout unit*: the pairs that ran the same links, pooled
 //! ([`crate::paired::measure`] groups them). [`PairedEstimate::layout_sd`]
 //! says how much layout moves one build, and [`decide`] calls a change
-//! that layout alone would explain so ([`PairedChange::WithinLayoutSpread`]).
+//! that layout alone would explain so ([`Outcome::WithinLayoutSpread`]).
 //!
 //! # Order
 //!
@@ -81,11 +81,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::record::PairedChange;
 use crate::stats::dist::sorted_copy;
 use crate::stats::dist::{t_quantile, t_upper_tail};
 use crate::stats::summary::{mean, sd_about};
 use crate::stats::Interval;
+use crate::verdicts::Outcome;
 
 /// How one process pair's log ratios are reduced to the pair's center.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -373,7 +373,7 @@ fn trimmed_mean(centers: &[f64], mean_: f64, sd: f64) -> (f64, f64, f64) {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PairedVerdict {
     /// The outcome.
-    pub change: PairedChange,
+    pub change: Outcome,
     /// The test's one-sided confidence, as the summary line states it.
     pub confidence: f64,
     /// The relative tolerance (0.05 for 5%).
@@ -383,26 +383,26 @@ pub struct PairedVerdict {
 }
 
 impl PairedVerdict {
-    /// Whether the test fails: only on [`PairedChange::Regressed`].
+    /// Whether the test fails: only on [`Outcome::Regressed`].
     pub fn fails(&self) -> bool {
-        self.change.call().fails()
+        self.change.fails()
     }
 }
 
 /// Decides a paired comparison with the stored-baseline semantics, on the
 /// bounds `est` carries:
 ///
-/// - [`PairedChange::Regressed`] (fails) when the lower one-sided bound is
+/// - [`Outcome::Regressed`] (fails) when the lower one-sided bound is
 ///   above 1 and the ratio above `1 + tolerance`;
-/// - [`PairedChange::Improved`] when the upper bound is below 1 and the
+/// - [`Outcome::Improved`] when the upper bound is below 1 and the
 ///   ratio below `1 / (1 + tolerance)`;
-/// - [`PairedChange::Unchanged`] when both bounds lie within
+/// - [`Outcome::Unchanged`] when both bounds lie within
 ///   `[1 / (1 + tolerance), 1 + tolerance]`;
-/// - [`PairedChange::SlowerWithinTolerance`] or
-///   [`PairedChange::FasterWithinTolerance`] when the change is significant
+/// - [`Outcome::SlowerWithinTolerance`] or
+///   [`Outcome::FasterWithinTolerance`] when the change is significant
 ///   but its point within the tolerance: a clear change, never called
 ///   inconclusive;
-/// - [`PairedChange::WithinLayoutSpread`] when none of these holds, the
+/// - [`Outcome::WithinLayoutSpread`] when none of these holds, the
 ///   builds came in several links (`layouts_drawn`), the interval holds 1
 ///   (a significant change is never put down to layout), the point is
 ///   within two standard deviations of the mean ratio of the `h` layout
@@ -411,10 +411,10 @@ impl PairedVerdict {
 ///   at least half the variance between pairs (`2·layout_sd² ≥
 ///   between_pair_sd² / 2`): what the interval cannot decide, the layouts
 ///   drawn alone would explain;
-/// - [`PairedChange::Inconclusive`] otherwise;
-/// - in place of any outcome but [`PairedChange::Unchanged`] (and of
-///   [`PairedChange::WithinLayoutSpread`] where the point lies within the
-///   tolerance), [`PairedChange::SignDependsOnBuild`] when process pairs
+/// - [`Outcome::Inconclusive`] otherwise;
+/// - in place of any outcome but [`Outcome::Unchanged`] (and of
+///   [`Outcome::WithinLayoutSpread`] where the point lies within the
+///   tolerance), [`Outcome::SignDependsOnBuild`] when process pairs
 ///   read the head faster and others slower, each beyond its own noise
 ///   ([`sign_depends_on_the_build`]): such a change is said with its range
 ///   and never failed.
@@ -434,39 +434,39 @@ pub fn decide(
     let down = 1.0 / up;
     let significantly_slower = est.lower_one_sided > 1.0;
     let change = if significantly_slower && est.ratio > up {
-        PairedChange::Regressed
+        Outcome::Regressed
     } else if est.upper_one_sided < 1.0 && est.ratio < down {
-        PairedChange::Improved
+        Outcome::Improved
     } else if est.upper_one_sided <= up && est.lower_one_sided >= down {
-        PairedChange::Unchanged
+        Outcome::Unchanged
     } else if significantly_slower {
-        PairedChange::SlowerWithinTolerance
+        Outcome::SlowerWithinTolerance
     } else if est.upper_one_sided < 1.0 {
-        PairedChange::FasterWithinTolerance
+        Outcome::FasterWithinTolerance
     } else if layouts_drawn
         && !significantly_slower
         && est.upper_one_sided >= 1.0
         && within_layout_spread(est)
     {
-        PairedChange::WithinLayoutSpread
+        Outcome::WithinLayoutSpread
     } else {
-        PairedChange::Inconclusive
+        Outcome::Inconclusive
     };
     let beyond_tolerance = est.ratio > up || est.ratio < down;
     let change = match change {
-        PairedChange::Regressed
-        | PairedChange::Improved
-        | PairedChange::SlowerWithinTolerance
-        | PairedChange::FasterWithinTolerance
-        | PairedChange::Inconclusive
+        Outcome::Regressed
+        | Outcome::Improved
+        | Outcome::SlowerWithinTolerance
+        | Outcome::FasterWithinTolerance
+        | Outcome::Inconclusive
             if sign_depends_on_the_build(est) =>
         {
-            PairedChange::SignDependsOnBuild
+            Outcome::SignDependsOnBuild
         }
         // Layout explains the spread, but the point lies beyond the
         // tolerance: the range the pairs read says more than the spread.
-        PairedChange::WithinLayoutSpread if beyond_tolerance && sign_depends_on_the_build(est) => {
-            PairedChange::SignDependsOnBuild
+        Outcome::WithinLayoutSpread if beyond_tolerance && sign_depends_on_the_build(est) => {
+            Outcome::SignDependsOnBuild
         }
         other => other,
     };

@@ -173,9 +173,9 @@ mod tests {
 
     #[test]
     fn compare_mode_adds_the_paired_table() {
-        use crate::paired::record::PairedChange;
         use crate::paired::record::PairedStop;
         use crate::paired::{ComparisonRecord, RunComparison};
+        use crate::verdicts::Outcome;
         let mut report = fixtures::realistic();
         report.comparison = Some(RunComparison {
             base: "base/perf".to_owned(),
@@ -189,7 +189,7 @@ mod tests {
         });
         report.tests[2].comparison = Some(ComparisonRecord {
             base: "base/perf".to_owned(),
-            change: PairedChange::Regressed,
+            change: Outcome::Regressed,
             fails: true,
             ratio: 1.081,
             ratio_low: 1.06,

@@ -35,19 +35,16 @@ pub use write::PAGE_FILE;
 pub mod fixtures;
 
 use crate::allocations::Allocations;
-pub use crate::baseline::compare::Change;
 pub use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::Prior;
 use crate::bencher::Work;
-pub use crate::budget::BudgetOutcome;
 use crate::budget::BudgetRecord;
-pub use crate::checks::{Call, Source, Verdict};
+pub use crate::checks::{Outcome, Source, Verdict};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 pub use crate::cpus::CpuRecord;
 use crate::measure::Measurement;
 use crate::observe::{Coverage, Interference};
-pub use crate::paired::record::PairedChange;
 use crate::paired::{ComparisonRecord, RunComparison};
 use crate::platform::Platform;
 pub use crate::processes::ProcessSpread;
@@ -338,32 +335,10 @@ pub struct Remeasured {
     /// The re-measurement's cap on sampling, s: what the first left of
     /// `max_time`, and at least a quarter of it.
     pub max_time_s: f64,
-    /// What the re-measurement found.
-    pub outcome: RemeasureOutcome,
-}
-
-/// What the re-measurement of a failure found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RemeasureOutcome {
-    /// It passed: the first failure is put down to the interference.
-    Passed,
-    /// It failed without interference: the failure stands.
-    Failed,
-    /// It failed under interference again: the test fails, and its reasons
-    /// say that the failure may be the machine's.
-    FailedUnderInterference,
-}
-
-impl RemeasureOutcome {
-    /// What it means for the test: a pass puts the first failure down to
-    /// the interference; a failure again, disturbed or not, fails it.
-    pub fn call(self) -> Call {
-        match self {
-            RemeasureOutcome::Passed => Call::Pass,
-            RemeasureOutcome::Failed | RemeasureOutcome::FailedUnderInterference => Call::Fail,
-        }
-    }
+    /// What the re-measurement found: [`Outcome::Passed`],
+    /// [`Outcome::Failed`] or [`Outcome::FailedUnderInterference`] (a
+    /// failure again, disturbed or not, fails the test).
+    pub outcome: Outcome,
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).

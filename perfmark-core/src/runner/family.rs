@@ -158,9 +158,10 @@ mod tests {
 
     #[test]
     fn the_statement_bounds_every_planned_verdict() {
-        use crate::budget::{BudgetOutcome, BudgetRecord};
+        use crate::budget::BudgetRecord;
         use crate::checks::Verdict;
         use crate::report::fixtures;
+        use crate::verdicts::Outcome;
         let family = Family::new(true, (0..4).map(|i| (format!("t{i}"), true, false)));
         let level = bonferroni_confidence(0.95, 4);
         let reports: Vec<TestReport> = (0..4)
@@ -173,9 +174,9 @@ mod tests {
                     budget_ns: 50.0,
                     // One straddled its budget: decided on the estimate.
                     outcome: if i == 3 {
-                        BudgetOutcome::InconclusiveUnder
+                        Outcome::InconclusiveUnder
                     } else {
-                        BudgetOutcome::Under
+                        Outcome::Under
                     },
                     ratio: 0.8,
                     look: None,

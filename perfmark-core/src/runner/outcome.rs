@@ -24,10 +24,9 @@ use crate::paired::ComparisonRecord;
 use crate::processes::ProcessSpread;
 use crate::registry::PerfTest;
 use crate::report::words;
-use crate::report::{
-    Diagnostics, EstimateRecord, Reason, RemeasureOutcome, Remeasured, TestReport,
-};
+use crate::report::{Diagnostics, EstimateRecord, Reason, Remeasured, TestReport};
 use crate::stats::{Outliers, Summary};
+use crate::verdicts;
 
 /// What measuring a test gave, before anything was decided on it.
 #[derive(Debug, Default)]
@@ -317,7 +316,7 @@ pub(crate) struct Remeasure {
     /// The re-measurement's cap on sampling, s.
     pub(crate) max_time_s: f64,
     /// What the re-measurement found.
-    pub(crate) outcome: RemeasureOutcome,
+    pub(crate) outcome: verdicts::Outcome,
 }
 
 impl Remeasure {
@@ -338,7 +337,6 @@ mod tests {
     use super::*;
     use crate::allocations::said::AllocationsSaid;
     use crate::allocations::AllocCount;
-    use crate::budget::BudgetOutcome;
     use crate::checks::Source;
     use crate::stats::Estimate;
 
@@ -350,7 +348,7 @@ mod tests {
         assert_eq!(o.verdict(), Verdict::Pass);
         let estimate = Estimate::median_at(60.0, 59.0, 61.0, 100);
         let record = BudgetRecord::decide(&estimate, 50.0);
-        assert_eq!(record.outcome, BudgetOutcome::Over);
+        assert_eq!(record.outcome, verdicts::Outcome::Over);
         o.judged.record(Finding {
             said: Said::Budget(BudgetSaid::Decided {
                 record,
@@ -385,7 +383,7 @@ mod tests {
         );
         assert_eq!(
             report.budget.as_ref().map(|b| b.outcome),
-            Some(BudgetOutcome::Over)
+            Some(verdicts::Outcome::Over)
         );
         assert_eq!(
             report.reasons.iter().map(|r| r.fails).collect::<Vec<_>>(),

@@ -28,7 +28,7 @@ use std::time::Duration;
 use super::outcome::{Outcome, Remeasure};
 use crate::checks::{RunnerSaid, Said, Verdict, Warning};
 use crate::measure::Measurement;
-use crate::report::RemeasureOutcome;
+use crate::verdicts;
 
 /// Whether `outcome` is a failure to measure again: a budget or
 /// regression failure (the body returned and its samples were judged)
@@ -72,24 +72,21 @@ pub(super) fn combine(first: Outcome, second: Outcome, max_time: Duration) -> Ou
         .clone()
         .filter(|i| i.disturbed);
     let decided = match (outcome.verdict(), &again) {
-        (Verdict::Fail, Some(_)) => RemeasureOutcome::FailedUnderInterference,
-        (Verdict::Fail, None) => RemeasureOutcome::Failed,
-        _ => RemeasureOutcome::Passed,
+        (Verdict::Fail, Some(_)) => verdicts::Outcome::FailedUnderInterference,
+        (Verdict::Fail, None) => verdicts::Outcome::Failed,
+        _ => verdicts::Outcome::Passed,
     };
-    match decided {
-        RemeasureOutcome::Passed | RemeasureOutcome::Failed => {
-            outcome.judged.warnings.push(Warning::Remeasured {
-                first: first_interference.clone(),
-                passed: decided == RemeasureOutcome::Passed,
-            });
-        }
-        RemeasureOutcome::FailedUnderInterference => {
-            // Said under the test's line with the failing checks' reasons.
-            outcome.judged.say(Said::Runner(RunnerSaid::FailedTwice {
-                first: Box::new(first_interference.clone()),
-                again: again.map(Box::new),
-            }));
-        }
+    if decided == verdicts::Outcome::FailedUnderInterference {
+        // Said under the test's line with the failing checks' reasons.
+        outcome.judged.say(Said::Runner(RunnerSaid::FailedTwice {
+            first: Box::new(first_interference.clone()),
+            again: again.map(Box::new),
+        }));
+    } else {
+        outcome.judged.warnings.push(Warning::Remeasured {
+            first: first_interference.clone(),
+            passed: decided == verdicts::Outcome::Passed,
+        });
     }
     outcome.remeasured = Some(Remeasure {
         first_said: first.judged.said,
@@ -163,7 +160,7 @@ mod tests {
         assert_eq!(o.report.verdict, Verdict::Pass);
         assert_eq!(o.failure_detail, None);
         let r = o.report.remeasured.as_ref().unwrap();
-        assert_eq!(r.outcome, RemeasureOutcome::Passed);
+        assert_eq!(r.outcome, verdicts::Outcome::Passed);
         assert_eq!(r.first_reasons, first_reasons);
         assert_eq!(r.max_time_s, 1.0);
         let w = o.report.warnings.last().unwrap();
@@ -199,7 +196,7 @@ mod tests {
         assert!(o.failure_detail.is_some());
         assert_eq!(
             o.report.remeasured.as_ref().unwrap().outcome,
-            RemeasureOutcome::Failed
+            verdicts::Outcome::Failed
         );
         assert!(o
             .report
@@ -228,7 +225,7 @@ mod tests {
         assert!(o.failure_detail.unwrap().ends_with(reason.as_str()));
         assert_eq!(
             o.report.remeasured.unwrap().outcome,
-            RemeasureOutcome::FailedUnderInterference
+            verdicts::Outcome::FailedUnderInterference
         );
     }
 }

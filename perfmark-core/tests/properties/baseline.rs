@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use perfmark_core::baseline::check::Regression;
-use perfmark_core::baseline::compare::Change;
+use perfmark_core::baseline::compare::Outcome;
 use perfmark_core::baseline::run_spreads::{Prior, RunSpreads};
 use perfmark_core::baseline::said::BaselineSaid;
 use perfmark_core::baseline::{BaselineStore, Entry, Fingerprint, StoredEstimate};
@@ -294,7 +294,7 @@ fn fit_to_use(entry: &Entry) -> Result<(), TestCaseError> {
                 )));
             };
             let c = record.comparison.as_ref().expect("a failure compared");
-            prop_assert!(c.verdict == Change::Regressed, "{:?}", c.verdict);
+            prop_assert!(c.verdict == Outcome::Regressed, "{:?}", c.verdict);
             prop_assert!(c.ratio > 1.05 && c.ci.low > 1.0, "{c:?}");
         }
         // The recorded time itself (1% wide samples around it) is never a

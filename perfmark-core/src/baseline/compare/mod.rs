@@ -19,7 +19,7 @@
 //!   [`compare`], the formula;
 //! - the prior a machine's recording gives the rule: [`moderated_prior`],
 //!   the tests' between-run spreads pooled by empirical Bayes;
-//! - the result: [`Comparison`] with its verdict [`Change`] and its
+//! - the result: [`Comparison`] with its verdict (an [`Outcome`]) and its
 //!   minimum detectable slowdown, and [`Comparison::reason`] /
 //!   [`Comparison::detection`], the verdict and what it could see in words.
 //!
@@ -36,10 +36,11 @@ mod prior;
 mod reference;
 mod rule;
 
+pub use crate::verdicts::Outcome;
 #[cfg(feature = "internals")]
 pub use inputs::between_run_spread;
 pub use inputs::{BaselineEstimate, RunEstimate, Spread};
-pub use outcome::{Change, Comparison};
+pub use outcome::Comparison;
 pub use prior::moderated_prior;
 pub use reference::{compare_with_reference, fit_runs, MachineShift, RecordedFit, Tracking};
 #[cfg(feature = "internals")]

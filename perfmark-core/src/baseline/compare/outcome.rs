@@ -4,57 +4,7 @@ use serde::Serialize;
 
 use super::TestSpreadSource;
 use crate::stats::Interval;
-use crate::verdicts::Call;
-
-/// The outcome of comparing a run with its baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-// The variants are report.json's words (`no_significant_change`).
-#[allow(clippy::enum_variant_names)]
-pub enum Change {
-    /// Significantly slower and the ratio above `1 + tolerance`: the test
-    /// fails.
-    Regressed,
-    /// Significantly slower, but by no more than the tolerance.
-    SlowerWithinTolerance,
-    /// No significant difference in either direction.
-    NoSignificantChange,
-    /// Significantly faster, but by no more than the tolerance.
-    FasterWithinTolerance,
-    /// Significantly faster and the ratio below `1 / (1 + tolerance)`:
-    /// reported (the baseline could be re-recorded), never a failure.
-    Improved,
-}
-
-impl Change {
-    /// What it means for the test: a regression fails, an improvement is
-    /// reported, any change within the tolerance is none.
-    pub fn call(self) -> Call {
-        match self {
-            Change::Regressed => Call::Fail,
-            Change::Improved => Call::Improved,
-            Change::SlowerWithinTolerance
-            | Change::NoSignificantChange
-            | Change::FasterWithinTolerance => Call::Unchanged,
-        }
-    }
-
-    /// Whether this outcome fails the test: only [`Change::Regressed`].
-    pub fn is_failure(self) -> bool {
-        self.call().fails()
-    }
-
-    /// A stable snake_case name, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Change::Regressed => "regressed",
-            Change::SlowerWithinTolerance => "slower_within_tolerance",
-            Change::NoSignificantChange => "no_significant_change",
-            Change::FasterWithinTolerance => "faster_within_tolerance",
-            Change::Improved => "improved",
-        }
-    }
-}
+use crate::verdicts::Outcome;
 
 /// A run compared with its baseline by the regression rule
 /// ([`super::compare()`]); [`Comparison::reason`] puts it in words.
@@ -86,8 +36,10 @@ pub struct Comparison {
     /// below it mostly pass unseen. Infinite when the interval is.
     #[serde(default = "not_recorded")]
     pub min_detectable_slowdown: f64,
-    /// The verdict.
-    pub verdict: Change,
+    /// The verdict: [`Outcome::Regressed`] (the only one that fails),
+    /// [`Outcome::SlowerWithinTolerance`], [`Outcome::NoSignificantChange`],
+    /// [`Outcome::FasterWithinTolerance`] or [`Outcome::Improved`].
+    pub verdict: Outcome,
     /// How much the machine moved since the baseline, when both had the
     /// machine-state reference ([`super::compare_with_reference`]); the
     /// ratio and interval above then allow for it.
@@ -114,14 +66,14 @@ mod tests {
 
     #[test]
     fn only_a_regression_fails() {
-        assert!(Change::Regressed.is_failure());
+        assert!(Outcome::Regressed.fails());
         for change in [
-            Change::SlowerWithinTolerance,
-            Change::NoSignificantChange,
-            Change::FasterWithinTolerance,
-            Change::Improved,
+            Outcome::SlowerWithinTolerance,
+            Outcome::NoSignificantChange,
+            Outcome::FasterWithinTolerance,
+            Outcome::Improved,
         ] {
-            assert!(!change.is_failure(), "{change:?}");
+            assert!(!change.fails(), "{change:?}");
             assert_eq!(
                 serde_json::to_string(&change).unwrap(),
                 format!("\"{}\"", change.as_str())

@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use super::inputs::between_run_spread;
 use super::rule::TestSpread;
 use super::{
-    check_time, BaselineEstimate, Change, CompareError, Comparison, RegressionRule, RunEstimate,
+    check_time, BaselineEstimate, CompareError, Comparison, Outcome, RegressionRule, RunEstimate,
     Spread, DETECTION_POWER, MIN_RESIDUAL_SD,
 };
 use crate::stats::dist::{normal_quantile, t_quantile};
@@ -252,7 +252,7 @@ impl Tracking {
 /// The returned [`Comparison`]'s `ratio` is the middle of what the code's
 /// change can be, `exp(d − ρ/2)`; its interval spans both ends; `machine`
 /// holds the shift and `raw_ratio` the ratio before any of it was taken
-/// out. Only [`Change::Regressed`] fails.
+/// out. Only [`Outcome::Regressed`] fails.
 ///
 /// # Errors
 ///
@@ -324,21 +324,21 @@ fn residual_var(baseline: &BaselineEstimate, current: &RunEstimate, sd: f64) -> 
 /// The verdict on the interval `ci` of the code's change and the ends
 /// `d_low`, `d_high` of its log: only a significant change beyond the
 /// `tolerance` at the end nearer 0 is a regression or an improvement.
-fn verdict_between(ci: &Interval, d_low: f64, d_high: f64, tolerance: f64) -> Change {
+fn verdict_between(ci: &Interval, d_low: f64, d_high: f64, tolerance: f64) -> Outcome {
     if ci.low > 1.0 {
         if d_low > tolerance.ln_1p() {
-            Change::Regressed
+            Outcome::Regressed
         } else {
-            Change::SlowerWithinTolerance
+            Outcome::SlowerWithinTolerance
         }
     } else if ci.high < 1.0 {
         if d_high < -tolerance.ln_1p() {
-            Change::Improved
+            Outcome::Improved
         } else {
-            Change::FasterWithinTolerance
+            Outcome::FasterWithinTolerance
         }
     } else {
-        Change::NoSignificantChange
+        Outcome::NoSignificantChange
     }
 }
 
@@ -384,7 +384,7 @@ mod tests {
         let without = compare(&base(), &tight(112.0), &rule().prior_as_floor(false)).unwrap();
         assert!((with.ratio - without.ratio).abs() < 1e-12);
         assert!((with.ci.low / without.ci.low - 1.0).abs() < 1e-3);
-        assert_eq!(with.verdict, Change::Regressed);
+        assert_eq!(with.verdict, Outcome::Regressed);
         assert!((with.raw_ratio.unwrap() - 1.12).abs() < 1e-12);
     }
 
@@ -400,10 +400,10 @@ mod tests {
             &rule(),
         )
         .unwrap();
-        assert_eq!(c.verdict, Change::NoSignificantChange, "{c:?}");
+        assert_eq!(c.verdict, Outcome::NoSignificantChange, "{c:?}");
         assert!(c.ci.low < 1.0 && c.ci.high > 1.14, "{:?}", c.ci);
         let raw = compare(&base(), &tight(115.0), &rule()).unwrap();
-        assert_eq!(raw.verdict, Change::Regressed);
+        assert_eq!(raw.verdict, Outcome::Regressed);
         // A 15% slowdown of the code on top is still caught.
         let c = compare_with_reference(
             &base(),
@@ -413,7 +413,7 @@ mod tests {
             &rule(),
         )
         .unwrap();
-        assert_eq!(c.verdict, Change::Regressed, "{c:?}");
+        assert_eq!(c.verdict, Outcome::Regressed, "{c:?}");
     }
 
     #[test]
@@ -429,7 +429,7 @@ mod tests {
             &rule(),
         )
         .unwrap();
-        assert!(!c.verdict.is_failure(), "{c:?}");
+        assert!(!c.verdict.fails(), "{c:?}");
         assert!(c.ci.low < 1.0 && c.ci.high > 1.17, "{:?}", c.ci);
     }
 
@@ -514,7 +514,7 @@ mod tests {
         };
         let c = compare_with_reference(&base(), &tight(90.0 * 1.10), &shift(0.90), known, &rule())
             .unwrap();
-        assert_eq!(c.verdict, Change::Regressed, "{c:?}");
+        assert_eq!(c.verdict, Outcome::Regressed, "{c:?}");
         let blind = compare_with_reference(
             &base(),
             &tight(90.0 * 1.10),
@@ -523,6 +523,6 @@ mod tests {
             &rule(),
         )
         .unwrap();
-        assert!(!blind.verdict.is_failure(), "{blind:?}");
+        assert!(!blind.verdict.fails(), "{blind:?}");
     }
 }

@@ -44,11 +44,11 @@
 //! bounds at `c` as its ends, which makes it a two-sided interval at
 //! `2c − 1` (90% for `c = 0.95`); its `confidence` field says so.
 //!
-//! The verdict is [`Change::Regressed`] when the interval's low end is above
+//! The verdict is [`Outcome::Regressed`] when the interval's low end is above
 //! 1 (slower, significantly) **and** the point ratio is above
 //! `1 + tolerance`: the tolerance is applied to the point estimate, not to
 //! the interval's low end. Speed-ups mirror the rule on the log scale:
-//! [`Change::Improved`] when the interval's high end is below 1 and the ratio
+//! [`Outcome::Improved`] when the interval's high end is below 1 and the ratio
 //! below `1 / (1 + tolerance)`; an improvement is never a failure.
 //!
 //! Every comparison also states what it could have seen:
@@ -65,7 +65,7 @@
 use serde::Serialize;
 
 use super::{
-    check_confidence, BaselineEstimate, Change, CompareError, Comparison, RunEstimate, Spread,
+    check_confidence, BaselineEstimate, CompareError, Comparison, Outcome, RunEstimate, Spread,
 };
 use crate::stats::dist::{normal_quantile, t_quantile};
 use crate::stats::Interval;
@@ -375,7 +375,7 @@ impl RegressionRule {
 ///
 /// The returned [`Comparison`] holds the ratio `current / baseline`, its
 /// interval (one-sided bounds at the rule's confidence), the between-run
-/// spread used and the verdict; only [`Change::Regressed`] fails a test.
+/// spread used and the verdict; only [`Outcome::Regressed`] fails a test.
 ///
 /// # Errors
 ///
@@ -410,18 +410,18 @@ pub fn compare(
     );
     let verdict = if ci.low > 1.0 {
         if ratio > 1.0 + rule.tolerance {
-            Change::Regressed
+            Outcome::Regressed
         } else {
-            Change::SlowerWithinTolerance
+            Outcome::SlowerWithinTolerance
         }
     } else if ci.high < 1.0 {
         if ratio < 1.0 / (1.0 + rule.tolerance) {
-            Change::Improved
+            Outcome::Improved
         } else {
-            Change::FasterWithinTolerance
+            Outcome::FasterWithinTolerance
         }
     } else {
-        Change::NoSignificantChange
+        Outcome::NoSignificantChange
     };
     Ok(Comparison {
         ratio,

@@ -343,7 +343,7 @@ fn verdict_on(est: Option<&PairedEstimate>, layouts: usize, plan: &PairedPlan) -
     match est {
         Some(est) => decide(est, layouts > 1, plan.confidence, plan.tolerance),
         None => PairedVerdict {
-            change: PairedChange::Inconclusive,
+            change: Outcome::Inconclusive,
             confidence: plan.confidence,
             tolerance: plan.tolerance,
             significantly_slower: false,

@@ -71,7 +71,7 @@ fn the_overhead_is_subtracted_so_twice_the_work_reads_twice_the_time() {
     .unwrap();
     let est = m.estimate.unwrap();
     assert!((est.ratio - 2.0).abs() < 1e-6, "{}", est.ratio);
-    assert_eq!(m.verdict.change, PairedChange::Regressed);
+    assert_eq!(m.verdict.change, Outcome::Regressed);
     assert!(m.verdict.fails());
     assert_eq!(m.stop, PairedStop::Clear);
     assert_eq!(m.pairs_opened, 4);
@@ -88,7 +88,7 @@ fn slices_alternate_in_abba_order_with_warm_runs() {
     .unwrap();
     // Equal work: zero-width interval at 1, stopped at the first look.
     assert_eq!(m.stop, PairedStop::Clear);
-    assert_eq!(m.verdict.change, PairedChange::Unchanged);
+    assert_eq!(m.verdict.change, Outcome::Unchanged);
     let n = m.iters_per_slice;
     assert!(n as f64 * 100.0 >= 10e6, "{n}");
     let timed: Vec<(Side, u64, u64)> = driver.calls[m.search_slices..].to_vec();

@@ -144,7 +144,7 @@ fn a_layout_only_change_is_not_failed_and_is_called_so() {
         let v = decide(&est, true, 0.9975, 0.05);
         runs += 1;
         failed += usize::from(v.fails());
-        layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
+        layout += usize::from(v.change == Outcome::WithinLayoutSpread);
     }
     assert!(
         failed <= 5,
@@ -167,8 +167,7 @@ fn a_change_beyond_the_layout_spread_is_decided() {
             0.9975,
         )
         .unwrap();
-        regressed +=
-            usize::from(decide(&est, true, 0.9975, 0.05).change == PairedChange::Regressed);
+        regressed += usize::from(decide(&est, true, 0.9975, 0.05).change == Outcome::Regressed);
     }
     assert!(regressed >= 196, "+25% regressed {regressed} of 200 times");
 }
@@ -176,21 +175,21 @@ fn a_change_beyond_the_layout_spread_is_decided() {
 #[test]
 fn decide_covers_every_outcome() {
     let d = |r, lo, hi| decide(&estimate_at(r, lo, hi), true, 0.95, 0.05).change;
-    assert_eq!(d(1.081, 1.060, 1.103), PairedChange::Regressed);
+    assert_eq!(d(1.081, 1.060, 1.103), Outcome::Regressed);
     // Significant and beyond the tolerance on the point, though the
     // interval reaches into the band: still a regression.
-    assert_eq!(d(1.06, 1.01, 1.11), PairedChange::Regressed);
+    assert_eq!(d(1.06, 1.01, 1.11), Outcome::Regressed);
     // Beyond the tolerance but not significant.
-    assert_eq!(d(1.06, 0.99, 1.13), PairedChange::Inconclusive);
+    assert_eq!(d(1.06, 0.99, 1.13), Outcome::Inconclusive);
     // Significant, within tolerance, interval reaching beyond it: a clear
     // change, too small to fail, and said so.
-    assert_eq!(d(1.03, 1.01, 1.06), PairedChange::SlowerWithinTolerance);
-    assert_eq!(d(0.953, 0.944, 0.963), PairedChange::FasterWithinTolerance);
-    assert_eq!(d(1.02, 1.01, 1.04), PairedChange::Unchanged);
-    assert_eq!(d(1.00, 0.98, 1.02), PairedChange::Unchanged);
-    assert_eq!(d(0.92, 0.90, 0.94), PairedChange::Improved);
-    assert_eq!(d(0.97, 0.94, 0.99), PairedChange::FasterWithinTolerance);
-    assert_eq!(d(0.97, 0.94, 1.01), PairedChange::Inconclusive);
+    assert_eq!(d(1.03, 1.01, 1.06), Outcome::SlowerWithinTolerance);
+    assert_eq!(d(0.953, 0.944, 0.963), Outcome::FasterWithinTolerance);
+    assert_eq!(d(1.02, 1.01, 1.04), Outcome::Unchanged);
+    assert_eq!(d(1.00, 0.98, 1.02), Outcome::Unchanged);
+    assert_eq!(d(0.92, 0.90, 0.94), Outcome::Improved);
+    assert_eq!(d(0.97, 0.94, 0.99), Outcome::FasterWithinTolerance);
+    assert_eq!(d(0.97, 0.94, 1.01), Outcome::Inconclusive);
     let v = decide(&estimate_at(1.081, 1.060, 1.103), true, 0.95, 0.05);
     assert!(v.fails() && v.significantly_slower);
     assert!(!decide(&estimate_at(0.92, 0.90, 0.94), true, 0.95, 0.05).fails());
@@ -201,42 +200,33 @@ fn decide_covers_every_outcome() {
     est.between_pair_sd = 0.05;
     assert_eq!(
         decide(&est, true, 0.95, 0.05).change,
-        PairedChange::WithinLayoutSpread
+        Outcome::WithinLayoutSpread
     );
     // No links drawn: the same spread is the process pairs', not layout's.
     assert_eq!(
         decide(&est, false, 0.95, 0.05).change,
-        PairedChange::Inconclusive
+        Outcome::Inconclusive
     );
     // The point beyond 2·√(2/4)·layout_sd (7.1%): not the layout's. (One
     // layout's spread, 2·√2·layout_sd = 14.1%, would have called it so.)
     est.log_ratio = 1.09f64.ln();
-    assert_eq!(
-        decide(&est, true, 0.95, 0.05).change,
-        PairedChange::Inconclusive
-    );
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, Outcome::Inconclusive);
     // Layout less than half the spread between pairs: not the layout's.
     est.log_ratio = 1.06f64.ln();
     est.between_pair_sd = 0.11;
-    assert_eq!(
-        decide(&est, true, 0.95, 0.05).change,
-        PairedChange::Inconclusive
-    );
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, Outcome::Inconclusive);
     // A significant slowdown within the tolerance is never the layout's.
     let mut est = estimate_at(1.03, 1.01, 1.06);
     est.layout_sd = 0.05;
     est.between_pair_sd = 0.05;
     assert_eq!(
         decide(&est, true, 0.95, 0.05).change,
-        PairedChange::SlowerWithinTolerance
+        Outcome::SlowerWithinTolerance
     );
     // A decided outcome stays decided, whatever the layout.
     let mut est = estimate_at(1.081, 1.060, 1.103);
     est.layout_sd = 0.05;
-    assert_eq!(
-        decide(&est, true, 0.95, 0.05).change,
-        PairedChange::Regressed
-    );
+    assert_eq!(decide(&est, true, 0.95, 0.05).change, Outcome::Regressed);
 }
 
 #[test]
@@ -257,7 +247,7 @@ fn look_schedule_splits_alpha() {
 
 #[test]
 fn serde_names_are_snake_case() {
-    let json = serde_json::to_string(&PairedChange::Inconclusive).unwrap();
+    let json = serde_json::to_string(&Outcome::Inconclusive).unwrap();
     assert_eq!(json, "\"inconclusive\"");
     let json = serde_json::to_string(&PairCenter::QuadMedian).unwrap();
     assert_eq!(json, "\"quad_median\"");
@@ -288,8 +278,8 @@ fn a_change_whose_sign_depends_on_the_build_is_said_and_never_failed() {
             let pairs = sign_flipping_pairs(&mut g, 10, fast, slow);
             let est = paired_estimate(&pairs, 0.95).unwrap();
             let v = decide(&est, true, 0.95, 0.05);
-            sign += usize::from(v.change == PairedChange::SignDependsOnBuild);
-            layout += usize::from(v.change == PairedChange::WithinLayoutSpread);
+            sign += usize::from(v.change == Outcome::SignDependsOnBuild);
+            layout += usize::from(v.change == Outcome::WithinLayoutSpread);
             failed += usize::from(v.fails());
             would_fail += usize::from(est.lower_one_sided > 1.0 && est.ratio > 1.05);
         }
@@ -303,7 +293,7 @@ fn a_change_whose_sign_depends_on_the_build_is_said_and_never_failed() {
     // The range the pairs read is the estimate's, for the words.
     let est = paired_estimate(&sign_flipping_pairs(&mut g, 10, 0.95, 1.60), 0.95).unwrap();
     let v = decide(&est, true, 0.95, 0.05);
-    assert_eq!(v.change, PairedChange::SignDependsOnBuild);
+    assert_eq!(v.change, Outcome::SignDependsOnBuild);
     assert!(
         est.center_range.0 < 0.0 && est.center_range.1 > 0.0,
         "{:?}",
@@ -322,7 +312,7 @@ fn a_real_slowdown_that_layout_moves_is_still_caught() {
         let est = paired_estimate(&pairs, 0.95).unwrap();
         let v = decide(&est, true, 0.95, 0.05);
         caught += usize::from(v.fails());
-        flagged += usize::from(v.change == PairedChange::SignDependsOnBuild);
+        flagged += usize::from(v.change == Outcome::SignDependsOnBuild);
     }
     assert_eq!(flagged, 0);
     assert!(caught >= 950, "{caught}");

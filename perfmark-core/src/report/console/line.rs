@@ -39,14 +39,13 @@ use std::fmt::Write as _;
 
 use crate::checks::{Source, Verdict};
 
-use crate::baseline::compare::Change;
-use crate::budget::{BudgetOutcome, BudgetRecord};
+use crate::budget::BudgetRecord;
 use crate::measure::SampleKind;
-use crate::paired::record::PairedChange;
 use crate::report::fmt::signed_percent;
 use crate::report::fmt::{fmt_ns, fmt_rate};
 use crate::report::TestReport;
 use crate::stats::Statistic;
+use crate::verdicts::Outcome;
 
 /// What separates the parts of the line.
 const SEP: &str = " · ";
@@ -135,7 +134,7 @@ fn verdict_words(t: &TestReport) -> Vec<String> {
             signed_percent(c.ratio),
             signed_percent(c.ci.low),
             signed_percent(c.ci.high),
-            c.verdict.words(c.tolerance)
+            c.verdict_words()
         ));
     }
     if let Some(c) = &t.comparison {
@@ -174,14 +173,17 @@ fn budget_words(t: &TestReport, b: &BudgetRecord) -> String {
         .map_or(Statistic::Median, |e| e.statistic)
         .as_str();
     match b.outcome {
-        BudgetOutcome::Under => format!("within budget {budget} ({pct}%)"),
-        BudgetOutcome::Over => format!("over budget {budget} ({pct}%)"),
-        BudgetOutcome::InconclusiveUnder => {
+        Outcome::Under => format!("within budget {budget} ({pct}%)"),
+        Outcome::Over => format!("over budget {budget} ({pct}%)"),
+        Outcome::InconclusiveUnder => {
             format!("inconclusive against budget {budget} ({pct}%): passed on the {statistic}")
         }
-        BudgetOutcome::InconclusiveOver => {
+        Outcome::InconclusiveOver => {
             format!("inconclusive against budget {budget} ({pct}%): failed on the {statistic}")
         }
+        // Only the four above are a budget's outcomes (`Outcome`'s doc);
+        // any other is said as report.json spells it.
+        other => format!("{} budget {budget} ({pct}%)", other.as_str()),
     }
 }
 
@@ -224,7 +226,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
     if let Some(b) = &t.baseline {
         if b.comparison
             .as_ref()
-            .is_some_and(|c| c.verdict == Change::Improved)
+            .is_some_and(|c| c.verdict == Outcome::Improved)
         {
             marks.push("re-record the baseline (--save-baseline)".to_owned());
         }
@@ -233,7 +235,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
         }
     }
     if let Some(c) = &t.comparison {
-        if c.change == PairedChange::Inconclusive {
+        if c.change == Outcome::Inconclusive {
             marks.push("undecided: raise max_time for this test".to_owned());
         }
     }

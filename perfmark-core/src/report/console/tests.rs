@@ -283,12 +283,13 @@ fn a_passing_test_has_one_line_and_a_failing_one_at_most_four() {
 
 #[test]
 fn a_mark_says_what_needs_the_reader() {
-    use crate::budget::{BudgetOutcome, BudgetRecord};
+    use crate::budget::BudgetRecord;
+    use crate::verdicts::Outcome;
     let mut t = fixtures::realistic().tests[0].clone();
     assert!(line::marks(&t).is_empty());
     t.budget = Some(BudgetRecord {
         budget_ns: 41.2,
-        outcome: BudgetOutcome::InconclusiveUnder,
+        outcome: Outcome::InconclusiveUnder,
         ratio: 0.996,
         look: None,
         may_flip: false,

@@ -4,7 +4,8 @@
 use super::Fact;
 use crate::observe::{Interference, PairedInterference, SideInterference};
 use crate::report::fmt::{fmt_ns, fmt_percent};
-use crate::report::{RemeasureOutcome, Remeasured};
+use crate::report::Remeasured;
+use crate::verdicts::Outcome;
 
 /// What the OS knew about other work during the test: the time it took and
 /// the figures behind it, each CPU, and in compare mode each side.
@@ -107,9 +108,12 @@ pub(super) fn remeasured_words(r: &Remeasured) -> String {
         .map(|ns| format!(" at {}/iter", fmt_ns(ns)))
         .unwrap_or_default();
     let outcome = match r.outcome {
-        RemeasureOutcome::Passed => "it passed, and decided",
-        RemeasureOutcome::Failed => "it failed with less interference: the failure stands",
-        RemeasureOutcome::FailedUnderInterference => "it failed under interference again",
+        Outcome::Passed => "it passed, and decided",
+        Outcome::Failed => "it failed with less interference: the failure stands",
+        Outcome::FailedUnderInterference => "it failed under interference again",
+        // Only the three above are a re-measurement's outcomes
+        // (`Outcome`'s doc).
+        other => other.as_str(),
     };
     format!(
         "the first measurement failed{first} while {} of its time was taken by other work; \

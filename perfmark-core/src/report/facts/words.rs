@@ -2,9 +2,10 @@
 
 use crate::checks::Verdict;
 
-use crate::budget::{BudgetOutcome, BudgetRecord};
+use crate::budget::BudgetRecord;
 use crate::measure::{SampleKind, StopReason};
 use crate::report::fmt::{fmt_ns, fmt_percent};
+use crate::verdicts::Outcome;
 
 /// A verdict in words for people: `pass`, `fail`, `ignored`, `not measured`
 /// (`report.json` spells the last `not_measured`: [`Verdict::as_str`]).
@@ -20,10 +21,12 @@ pub fn verdict_words(verdict: Verdict) -> &'static str {
 /// The budget, where the CI lies against it, and the estimate's share of it.
 pub(super) fn budget_words(b: &BudgetRecord) -> String {
     let outcome = match b.outcome {
-        BudgetOutcome::Under => "CI under",
-        BudgetOutcome::Over => "CI over",
-        BudgetOutcome::InconclusiveUnder => "inconclusive, estimate under",
-        BudgetOutcome::InconclusiveOver => "inconclusive, estimate over",
+        Outcome::Under => "CI under",
+        Outcome::Over => "CI over",
+        Outcome::InconclusiveUnder => "inconclusive, estimate under",
+        Outcome::InconclusiveOver => "inconclusive, estimate over",
+        // Only the four above are a budget's outcomes (`Outcome`'s doc).
+        other => other.as_str(),
     };
     format!(
         "{} ({outcome}, estimate at {})",

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::baseline::compare::DEFAULT_RESIDUAL_PRIOR;
 use crate::baseline::compare::{
-    Change, CompareError, Comparison, TestSpreadSource, DETECTION_POWER,
+    CompareError, Comparison, Outcome, TestSpreadSource, DETECTION_POWER,
 };
 use crate::baseline::record::BaselineRecord;
 use crate::baseline::run_spreads::{Prior, PriorSource};
@@ -29,22 +29,23 @@ pub fn regressed_beyond(tolerance: f64) -> String {
     )
 }
 
-impl Change {
-    /// The outcome in a few words: `regressed beyond the 5% tolerance`,
+impl Comparison {
+    /// The verdict in a few words: `regressed beyond the 5% tolerance`,
     /// `slower, within tolerance`, `no significant change`, `faster, within
     /// tolerance`, `improved beyond tolerance`.
-    pub fn words(self, tolerance: f64) -> String {
-        match self {
-            Change::Regressed => regressed_beyond(tolerance),
-            Change::SlowerWithinTolerance => "slower, within tolerance".to_owned(),
-            Change::NoSignificantChange => "no significant change".to_owned(),
-            Change::FasterWithinTolerance => "faster, within tolerance".to_owned(),
-            Change::Improved => "improved beyond tolerance".to_owned(),
+    pub fn verdict_words(&self) -> String {
+        match self.verdict {
+            Outcome::Regressed => regressed_beyond(self.tolerance),
+            Outcome::SlowerWithinTolerance => "slower, within tolerance".to_owned(),
+            Outcome::NoSignificantChange => "no significant change".to_owned(),
+            Outcome::FasterWithinTolerance => "faster, within tolerance".to_owned(),
+            Outcome::Improved => "improved beyond tolerance".to_owned(),
+            // Only the five above are the rule's outcomes (`Outcome`'s doc);
+            // any other is said as report.json spells it.
+            other => other.as_str().replace('_', " "),
         }
     }
-}
 
-impl Comparison {
     /// The verdict in words, one line for the test's output and
     /// `report.json`'s `reasons`, e.g.
     /// `+12.4% [+9.8%, +15.1%] vs baseline (90% CI; run-to-run sd 2.0%,
@@ -64,8 +65,8 @@ impl Comparison {
             }
         };
         let tolerance = plain_percent(self.tolerance);
-        let mut outcome = self.verdict.words(self.tolerance);
-        if self.verdict == Change::Improved {
+        let mut outcome = self.verdict_words();
+        if self.verdict == Outcome::Improved {
             outcome.push_str(": consider re-recording the baseline (--save-baseline)");
         }
         let spread = match self.machine {

@@ -3,10 +3,11 @@
 //! of a budget that lies within the machine's between-run spread.
 
 use crate::budget::near_line::near_spread;
-use crate::budget::record::{BudgetOutcome, BudgetRecord};
+use crate::budget::record::BudgetRecord;
 use crate::budget::said::BudgetSaid;
 use crate::report::fmt::{fmt_ns, rounded_percent, trimmed_percent};
 use crate::stats::Estimate;
+use crate::verdicts::Outcome;
 
 /// What the budget check said, in one sentence for the summary and
 /// `report.json`'s `reasons`: the decision, and the near-the-line note
@@ -59,19 +60,25 @@ impl BudgetRecord {
 
     fn outcome_words(&self, budget: &str, ci: &str, pct: f64, statistic: &str) -> String {
         match self.outcome {
-            BudgetOutcome::Under => {
+            Outcome::Under => {
                 format!("within budget {budget}: CI {ci} lies at or below it ({pct}% of budget)")
             }
-            BudgetOutcome::Over => {
+            Outcome::Over => {
                 format!("over budget {budget}: CI {ci} lies above it ({pct}% of budget)")
             }
-            BudgetOutcome::InconclusiveUnder => format!(
+            Outcome::InconclusiveUnder => format!(
                 "inconclusive against budget {budget}: CI {ci} straddles it; \
                  passed on the {statistic} ({pct}% of budget)"
             ),
-            BudgetOutcome::InconclusiveOver => format!(
+            Outcome::InconclusiveOver => format!(
                 "inconclusive against budget {budget}: CI {ci} straddles it; \
                  failed on the {statistic} ({pct}% of budget)"
+            ),
+            // Only the four above are a budget's outcomes (`Outcome`'s doc);
+            // any other is said as report.json spells it.
+            other => format!(
+                "{} against budget {budget}: CI {ci} ({pct}% of budget)",
+                other.as_str()
             ),
         }
     }

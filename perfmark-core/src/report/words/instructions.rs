@@ -3,9 +3,10 @@
 //! comparison's time change is the instructions'.
 
 use crate::instructions::count::{
-    CountChange, CountComparison, CountSource, FunctionChange, InstructionCount, InstructionsSaid,
+    CountComparison, CountSource, FunctionChange, InstructionCount, InstructionsSaid,
 };
 use crate::report::fmt::{plain_percent, rounded_percent, signed_percent, signed_percent_with};
+use crate::verdicts::Outcome;
 
 /// `1.0123` → `+1.23%`: counts are exact, so two decimals.
 fn count_percent(ratio: f64) -> String {
@@ -82,18 +83,21 @@ impl CountComparison {
             now_per_iter,
         );
         let verdict = match self.change {
-            CountChange::Regressed => format!(
+            Outcome::Regressed => format!(
                 "instruction count {}",
                 super::baseline::regressed_beyond(self.tolerance)
             ),
-            CountChange::Improved => format!(
+            Outcome::Improved => format!(
                 "fewer instructions beyond the {tolerance} tolerance{}",
                 match source {
                     CountSource::Baseline => ": consider re-recording the baseline",
                     CountSource::Base => "",
                 }
             ),
-            CountChange::Unchanged => "no change beyond the tolerance".to_owned(),
+            Outcome::Unchanged => "no change beyond the tolerance".to_owned(),
+            // Only the three above are a count comparison's outcomes
+            // (`Outcome`'s doc); any other is said as report.json spells it.
+            other => format!("instruction count {}", other.as_str().replace('_', " ")),
         };
         format!(
             "{head}: {verdict}{}",
@@ -206,7 +210,7 @@ pub fn explained(time: (f64, f64, f64), counts: &CountComparison) -> String {
     );
     // Unchanged, and within the tolerance and the counts' own range: a
     // count that varies between processes moves by its range unchanged.
-    let same_work = counts.change == CountChange::Unchanged
+    let same_work = counts.change == Outcome::Unchanged
         && (counts.ratio - 1.0).abs() <= counts.tolerance.max(0.005) + counts.variation;
     let time_moved = low > 1.0 || high < 1.0;
     let covers = low <= counts.ratio && counts.ratio <= high;

@@ -6,12 +6,13 @@ use crate::paired::record::ComparisonRecord;
 use crate::paired::record::PairedStop;
 #[cfg(feature = "compare")]
 use crate::paired::{
-    record::PairedChange,
     said::PairedSaid,
     stats::{min_detectable_slowdown, PairedEstimate, PairedVerdict},
 };
 #[cfg(feature = "compare")]
 use crate::report::fmt::{plain_percent, signed_percent};
+#[cfg(feature = "compare")]
+use crate::verdicts::Outcome;
 
 /// What the paired check said, in one sentence: the summary line, or why
 /// the comparison failed.
@@ -83,7 +84,7 @@ pub fn summary_line_without_estimate(
     tolerance: f64,
 ) -> String {
     let verdict = PairedVerdict {
-        change: PairedChange::Inconclusive,
+        change: Outcome::Inconclusive,
         confidence,
         tolerance,
         significantly_slower: false,
@@ -117,34 +118,35 @@ fn outcome_words(verdict: &PairedVerdict, est: &PairedEstimate) -> String {
     let layout_sd = est.layout_sd;
     let tolerance = plain_percent(verdict.tolerance);
     match verdict.change {
-        PairedChange::Regressed => {
-            crate::report::words::baseline::regressed_beyond(verdict.tolerance)
-        }
-        PairedChange::Improved => format!("improved beyond the {tolerance} tolerance"),
-        PairedChange::Unchanged => format!("unchanged within the {tolerance} tolerance"),
-        PairedChange::SlowerWithinTolerance => {
+        Outcome::Regressed => crate::report::words::baseline::regressed_beyond(verdict.tolerance),
+        Outcome::Improved => format!("improved beyond the {tolerance} tolerance"),
+        Outcome::Unchanged => format!("unchanged within the {tolerance} tolerance"),
+        Outcome::SlowerWithinTolerance => {
             format!("slower, within the {tolerance} tolerance")
         }
-        PairedChange::FasterWithinTolerance => {
+        Outcome::FasterWithinTolerance => {
             format!("faster, within the {tolerance} tolerance")
         }
-        PairedChange::Inconclusive => format!(
+        Outcome::Inconclusive => format!(
             "inconclusive: the interval spans the {tolerance} tolerance; process pairs differ \
              by ±{:.1}% (2 sd), so only slowdowns above {} would fail 9 runs in 10",
             100.0 * ((2.0 * est.between_pair_sd).exp() - 1.0),
             signed_percent(1.0 + min_detectable_slowdown(est, verdict.tolerance)),
         ),
-        PairedChange::WithinLayoutSpread => format!(
+        Outcome::WithinLayoutSpread => format!(
             "within the layout spread: two layouts of the same code differ by up to ±{:.1}% \
              here (95%); neither failed nor passed",
             100.0 * ((2.0 * std::f64::consts::SQRT_2 * layout_sd).exp() - 1.0)
         ),
-        PairedChange::SignDependsOnBuild => format!(
+        Outcome::SignDependsOnBuild => format!(
             "the sign of this change depends on the build: its process pairs read from {} to \
              {}, each beyond its own noise (layout- or process-sensitive); not failed",
             signed_percent(est.center_range.0.exp()),
             signed_percent(est.center_range.1.exp()),
         ),
+        // Only the eight above are a paired comparison's outcomes
+        // (`Outcome`'s doc); any other is said as report.json spells it.
+        other => other.as_str().replace('_', " "),
     }
 }
 
@@ -227,7 +229,7 @@ mod tests {
         let mut est = estimate_at(1.04, 0.90, 1.20);
         est.center_range = (0.9f64.ln(), 1.3f64.ln());
         let verdict = PairedVerdict {
-            change: PairedChange::SignDependsOnBuild,
+            change: Outcome::SignDependsOnBuild,
             confidence: 0.95,
             tolerance: 0.05,
             significantly_slower: false,

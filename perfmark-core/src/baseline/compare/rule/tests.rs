@@ -25,13 +25,10 @@ fn the_spreads_between_processes_of_both_sides_are_pooled_never_below_the_prior(
     // failure: the run's processes said they move that much.
     let mut plain = BaselineEstimate::from_runs(&[run(100.0, 99.0, 101.0)]).unwrap();
     let slower = run(130.0, 129.0, 131.0);
-    assert!(compare(&plain, &slower, &rule)
-        .unwrap()
-        .verdict
-        .is_failure());
+    assert!(compare(&plain, &slower, &rule).unwrap().verdict.fails());
     let wide = slower.with_processes(Some(Spread { sd: 0.15, df: 4.0 }));
     plain.processes = Some(Spread { sd: 0.15, df: 4.0 });
-    assert!(!compare(&plain, &wide, &rule).unwrap().verdict.is_failure());
+    assert!(!compare(&plain, &wide, &rule).unwrap().verdict.fails());
 }
 
 #[test]
@@ -109,7 +106,7 @@ fn the_formula_is_the_documented_one() {
     let low = (1.1f64.ln() - 1.644_853_6 * se).exp();
     assert!((c.ci.low - low).abs() < 1e-6, "{} vs {low}", c.ci.low);
     assert!((c.ci.confidence - 0.9).abs() < 1e-12);
-    assert_eq!(c.verdict, Change::Regressed);
+    assert_eq!(c.verdict, Outcome::Regressed);
 }
 
 #[test]
@@ -179,9 +176,9 @@ fn verdicts_cover_every_branch() {
     let base = BaselineEstimate::from_runs(&[run(100.0, 99.9, 100.1)]).unwrap();
     let tight = |p: f64| run(p, p * 0.999, p * 1.001);
     let verdict = |p: f64| compare(&base, &tight(p), &rule).unwrap().verdict;
-    assert_eq!(verdict(100.0), Change::NoSignificantChange);
-    assert_eq!(verdict(115.0), Change::Regressed);
-    assert_eq!(verdict(85.0), Change::Improved);
+    assert_eq!(verdict(100.0), Outcome::NoSignificantChange);
+    assert_eq!(verdict(115.0), Outcome::Regressed);
+    assert_eq!(verdict(85.0), Outcome::Improved);
     // A tolerance wider than the significance threshold leaves room for
     // significant changes within it.
     let wide = RegressionRule::new(0.95, 0.30)
@@ -189,10 +186,10 @@ fn verdicts_cover_every_branch() {
         .with_prior(Spread { sd: 0.02, df: 4.0 })
         .unwrap();
     let with = |p: f64| compare(&base, &tight(p), &wide).unwrap().verdict;
-    assert_eq!(with(115.0), Change::SlowerWithinTolerance);
-    assert_eq!(with(85.0), Change::FasterWithinTolerance);
-    assert!(Change::Regressed.is_failure());
-    assert!(!Change::Improved.is_failure());
+    assert_eq!(with(115.0), Outcome::SlowerWithinTolerance);
+    assert_eq!(with(85.0), Outcome::FasterWithinTolerance);
+    assert!(Outcome::Regressed.fails());
+    assert!(!Outcome::Improved.fails());
 }
 
 #[test]
@@ -201,7 +198,7 @@ fn an_infinite_interval_is_never_significant() {
     let base = BaselineEstimate::from_runs(&[run(100.0, 99.0, 101.0)]).unwrap();
     let cur = run(300.0, 200.0, f64::INFINITY);
     let c = compare(&base, &cur, &rule).unwrap();
-    assert_eq!(c.verdict, Change::NoSignificantChange);
+    assert_eq!(c.verdict, Outcome::NoSignificantChange);
     assert_eq!((c.ci.low, c.ci.high), (0.0, f64::INFINITY));
     assert!(c.reason().contains("+inf%"), "{}", c.reason());
 }
