@@ -25,7 +25,8 @@ use crate::platform::support::Support;
 use crate::stats;
 
 /// The calibrated clock, measured once per process.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct ClockInfo {
     /// Smallest non-zero difference between two consecutive reads, in ns.
     pub resolution_ns: f64,

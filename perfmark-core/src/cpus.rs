@@ -43,7 +43,8 @@ pub struct Cpus {
 }
 
 /// The kind of core drawn from, on a machine whose cores differ.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct CoreKind {
     /// Its name: the kernel's PMU name (`cpu_core`) on Intel's hybrid
     /// processors, else what set it apart (`capacity 1024`, `max 5400 MHz`).
@@ -53,7 +54,8 @@ pub struct CoreKind {
 }
 
 /// Why a test's thread or workers were not pinned.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum NotPinned {
     /// `--no-pin` or `PERFMARK_NO_PIN=1`.
@@ -67,7 +69,8 @@ pub enum NotPinned {
 }
 
 /// Where one test was measured (`report.json`'s per-test `cpu`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct CpuRecord {
     /// The CPU of each process that measured the test: one in a normal
     /// run, one per process pair in a paired comparison (both workers of

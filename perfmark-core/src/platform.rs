@@ -15,7 +15,8 @@ use crate::baseline::{cpu_model_from_cpuinfo, MachineMatch};
 use crate::clock::ClockInfo;
 
 /// What the header names, and what `report.json` records.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Platform {
     /// `linux`, `macos`, … (`std::env::consts::OS`).
     pub os: String,

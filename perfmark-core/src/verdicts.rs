@@ -2,7 +2,8 @@
 //! [`Verdict`] and the [`Outcome`] of each of its checks.
 
 /// The outcome of a test, as `report.json` spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every check passed.

@@ -194,7 +194,8 @@ pub fn installed() -> bool {
 
 /// What a test's counting pass found (`report.json`'s per-test
 /// `allocations`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Allocations {
     /// Heap allocations per iteration: calls of `alloc`, `alloc_zeroed` and
     /// `realloc` over the counted iterations, divided by their number.

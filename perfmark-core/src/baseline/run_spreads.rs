@@ -32,7 +32,7 @@
 //! Imports go one way: the regression check uses this file, never the
 //! reverse.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::baseline::compare::{
     BaselineEstimate, CompareError, RegressionRule, RunEstimate, Spread, Tracking,
@@ -42,7 +42,8 @@ use crate::baseline::{BaselineFile, Entry, Fingerprint};
 use crate::stats::geometric_mean;
 
 /// Where the run's prior between-run spread came from.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum PriorSource {
     /// [`DEFAULT_PRIOR`]: nothing was measured or set.
@@ -66,7 +67,8 @@ pub enum PriorSource {
 /// The run's prior between-run spread: `σ₀` with its weight `ν₀`, and
 /// where it came from (`report.json`'s top-level `between_run_prior`, and
 /// each test's `baseline.prior`: `sd`, `df`, `source`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Prior {
     /// `σ₀`, the sd of log estimates between processes (0.075 ≈ 7.5%), with
     /// its weight `ν₀` in pseudo-degrees of freedom.
@@ -84,6 +86,7 @@ pub struct Prior {
     pub residual: Spread,
 }
 
+#[cfg(feature = "read")]
 fn default_residual() -> Spread {
     DEFAULT_RESIDUAL_PRIOR
 }

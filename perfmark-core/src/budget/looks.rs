@@ -31,7 +31,7 @@
 //! test's confidence. The paired comparison splits its `α` the same way
 //! ([`crate::paired::stats::LookSchedule`]).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::stats::{self, Interval, Statistic};
 
@@ -53,7 +53,8 @@ pub const LOOK_GROWTH: usize = 2;
 
 /// The look at the budget a test was decided on: which look, and the CI it
 /// decided with.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct BudgetLook {
     /// Which look: 1 for the first.
     pub look: usize,

@@ -48,7 +48,7 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::measure::{Measurement, SampleKind, StopReason};
 use crate::observe::ThreadObservation;
@@ -192,7 +192,8 @@ impl PairedPlan {
 
 /// One base slice and the head slice next to it, as times per iteration
 /// with the loop overhead subtracted.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct SlicePair {
     /// Index of the process pair it ran in (0-based).
     pub pair: usize,
@@ -216,7 +217,8 @@ impl SlicePair {
 }
 
 /// What a paired comparison measured and decided.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct PairedMeasurement {
     /// Iterations in every timed slice, both sides.
     pub iters_per_slice: u64,
@@ -267,6 +269,7 @@ pub struct PairedMeasurement {
     pub layouts: usize,
 }
 
+#[cfg(feature = "read")]
 fn one() -> usize {
     1
 }

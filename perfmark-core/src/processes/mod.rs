@@ -40,7 +40,7 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::baseline::compare::Spread;
 use crate::measure::{Measurement, SampleKind};
@@ -256,7 +256,8 @@ pub fn take_looks<J, E>(
 
 /// The spread between processes one run measured (`report.json`'s per-test
 /// `processes`; a baseline entry's `processes`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct ProcessSpread {
     /// Each process's estimate, ns/iter: the runner's first, then each
     /// worker's (the geometric mean of its slices).

@@ -65,7 +65,8 @@ pub mod plot {
 pub const REPORT_SCHEMA: u32 = 1;
 
 /// The whole run, as written to `report.json`.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Report {
     /// Format version ([`REPORT_SCHEMA`]).
     pub schema: u32,
@@ -124,7 +125,8 @@ pub fn scaling_of(reports: &[TestReport]) -> Vec<ScalingLine> {
 
 /// The machine-wide measurement lock of a run (`report.json`'s
 /// `machine_lock`): one perfmark process measures at a time on a machine.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct MachineLockRecord {
     /// The lock file.
     pub path: String,
@@ -135,7 +137,8 @@ pub struct MachineLockRecord {
 /// The per-process start-up before the first test (`report.json`'s
 /// `startup`): what each test costs on top under a runner that starts a
 /// process per test (cargo-nextest).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Startup {
     /// Calibrating the clock's resolution and cost, s.
     pub clock_calibration_s: f64,
@@ -148,7 +151,8 @@ pub struct Startup {
 }
 
 /// `report.json`'s top-level `family_wise` object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct FamilyWise {
     /// Whether each verdict was decided at `1 − (1 − c)/verdicts` (on, and
     /// more than one verdict), so the chance of any false failure in the
@@ -176,7 +180,8 @@ pub struct FamilyBound {
 }
 
 /// One test's outcome. The first six fields are the stable core.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct TestReport {
     /// The libtest name, e.g. `sorting::sort_1k`.
     pub name: String,
@@ -324,7 +329,8 @@ impl<'de> serde::Deserialize<'de> for Reason {
 /// A failure measured under interference, re-measured once
 /// (`report.json`'s per-test `remeasured`). The re-measurement decides the
 /// verdict; see docs/verdicts.md, "Interference".
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Remeasured {
     /// The first measurement's reasons (one per check), the failure among them.
     pub first_reasons: Vec<Reason>,
@@ -342,7 +348,8 @@ pub struct Remeasured {
 }
 
 /// The statistical account of a measured test (`--verbose` prints it).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Diagnostics {
     /// The verdict's statistic: its candidate is the verdict estimate in
     /// full ([`Diagnostics::verdict_estimate`]).
@@ -378,7 +385,8 @@ impl Diagnostics {
 ///
 /// An infinite CI bound is written as `null`, as in [`Interval`], and read
 /// back as −∞ (`ci_low`) or +∞ (`ci_high`).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct EstimateRecord {
     /// `median` or `mean`.
     pub statistic: Statistic,

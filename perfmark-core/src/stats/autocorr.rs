@@ -13,7 +13,7 @@
 //! estimator (Geyer 1992, "Practical Markov chain Monte Carlo", Statistical
 //! Science 7(4)).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::dist::{binomial_quantile, chi_squared_upper_tail, normal_quantile};
 
@@ -149,7 +149,8 @@ fn effective_size(xs: &[f64], ar1_tau: impl Fn(f64) -> f64) -> f64 {
 
 /// The serial-correlation diagnosis of a series: the rank autocorrelation by
 /// lag against its chance band, a portmanteau test, and a verdict.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct SerialCorrelation {
     /// Number of samples.
     pub n: usize,

@@ -3,7 +3,7 @@
 //! gating error, and whether the spread is the machine's rather than the
 //! code's.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::dist::chi_squared_quantile;
 use super::interval::Interval;
@@ -86,7 +86,8 @@ pub fn robust_spread(summary: &Summary) -> f64 {
 pub const MACHINE_VARIANCE_SHARE: f64 = 0.5;
 
 /// Whose spread a test's samples show: its own, or the machine's.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct NoiseDiagnosis {
     /// The test's relative spread (COV) given.
     pub test_cov: f64,

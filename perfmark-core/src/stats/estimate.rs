@@ -9,7 +9,7 @@
 //! measured by simulation in `tests/stats_simulation.rs` and tabulated in
 //! `docs/design/statistics.md`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::autocorr::{effective_sample_size, effective_sample_size_of_signs};
 use super::dist::{
@@ -28,7 +28,8 @@ use super::summary::{mean, sd_about};
 /// verdict, which rules out the plain mean; the candidates are the median and
 /// the mean after removing upper outliers. The default is [`Statistic::Median`]
 /// until a study of its stability between processes picks one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Statistic {
     /// The sample median, with an order-statistic interval.
@@ -70,7 +71,8 @@ impl std::fmt::Display for Statistic {
 
 /// A point estimate with its serial-correlation-aware interval and, for
 /// comparison, the interval that assumes independent samples.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Estimate {
     /// Which statistic `point` is.
     pub statistic: Statistic,

@@ -1,6 +1,8 @@
 //! A confidence interval, and how it is written to JSON.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+#[cfg(feature = "read")]
+use serde::{Deserialize, Deserializer};
+use serde::{Serialize, Serializer};
 
 /// A two-sided confidence interval `[low, high]` at level `confidence`.
 ///
@@ -9,7 +11,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// interval contains every value and has infinite width, so no verdict is
 /// ever decided on it. In JSON an infinite bound is written as `null` and read
 /// back as −∞ (`low`) or +∞ (`high`), since JSON has no infinities.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Interval {
     /// Lower bound (−∞ when unbounded).
     #[serde(
@@ -86,10 +89,12 @@ fn finite_or_null<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
+#[cfg(feature = "read")]
 pub(crate) fn null_as_neg_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
 }
 
+#[cfg(feature = "read")]
 pub(crate) fn null_as_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
 }

@@ -63,6 +63,7 @@ pub use estimate::{estimate_with, Estimate, Statistic};
 pub use family::bonferroni_confidence;
 pub use histogram::{bin_counts, bulk, histogram, Bulk, Histogram};
 pub use interval::Interval;
+#[cfg(feature = "read")]
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode};
 pub use outliers::{tukey, Outliers};

@@ -8,7 +8,7 @@
 //! finds the modes of a kernel density estimate instead, so that each comes
 //! with a centre and a weight.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::dist::{quantile_sorted, sorted_copy};
 use super::summary::{mean, sd_about};
@@ -23,7 +23,8 @@ pub const MIN_MODE_WEIGHT: f64 = 0.05;
 pub const MIN_MODE_SAMPLES: usize = 5;
 
 /// One mode of the samples' distribution.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Mode {
     /// Where the estimated density peaks, in the input's unit.
     pub centre: f64,
@@ -33,7 +34,8 @@ pub struct Mode {
 }
 
 /// The modes found in a sample set.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Modality {
     /// The modes, by ascending centre; empty only for an empty input.
     pub modes: Vec<Mode>,

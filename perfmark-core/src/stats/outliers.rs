@@ -5,7 +5,7 @@
 //! verdict statistic is chosen to be robust to them instead (see
 //! [`crate::stats::Statistic`]).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::dist::{quantile_sorted, sorted_copy};
 
@@ -23,7 +23,8 @@ pub const SEVERE_IQR: f64 = 3.0;
 /// low severe when `x < q1 - 3·iqr`, low mild when
 /// `q1 - 3·iqr <= x < q1 - 1.5·iqr`, high mild when
 /// `q3 + 1.5·iqr < x <= q3 + 3·iqr`, high severe when `x > q3 + 3·iqr`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Outliers {
     /// Samples below the low severe fence.
     pub low_severe: usize,

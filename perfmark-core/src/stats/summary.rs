@@ -4,7 +4,7 @@
 //! NumPy's default), so `q1`, `median` and `q3` of the same data agree with
 //! what a user gets from a spreadsheet.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::dist::{quantile_sorted, sorted_copy};
 
@@ -14,7 +14,8 @@ use super::dist::{quantile_sorted, sorted_copy};
 /// For an empty input every field except `n` is NaN. For `n = 1`, `sd` and
 /// `cov` are 0 (no spread was observed; see [`crate::stats::sd_interval`] for
 /// how uncertain that is).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Summary {
     /// Number of samples.
     pub n: usize,

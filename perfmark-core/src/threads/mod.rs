@@ -98,7 +98,8 @@ pub struct Placement {
 }
 
 /// A threaded test's team (`report.json`'s per-test `threads`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct ThreadsRecord {
     /// The name of the function's scaling line: the test's without its
     /// thread segment (`lock` for `lock::t4`).

@@ -2,10 +2,11 @@
 //! `report.json` and the page, made from the tests of one function that
 //! differ only in their `threads` instance (`f::t1`, `f::t2`, `f::t4`).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// One function's times over its thread counts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct ScalingLine {
     /// The tests' name without the thread segment (`lock::counter` for
     /// `lock::counter::t1`, `lock::counter::t4`).
@@ -15,7 +16,8 @@ pub struct ScalingLine {
 }
 
 /// One thread count of a [`ScalingLine`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct ScalingPoint {
     /// The test's name.
     pub test: String,

@@ -19,14 +19,15 @@ pub(crate) mod serve;
 use std::path::Path;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::Error;
 pub use process::WorkerProcess;
 use protocol::Reply;
 
 /// One of the two builds compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     /// The build compared against (e.g. the merge base of a pull request).

@@ -13,10 +13,17 @@
 //! says [`Reply::Finished`] and exits. A worker started without a test name
 //! greets with the list of its tests and exits.
 //!
-//! Fields added to a message without a version bump are optional both ways:
-//! a reader ignores fields it does not know, and a field a writer leaves out
-//! reads as absent (`#[serde(default)]`). [`Reply::Slice`]'s `observed` is
-//! one: an older worker does not send it, an older coordinator skips it.
+//! A message is a JSON object whose one key names it and whose value holds
+//! its fields (`{"slice":{"iters":1000,"warm_iters":100}}`); a message
+//! without fields is its name alone (`"done"`). Fields added to a message
+//! without a version bump are optional both ways: a reader ignores fields
+//! it does not know, and a field a writer leaves out reads as absent
+//! (`#[serde(default)]`). [`Reply::Slice`]'s `observed` is one: an older
+//! worker does not send it, an older coordinator skips it.
+//!
+//! The greeting keeps its shape in every version, so that a coordinator
+//! can name the version of a worker it cannot drive; a version 1 greeting
+//! (`{"reply":"hello","protocol":1,…}`) is read as such too.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,8 +31,11 @@ use crate::measure::SampleKind;
 use crate::observe::ThreadObservation;
 use crate::Error;
 
-/// Bumped whenever a message changes shape or meaning.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// Bumped whenever a message changes shape or meaning. Version 1 tagged
+/// each message inside its object (`{"reply":"slice","ns":…}`); version 2
+/// names it as the object's one key (`{"slice":{"ns":…}}`), which serde
+/// reads without buffering the message first.
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The hidden flag that puts a perfmark test binary in worker mode:
 /// `BIN --perfmark-worker [TEST]`.
@@ -36,7 +46,7 @@ pub const LINE_PREFIX: &str = "@perfmark-worker ";
 
 /// What the coordinator asks of a worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "op")]
+#[serde(rename_all = "snake_case")]
 pub enum Request {
     /// Run `warm_iters` iterations untimed, then `iters` timed: one slice.
     Slice {
@@ -58,7 +68,7 @@ pub enum Request {
 
 /// What a worker says.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "reply")]
+#[serde(rename_all = "snake_case")]
 pub enum Reply {
     /// The first line: who this is.
     Hello {
@@ -116,14 +126,36 @@ pub fn encode(reply: &Reply) -> String {
 
 /// The reply on `line`: `None` when the line is not a protocol line (the
 /// test printed it), an error when it is one but does not parse. The prefix
-/// may come after text the test printed without a newline.
+/// may come after text the test printed without a newline. A version 1
+/// greeting reads as a [`Reply::Hello`] of its version.
 pub fn decode(line: &str) -> Option<Result<Reply, Error>> {
     let at = line.find(LINE_PREFIX)?;
     let json = line[at + LINE_PREFIX.len()..].trim_end_matches(['\r', '\n']);
-    Some(
-        serde_json::from_str(json)
-            .map_err(|e| Error::protocol(format!("unreadable worker line {json:?}: {e}"))),
-    )
+    Some(serde_json::from_str(json).or_else(|e| {
+        first_greeting(json)
+            .ok_or_else(|| Error::protocol(format!("unreadable worker line {json:?}: {e}")))
+    }))
+}
+
+/// A version 1 greeting, `{"reply":"hello","protocol":1,"perfmark":"0.1.0",…}`.
+#[derive(Deserialize)]
+struct FirstGreeting {
+    reply: String,
+    protocol: u32,
+    perfmark: String,
+}
+
+/// `json` as a version 1 greeting, if it is one: a [`Reply::Hello`] of
+/// its version and perfmark, nothing else of it read.
+fn first_greeting(json: &str) -> Option<Reply> {
+    let greeting = serde_json::from_str::<FirstGreeting>(json).ok()?;
+    (greeting.reply == "hello").then(|| Reply::Hello {
+        protocol: greeting.protocol,
+        perfmark: greeting.perfmark,
+        test: None,
+        tests: Vec::new(),
+        pinned: false,
+    })
 }
 
 /// [`decode`] for a line as [`LineReader`](super::lines::LineReader)
@@ -148,7 +180,7 @@ mod tests {
 
     #[test]
     fn a_greeting_that_does_not_say_whether_it_is_pinned_is_not() {
-        let line = r#"{"reply":"hello","protocol":1,"perfmark":"0.1.0","test":null,"tests":[]}"#;
+        let line = r#"{"hello":{"protocol":2,"perfmark":"0.1.0","test":null,"tests":[]}}"#;
         let Ok(Reply::Hello { pinned, .. }) = serde_json::from_str::<Reply>(line) else {
             panic!("a greeting");
         };
@@ -205,7 +237,7 @@ mod tests {
     fn slice_figures_are_optional_both_ways() {
         // An older worker's slice, without figures, reads.
         assert_eq!(
-            decode(r#"@perfmark-worker {"reply":"slice","ns":12.0}"#),
+            decode(r#"@perfmark-worker {"slice":{"ns":12.0}}"#),
             Some(Ok(Reply::Slice {
                 ns: 12.0,
                 observed: None
@@ -216,13 +248,10 @@ mod tests {
             ns: 12.0,
             observed: None,
         });
-        assert_eq!(
-            plain,
-            "@perfmark-worker {\"reply\":\"slice\",\"ns\":12.0}\n"
-        );
+        assert_eq!(plain, "@perfmark-worker {\"slice\":{\"ns\":12.0}}\n");
         // Fields this version does not know are skipped, as an older
         // coordinator skips `observed`.
-        let later = r#"@perfmark-worker {"reply":"slice","ns":12.0,"observed":{"wall_ns":20.0,"later":1},"also_later":[1]}"#;
+        let later = r#"@perfmark-worker {"slice":{"ns":12.0,"observed":{"wall_ns":20.0,"later":1},"also_later":[1]}}"#;
         match decode(later) {
             Some(Ok(Reply::Slice {
                 ns,
@@ -239,11 +268,28 @@ mod tests {
             warm_iters: 100,
         };
         let text = serde_json::to_string(&request).unwrap();
-        assert_eq!(text, r#"{"op":"slice","iters":1000,"warm_iters":100}"#);
+        assert_eq!(text, r#"{"slice":{"iters":1000,"warm_iters":100}}"#);
         assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), request);
         assert_eq!(
-            serde_json::from_str::<Request>(r#"{"op":"done"}"#).unwrap(),
+            serde_json::from_str::<Request>(r#""done""#).unwrap(),
             Request::Done
         );
+    }
+
+    #[test]
+    fn a_first_version_greeting_reads_as_its_version_and_nothing_else_of_it_does() {
+        let line = r#"@perfmark-worker {"reply":"hello","protocol":1,"perfmark":"0.1.0","test":"t","tests":[],"pinned":true}"#;
+        assert_eq!(
+            decode(line),
+            Some(Ok(Reply::Hello {
+                protocol: 1,
+                perfmark: "0.1.0".into(),
+                test: None,
+                tests: vec![],
+                pinned: false,
+            }))
+        );
+        let slice = r#"@perfmark-worker {"reply":"slice","ns":12.0}"#;
+        assert!(matches!(decode(slice), Some(Err(e)) if e.is_protocol()));
     }
 }

@@ -154,7 +154,7 @@ fn any_line() -> impl Strategy<Value = String> {
             prop::sample::select(vec!["ns", "protocol", "kind", "first_call_ns", "message", "tests", "test", "perfmark"]),
         )
             .prop_map(|(reply, value, field)| {
-                format!("{LINE_PREFIX}{{\"reply\":\"{reply}\",\"{field}\":{value}}}\n")
+                format!("{LINE_PREFIX}{{\"{reply}\":{{\"{field}\":{value}}}}}\n")
             }),
         2 => any::<String>(),
         1 => any::<String>().prop_map(|s| format!("{LINE_PREFIX}{s}")),

@@ -49,7 +49,7 @@
 //! and not `ρ`; and the rule subtracts only a machine slowdown the
 //! reference measured, never more than it measured.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::inputs::between_run_spread;
 use super::rule::TestSpread;
@@ -63,7 +63,8 @@ use crate::stats::Interval;
 
 /// How much the machine moved between a baseline and the current run, as
 /// the machine-state reference measured it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct MachineShift {
     /// The reference's time now over its time in the baseline: 1.08 when
     /// the machine is 8% slower now.
@@ -107,7 +108,8 @@ impl MachineShift {
 /// `β` is taken to lie in (see the module documentation). Unknown, it is
 /// `[0, 1]`; a recording whose processes saw the machine in different
 /// states measures it ([`fit_runs`]).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 pub struct Tracking {
     /// The least share of the machine's move the test is taken to follow.
     pub low: f64,
