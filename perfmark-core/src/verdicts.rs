@@ -63,7 +63,8 @@ impl Verdict {
 /// tolerance ([`Outcome::unchanged`]), it improved ([`Outcome::improved`]),
 /// or it cleared its budget or its re-measurement (none of these:
 /// [`Outcome::Under`], [`Outcome::Passed`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "read", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Budget: the whole CI is at or below the budget. Passes.

@@ -1,7 +1,7 @@
 //! What `report.json` keeps of a paired comparison: per test
 //! ([`ComparisonRecord`]) and for the run ([`RunComparison`]).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::verdicts::Outcome;
 

@@ -316,6 +316,7 @@ impl serde::Serialize for Reason {
     }
 }
 
+#[cfg(feature = "read")]
 impl<'de> serde::Deserialize<'de> for Reason {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Ok(Reason {
