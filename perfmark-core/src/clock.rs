@@ -26,7 +26,7 @@ use crate::stats;
 
 /// The calibrated clock, measured once per process.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ClockInfo {
     /// Smallest non-zero difference between two consecutive reads, in ns.
     pub resolution_ns: f64,

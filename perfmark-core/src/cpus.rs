@@ -44,7 +44,7 @@ pub struct Cpus {
 
 /// The kind of core drawn from, on a machine whose cores differ.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct CoreKind {
     /// Its name: the kernel's PMU name (`cpu_core`) on Intel's hybrid
     /// processors, else what set it apart (`capacity 1024`, `max 5400 MHz`).
@@ -55,7 +55,7 @@ pub struct CoreKind {
 
 /// Why a test's thread or workers were not pinned.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum NotPinned {
     /// `--no-pin` or `PERFMARK_NO_PIN=1`.
@@ -70,7 +70,7 @@ pub enum NotPinned {
 
 /// Where one test was measured (`report.json`'s per-test `cpu`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct CpuRecord {
     /// The CPU of each process that measured the test: one in a normal
     /// run, one per process pair in a paired comparison (both workers of

@@ -16,7 +16,7 @@ use crate::clock::ClockInfo;
 
 /// What the header names, and what `report.json` records.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Platform {
     /// `linux`, `macos`, … (`std::env::consts::OS`).
     pub os: String,

@@ -3,7 +3,7 @@
 
 /// The outcome of a test, as `report.json` spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every check passed.
@@ -64,7 +64,7 @@ impl Verdict {
 /// or it cleared its budget or its re-measurement (none of these:
 /// [`Outcome::Under`], [`Outcome::Passed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Budget: the whole CI is at or below the budget. Passes.

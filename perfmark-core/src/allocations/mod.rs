@@ -195,7 +195,7 @@ pub fn installed() -> bool {
 /// What a test's counting pass found (`report.json`'s per-test
 /// `allocations`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Allocations {
     /// Heap allocations per iteration: calls of `alloc`, `alloc_zeroed` and
     /// `realloc` over the counted iterations, divided by their number.

@@ -155,6 +155,7 @@ impl StoredInstructions {
     /// The counts of several runs as one: the median of their counts, the
     /// extremes of all their rounds, and the function table of the run
     /// whose count lies nearest the median; `None` for no run.
+    #[cfg(feature = "tool")]
     fn median_of(runs: &[&StoredInstructions]) -> Option<StoredInstructions> {
         let per_iter: Vec<f64> = runs.iter().map(|i| i.per_iter).collect();
         let median = crate::stats::quantile(&per_iter, 0.5);
@@ -220,6 +221,7 @@ impl StoredProcesses {
 
     /// Several runs' spreads pooled: degrees of freedom summed, variances
     /// weighed by them. `None` when none has one.
+    #[cfg(feature = "tool")]
     pub fn pooled<'a>(
         spreads: impl IntoIterator<Item = &'a StoredProcesses>,
     ) -> Option<StoredProcesses> {
@@ -310,6 +312,7 @@ impl Entry {
 
     /// The same entry, as the representative of a recording over several
     /// processes whose spread is `between_runs` (checked when saved).
+    #[cfg(feature = "tool")]
     pub fn with_between_runs(mut self, between_runs: BetweenRuns) -> Entry {
         self.between_runs = Some(between_runs);
         self
@@ -324,6 +327,7 @@ impl Entry {
     ///
     /// # Panics
     /// When `runs` is empty.
+    #[cfg(feature = "tool")]
     pub fn median_run_of(runs: &[Entry]) -> Entry {
         assert!(!runs.is_empty(), "an entry needs at least one run");
         if runs.len() == 1 {
@@ -379,6 +383,7 @@ impl Entry {
     }
 
     /// The samples, ns per iteration, in measurement order.
+    #[cfg(feature = "tool")]
     pub fn samples_ns(&self) -> &[f64] {
         &self.samples_ns
     }

@@ -284,6 +284,7 @@ impl MachineMatch {
 
     /// Every field that differs, in the order of [`Fingerprint::compare`].
     /// Empty when nothing differs.
+    #[cfg(feature = "tool")]
     pub fn differences(&self) -> &[Difference] {
         &self.differences
     }

@@ -116,7 +116,9 @@ pub use fingerprint::{
     cpu_model_from_cpuinfo, machine_dir, rfc3339_utc, Difference, Effect, Fingerprint,
     MachineMatch, ReleaseChange, CPU_PLACEHOLDER,
 };
-pub use spread::{RecordedSpread, SMYTH_MOMENTS};
+pub use spread::RecordedSpread;
+#[cfg(feature = "tool")]
+pub use spread::SMYTH_MOMENTS;
 pub use store::{BaselineFile, BaselineStore};
 
 /// The version of the baseline file format this perfmark writes, and the

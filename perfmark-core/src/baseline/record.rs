@@ -8,7 +8,7 @@ use super::run_spreads::Prior;
 /// What `report.json` keeps of a test's comparison with its stored
 /// baseline (its `baseline` object).
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct BaselineRecord {
     /// The baseline file.
     pub path: String,

@@ -43,7 +43,7 @@ use crate::stats::geometric_mean;
 
 /// Where the run's prior between-run spread came from.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum PriorSource {
     /// [`DEFAULT_PRIOR`]: nothing was measured or set.
@@ -68,7 +68,7 @@ pub enum PriorSource {
 /// where it came from (`report.json`'s top-level `between_run_prior`, and
 /// each test's `baseline.prior`: `sd`, `df`, `source`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Prior {
     /// `σ₀`, the sd of log estimates between processes (0.075 ≈ 7.5%), with
     /// its weight `ν₀` in pseudo-degrees of freedom.
@@ -86,7 +86,7 @@ pub struct Prior {
     pub residual: Spread,
 }
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 fn default_residual() -> Spread {
     DEFAULT_RESIDUAL_PRIOR
 }

@@ -3,11 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, Fingerprint};
-use crate::baseline::compare::{moderated_prior, Spread};
+use super::Fingerprint;
+use crate::baseline::compare::Spread;
+#[cfg(feature = "tool")]
+use {super::Entry, crate::baseline::compare::moderated_prior};
 
 /// The name [`RecordedSpread::estimator`] gives Smyth's moment estimate
 /// ([`moderated_prior`]).
+#[cfg(feature = "tool")]
 pub const SMYTH_MOMENTS: &str = "smyth2004_moments";
 
 /// How much a machine's tests move between processes, estimated from a
@@ -49,6 +52,7 @@ impl RecordedSpread {
     /// a between-run record, on the machine of the first of them. `None`
     /// when fewer than two tests were recorded over several processes, or
     /// when they all agreed exactly between processes (nothing to estimate).
+    #[cfg(feature = "tool")]
     pub fn from_entries(entries: &[Entry]) -> Option<RecordedSpread> {
         let recorded: Vec<&Entry> = entries
             .iter()

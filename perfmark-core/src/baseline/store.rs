@@ -49,6 +49,7 @@ impl BaselineStore {
     }
 
     /// The directory.
+    #[cfg(feature = "tool")]
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -136,6 +137,7 @@ impl BaselineStore {
     /// usable one (see [`RecordedSpread`]).
     ///
     /// [`is_invalid`]: BaselineError::is_invalid
+    #[cfg(feature = "tool")]
     pub fn save_recording(
         &self,
         target: &str,
@@ -204,6 +206,7 @@ impl BaselineStore {
     /// # Errors
     ///
     /// [`BaselineError::is_io`] when the directory cannot be listed.
+    #[cfg(feature = "tool")]
     pub fn targets(&self) -> Result<Vec<String>, BaselineError> {
         let listing = match fs::read_dir(&self.dir) {
             Ok(listing) => listing,
@@ -251,6 +254,7 @@ impl BaselineFile {
     }
 
     /// Every entry, sorted by test name.
+    #[cfg(feature = "tool")]
     pub fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
         self.entries.values()
     }
@@ -301,6 +305,7 @@ fn is_target_name(target: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+#[cfg(feature = "tool")]
 fn list_error(dir: &Path, e: io::Error) -> BaselineError {
     BaselineError::io(dir, "cannot list the baseline directory", DIR_ADVICE, e)
 }

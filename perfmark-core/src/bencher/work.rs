@@ -3,7 +3,7 @@
 /// Work done by one iteration, declared so that rates are reported beside
 /// the time (Boyer's `numberActions`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case", tag = "unit", content = "per_iter")]
 pub enum Work {
     /// Items (elements, actions, operations) per iteration: reported as items/s.

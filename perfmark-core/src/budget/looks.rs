@@ -54,7 +54,7 @@ pub const LOOK_GROWTH: usize = 2;
 /// The look at the budget a test was decided on: which look, and the CI it
 /// decided with.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct BudgetLook {
     /// Which look: 1 for the first.
     pub look: usize,

@@ -8,7 +8,7 @@ use crate::verdicts::Outcome;
 /// What `report.json` keeps of a test's budget decision (its `budget`
 /// object).
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct BudgetRecord {
     /// The budget, ns per iteration.
     pub budget_ns: f64,

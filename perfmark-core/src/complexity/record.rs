@@ -5,7 +5,7 @@ use crate::stats::Interval;
 
 /// One argument's test as the check used it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ComplexityPoint {
     /// The argument's test, e.g. `sort::1000`.
     pub test: String,
@@ -25,7 +25,7 @@ pub struct ComplexityPoint {
 
 /// One candidate class's fit, `t = constant + coefficient · g(n)`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct CandidateRecord {
     /// The class as written: `1`, `log n`, `n`, `n log n`, `n^2`, `n^3`.
     pub class: String,
@@ -40,7 +40,7 @@ pub struct CandidateRecord {
 /// What `report.json` keeps of a complexity decision (the `complexity`
 /// object of a `NAME::complexity` test).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ComplexityRecord {
     /// The declared class as written: `n log n`.
     pub declared: String,

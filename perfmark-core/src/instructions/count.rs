@@ -7,7 +7,7 @@ use crate::verdicts::Outcome;
 /// Instructions per iteration of one test, counted under Callgrind
 /// (`report.json`'s `instructions`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct InstructionCount {
     /// Instructions per iteration, the median over the rounds, rounded to
     /// a whole instruction.
@@ -56,7 +56,7 @@ pub struct InstructionCount {
 }
 
 /// The count of one serialized default: a report of one process.
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 fn one_process() -> u32 {
     1
 }
@@ -79,7 +79,7 @@ pub struct FunctionCount {
 /// A function whose self count per iteration changed against an earlier
 /// count's table.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct FunctionChange {
     /// The function, as in [`FunctionCount`].
     pub function: String,
@@ -237,7 +237,7 @@ impl InstructionCount {
 
 /// Where a stored or base count came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum CountSource {
     /// The stored baseline.
@@ -249,7 +249,7 @@ pub enum CountSource {
 /// A count compared with an earlier one (`instructions.baseline` and
 /// `instructions.base` in `report.json`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct CountComparison {
     /// The earlier count per iteration (its median).
     pub earlier_per_iter: f64,

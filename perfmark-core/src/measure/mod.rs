@@ -59,7 +59,7 @@ impl SampleKind {
 
 /// Why sampling stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The CI reached the target precision (and is clear of the budget).
@@ -93,7 +93,7 @@ pub fn test_thread(name: &str) -> std::thread::Builder {
 
 /// What the sampler measured for one test.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Measurement {
     /// How the samples were taken.
     pub kind: SampleKind,

@@ -80,7 +80,7 @@ impl ThreadObservation {
 
 /// One CPU over a span (`/proc/stat`'s `cpuN` line).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct CpuShare {
     /// Share of the span the CPU was busy (any process, this one included).
     pub busy: f64,
@@ -145,7 +145,7 @@ fn machine_between(before: &Reading, after: &Reading) -> MachineSpan {
 /// per-test `interference`). The derivation is in [`super`]'s
 /// documentation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Interference {
     /// When the span began, s since the Unix epoch.
     pub started_unix_s: f64,
@@ -297,7 +297,7 @@ fn disturbed(share: f64, lost_ns: f64) -> bool {
 /// One slice pair of a paired comparison: each side's measuring thread
 /// over its slice (and the slice's warm run).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct SlicePairObservation {
     /// The process pair it ran in (0-based).
     pub pair: usize,
@@ -311,7 +311,7 @@ pub struct SlicePairObservation {
 
 /// One side of a paired comparison over all its slices.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct SideInterference {
     /// Slices with figures.
     pub slices: usize,
@@ -350,7 +350,7 @@ impl SideInterference {
 /// A paired comparison's interference: per side, and per slice pair so
 /// that interference hitting one side more than the other is visible.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct PairedInterference {
     /// The base's slices together.
     pub base: SideInterference,

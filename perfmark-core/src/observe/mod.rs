@@ -147,7 +147,7 @@ pub fn read_thread() -> Reading {
 /// Which sources this machine has, as `report.json` records it once per
 /// run (`interference` at the top level).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Coverage {
     /// Whether interference is observed at all (the measuring thread's
     /// schedstat can be read).

@@ -193,7 +193,7 @@ impl PairedPlan {
 /// One base slice and the head slice next to it, as times per iteration
 /// with the loop overhead subtracted.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct SlicePair {
     /// Index of the process pair it ran in (0-based).
     pub pair: usize,
@@ -218,7 +218,7 @@ impl SlicePair {
 
 /// What a paired comparison measured and decided.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct PairedMeasurement {
     /// Iterations in every timed slice, both sides.
     pub iters_per_slice: u64,
@@ -269,7 +269,7 @@ pub struct PairedMeasurement {
     pub layouts: usize,
 }
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 fn one() -> usize {
     1
 }

@@ -5,14 +5,14 @@ use serde::Serialize;
 
 use crate::verdicts::Outcome;
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 fn one() -> usize {
     1
 }
 
 /// `report.json`'s per-test `comparison` object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ComparisonRecord {
     /// The base build's path.
     pub base: String,
@@ -76,7 +76,7 @@ pub struct ComparisonRecord {
 
 /// `report.json`'s top-level `comparison` object, in compare mode.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct RunComparison {
     /// The base build's path (its first link).
     pub base: String,
@@ -106,7 +106,7 @@ pub struct RunComparison {
 
 /// Why a paired comparison stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum PairedStop {
     /// The interval was clear of the tolerance: a regression, or an upper

@@ -89,7 +89,7 @@ use crate::verdicts::Outcome;
 
 /// How one process pair's log ratios are reduced to the pair's center.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum PairCenter {
     /// The median of the pair's quad means (the mean of slice pairs `2j` and
@@ -100,13 +100,13 @@ pub enum PairCenter {
     /// The mean of all the pair's log ratios: efficient when every slice is
     /// clean, moved by one interrupted slice. Made only by the simulation
     /// that chose the quad median, and by a report that names it.
-    #[cfg_attr(not(feature = "read"), allow(dead_code))]
+    #[cfg_attr(not(feature = "tool"), allow(dead_code))]
     Mean,
 }
 
 /// The paired estimate of `head / base` time per iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct PairedEstimate {
     /// `head / base`, the geometric mean over process pairs of each pair's
     /// center (`exp` of the mean center on the log scale; from 10 pairs on,
@@ -375,7 +375,7 @@ fn trimmed_mean(centers: &[f64], mean_: f64, sd: f64) -> (f64, f64, f64) {
 
 /// The decision of a paired comparison, with what the summary line needs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct PairedVerdict {
     /// The outcome.
     pub change: Outcome,

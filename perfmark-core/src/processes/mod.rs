@@ -257,7 +257,7 @@ pub fn take_looks<J, E>(
 /// The spread between processes one run measured (`report.json`'s per-test
 /// `processes`; a baseline entry's `processes`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ProcessSpread {
     /// Each process's estimate, ns/iter: the runner's first, then each
     /// worker's (the geometric mean of its slices).

@@ -8,11 +8,14 @@
 //! whether two timings are comparable.
 
 use super::fmt::{fmt_bound, fmt_ns, fmt_percent};
-use super::{Diagnostics, Report, TestReport};
+#[cfg(feature = "tool")]
+use super::Report;
+use super::{Diagnostics, TestReport};
 use crate::allocations::Allocations;
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 use crate::measure::Measurement;
+#[cfg(feature = "tool")]
 use crate::observe::Coverage;
 use crate::stats::{Estimate, Modality, NoiseDiagnosis, Outliers, SerialCorrelation, Summary};
 
@@ -43,6 +46,7 @@ impl Fact {
 }
 
 /// The machine, the toolchain, the timer and the noise floor of the run.
+#[cfg(feature = "tool")]
 pub fn platform_facts(report: &Report) -> Vec<Fact> {
     let p = &report.platform;
     let kernel = p
@@ -89,6 +93,7 @@ pub fn platform_facts(report: &Report) -> Vec<Fact> {
 }
 
 /// Which sources the run observed interference from, and the rule.
+#[cfg(feature = "tool")]
 fn coverage_words(c: &Coverage) -> String {
     if !c.observed {
         return format!("not observed (missing: {})", c.missing.join(", "));

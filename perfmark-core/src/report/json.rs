@@ -16,9 +16,9 @@
 
 use super::Report;
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 mod read;
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 pub use read::{deserialize, from_str, read};
 
 /// `report` as `report.json` holds it: pretty-printed JSON with each array

@@ -57,6 +57,7 @@ pub use fmt::{fmt_ns, fmt_rate, rate_per_s};
 /// The statistics a plot of a test's samples is drawn with: the same
 /// functions the runtime decides with, so that a page's fences and bins
 /// are those of the report.
+#[cfg(feature = "tool")]
 pub mod plot {
     pub use crate::stats::{bulk, histogram, tukey, Bulk, Histogram, Outliers};
 }
@@ -66,7 +67,7 @@ pub const REPORT_SCHEMA: u32 = 1;
 
 /// The whole run, as written to `report.json`.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Report {
     /// Format version ([`REPORT_SCHEMA`]).
     pub schema: u32,
@@ -126,7 +127,7 @@ pub fn scaling_of(reports: &[TestReport]) -> Vec<ScalingLine> {
 /// The machine-wide measurement lock of a run (`report.json`'s
 /// `machine_lock`): one perfmark process measures at a time on a machine.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct MachineLockRecord {
     /// The lock file.
     pub path: String,
@@ -138,7 +139,7 @@ pub struct MachineLockRecord {
 /// `startup`): what each test costs on top under a runner that starts a
 /// process per test (cargo-nextest).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Startup {
     /// Calibrating the clock's resolution and cost, s.
     pub clock_calibration_s: f64,
@@ -152,7 +153,7 @@ pub struct Startup {
 
 /// `report.json`'s top-level `family_wise` object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct FamilyWise {
     /// Whether each verdict was decided at `1 − (1 − c)/verdicts` (on, and
     /// more than one verdict), so the chance of any false failure in the
@@ -181,7 +182,7 @@ pub struct FamilyBound {
 
 /// One test's outcome. The first six fields are the stable core.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct TestReport {
     /// The libtest name, e.g. `sorting::sort_1k`.
     pub name: String,
@@ -316,7 +317,7 @@ impl serde::Serialize for Reason {
     }
 }
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 impl<'de> serde::Deserialize<'de> for Reason {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Ok(Reason {
@@ -331,7 +332,7 @@ impl<'de> serde::Deserialize<'de> for Reason {
 /// (`report.json`'s per-test `remeasured`). The re-measurement decides the
 /// verdict; see docs/verdicts.md, "Interference".
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Remeasured {
     /// The first measurement's reasons (one per check), the failure among them.
     pub first_reasons: Vec<Reason>,
@@ -350,7 +351,7 @@ pub struct Remeasured {
 
 /// The statistical account of a measured test (`--verbose` prints it).
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Diagnostics {
     /// The verdict's statistic: its candidate is the verdict estimate in
     /// full ([`Diagnostics::verdict_estimate`]).
@@ -387,7 +388,7 @@ impl Diagnostics {
 /// An infinite CI bound is written as `null`, as in [`Interval`], and read
 /// back as −∞ (`ci_low`) or +∞ (`ci_high`).
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct EstimateRecord {
     /// `median` or `mean`.
     pub statistic: Statistic,

@@ -150,7 +150,7 @@ fn effective_size(xs: &[f64], ar1_tau: impl Fn(f64) -> f64) -> f64 {
 /// The serial-correlation diagnosis of a series: the rank autocorrelation by
 /// lag against its chance band, a portmanteau test, and a verdict.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct SerialCorrelation {
     /// Number of samples.
     pub n: usize,

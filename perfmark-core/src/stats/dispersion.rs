@@ -87,7 +87,7 @@ pub const MACHINE_VARIANCE_SHARE: f64 = 0.5;
 
 /// Whose spread a test's samples show: its own, or the machine's.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct NoiseDiagnosis {
     /// The test's relative spread (COV) given.
     pub test_cov: f64,

@@ -29,7 +29,7 @@ use super::summary::{mean, sd_about};
 /// the mean after removing upper outliers. The default is [`Statistic::Median`]
 /// until a study of its stability between processes picks one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Statistic {
     /// The sample median, with an order-statistic interval.
@@ -72,7 +72,7 @@ impl std::fmt::Display for Statistic {
 /// A point estimate with its serial-correlation-aware interval and, for
 /// comparison, the interval that assumes independent samples.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Estimate {
     /// Which statistic `point` is.
     pub statistic: Statistic,

@@ -4,8 +4,8 @@
 //! way to see modes and spikes (Joseph M. Newcomer, "Profiling for
 //! performance" (1993), found his 5 ms and 11 ms interrupt peaks with one).
 
-use super::dist::sorted_copy;
-use super::outliers::fences_sorted;
+#[cfg(feature = "tool")]
+use {super::dist::sorted_copy, super::outliers::fences_sorted};
 
 /// Counts `xs` into `bins` equal-width bins over `[lo, hi]`: bin `i` holds
 /// `[lo + i·w, lo + (i+1)·w)` with `w = (hi − lo) / bins`, and the last bin
@@ -29,6 +29,7 @@ pub fn bin_counts(xs: &[f64], lo: f64, hi: f64, bins: usize) -> Vec<usize> {
 
 /// Where the samples lie: their whole range, and the range of their bulk,
 /// the samples within the severe Tukey fences (3·IQR beyond the quartiles).
+#[cfg(feature = "tool")]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bulk {
     /// Smallest sample.
@@ -50,6 +51,7 @@ pub struct Bulk {
 /// not flatten everything else into one line or one bar. The samples'
 /// own range when the severe fences cut nothing off, or would leave no
 /// range at all (fewer than two distinct values inside them). O(n log n).
+#[cfg(feature = "tool")]
 pub fn bulk(xs: &[f64]) -> Bulk {
     let sorted = sorted_copy(xs);
     let (min, max) = (sorted[0], sorted[sorted.len() - 1]);
@@ -85,6 +87,7 @@ pub fn bulk(xs: &[f64]) -> Bulk {
 }
 
 /// Equal-width bins over the bulk of the samples, as a plot draws them.
+#[cfg(feature = "tool")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Histogram {
     /// The samples' range and their bulk, which the bins span: the samples
@@ -100,6 +103,7 @@ pub struct Histogram {
 /// Bins `xs` (finite, non-empty; any order) over their [`bulk`] into
 /// `ceil(√n)` bins of equal width (the square-root rule, `n` the samples
 /// binned), at most `max_bins` and at least 1. O(n log n).
+#[cfg(feature = "tool")]
 pub fn histogram(xs: &[f64], max_bins: usize) -> Histogram {
     let bulk = bulk(xs);
     let kept = xs.len() - bulk.below - bulk.above;

@@ -1,6 +1,6 @@
 //! A confidence interval, and how it is written to JSON.
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 use serde::{Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
 
@@ -12,7 +12,7 @@ use serde::{Serialize, Serializer};
 /// ever decided on it. In JSON an infinite bound is written as `null` and read
 /// back as −∞ (`low`) or +∞ (`high`), since JSON has no infinities.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Interval {
     /// Lower bound (−∞ when unbounded).
     #[serde(
@@ -89,12 +89,12 @@ fn finite_or_null<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 pub(crate) fn null_as_neg_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
 }
 
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 pub(crate) fn null_as_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
 }

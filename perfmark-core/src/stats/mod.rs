@@ -61,9 +61,11 @@ pub use dist::quantile;
 pub use estimate::estimate_in_groups;
 pub use estimate::{estimate_with, Estimate, Statistic};
 pub use family::bonferroni_confidence;
-pub use histogram::{bin_counts, bulk, histogram, Bulk, Histogram};
+pub use histogram::bin_counts;
+#[cfg(feature = "tool")]
+pub use histogram::{bulk, histogram, Bulk, Histogram};
 pub use interval::Interval;
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode};
 pub use outliers::{tukey, Outliers};

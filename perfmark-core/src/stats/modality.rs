@@ -24,7 +24,7 @@ pub const MIN_MODE_SAMPLES: usize = 5;
 
 /// One mode of the samples' distribution.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Mode {
     /// Where the estimated density peaks, in the input's unit.
     pub centre: f64,
@@ -35,7 +35,7 @@ pub struct Mode {
 
 /// The modes found in a sample set.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Modality {
     /// The modes, by ascending centre; empty only for an empty input.
     pub modes: Vec<Mode>,

@@ -24,7 +24,7 @@ pub const SEVERE_IQR: f64 = 3.0;
 /// `q1 - 3·iqr <= x < q1 - 1.5·iqr`, high mild when
 /// `q3 + 1.5·iqr < x <= q3 + 3·iqr`, high severe when `x > q3 + 3·iqr`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Outliers {
     /// Samples below the low severe fence.
     pub low_severe: usize,

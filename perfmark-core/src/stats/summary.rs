@@ -15,7 +15,7 @@ use super::dist::{quantile_sorted, sorted_copy};
 /// `cov` are 0 (no spread was observed; see [`crate::stats::sd_interval`] for
 /// how uncertain that is).
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Summary {
     /// Number of samples.
     pub n: usize,

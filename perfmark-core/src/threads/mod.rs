@@ -99,7 +99,7 @@ pub struct Placement {
 
 /// A threaded test's team (`report.json`'s per-test `threads`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ThreadsRecord {
     /// The name of the function's scaling line: the test's without its
     /// thread segment (`lock` for `lock::t4`).

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// One function's times over its thread counts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ScalingLine {
     /// The tests' name without the thread segment (`lock::counter` for
     /// `lock::counter::t1`, `lock::counter::t4`).
@@ -17,7 +17,7 @@ pub struct ScalingLine {
 
 /// One thread count of a [`ScalingLine`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ScalingPoint {
     /// The test's name.
     pub test: String,

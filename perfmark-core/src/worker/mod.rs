@@ -27,7 +27,7 @@ use protocol::Reply;
 
 /// One of the two builds compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     /// The build compared against (e.g. the merge base of a pull request).

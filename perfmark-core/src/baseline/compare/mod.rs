@@ -32,6 +32,7 @@ use std::fmt;
 
 pub(crate) mod inputs;
 mod outcome;
+#[cfg(feature = "tool")]
 mod prior;
 mod reference;
 mod rule;
@@ -41,6 +42,7 @@ pub use crate::verdicts::Outcome;
 pub use inputs::between_run_spread;
 pub use inputs::{BaselineEstimate, RunEstimate, Spread};
 pub use outcome::Comparison;
+#[cfg(feature = "tool")]
 pub use prior::moderated_prior;
 pub use reference::{compare_with_reference, fit_runs, MachineShift, RecordedFit, Tracking};
 #[cfg(feature = "internals")]

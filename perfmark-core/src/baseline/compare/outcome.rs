@@ -9,7 +9,7 @@ use crate::verdicts::Outcome;
 /// A run compared with its baseline by the regression rule
 /// ([`super::compare()`]); [`Comparison::reason`] puts it in words.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Comparison {
     /// `current / baseline` time per iteration; > 1 is slower.
     pub ratio: f64,
@@ -57,7 +57,7 @@ pub struct Comparison {
 }
 
 /// What a report written before the field existed reads as.
-#[cfg(feature = "read")]
+#[cfg(feature = "tool")]
 fn not_recorded() -> f64 {
     f64::NAN
 }

@@ -64,7 +64,7 @@ use crate::stats::Interval;
 /// How much the machine moved between a baseline and the current run, as
 /// the machine-state reference measured it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct MachineShift {
     /// The reference's time now over its time in the baseline: 1.08 when
     /// the machine is 8% slower now.
@@ -109,7 +109,7 @@ impl MachineShift {
 /// `[0, 1]`; a recording whose processes saw the machine in different
 /// states measures it ([`fit_runs`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Tracking {
     /// The least share of the machine's move the test is taken to follow.
     pub low: f64,

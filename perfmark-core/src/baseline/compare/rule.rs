@@ -168,7 +168,7 @@ pub const DETECTION_POWER: f64 = 0.9;
 /// How the spread in effect for one test was formed: the prior alone, or
 /// the prior pooled with the test's own measured spread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "read", derive(serde::Deserialize))]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum TestSpreadSource {
     /// The prior alone: the baseline was recorded in one process (or the

@@ -85,6 +85,7 @@ impl StoredReference {
 /// in files saved before that rule) has no place on a log scale, and the
 /// regression check never compares an entry holding one: it says so
 /// instead (`baseline/resolution.rs`).
+#[cfg(feature = "tool")]
 const LOG_FLOOR_NS: f64 = 1e-3;
 
 impl BetweenRuns {
@@ -93,6 +94,7 @@ impl BetweenRuns {
     /// `sd_log` the sample sd of their natural logarithms, estimates
     /// floored at 0.001 ns. Fewer than 2 runs give an sd of 0, which a
     /// save refuses: one run has no spread.
+    #[cfg(feature = "tool")]
     pub fn new(run_estimates_ns: Vec<f64>) -> BetweenRuns {
         let n = run_estimates_ns.len();
         let logs: Vec<f64> = run_estimates_ns

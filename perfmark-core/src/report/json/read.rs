@@ -1,5 +1,5 @@
 //! Reading `report.json` back ([`deserialize`], [`from_str`], [`read`]):
-//! compiled only with the `read` feature, which `cargo perfmark` turns on
+//! compiled only with the `tool` feature, which `cargo perfmark` turns on
 //! (a test binary writes its report and never reads one).
 
 use std::fmt;
@@ -16,7 +16,7 @@ use super::Report;
 /// reader needs ([`read`] opens and parses a file with it).
 ///
 /// A test binary never reads a report back: this module and the records'
-/// `Deserialize` are compiled only with the `read` feature, which `cargo
+/// `Deserialize` are compiled only with the `tool` feature, which `cargo
 /// perfmark` turns on, and generic, so that even then only a reader
 /// instantiates them.
 ///
