@@ -47,10 +47,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 continue;
             };
             let tally = tallies.entry(t.name.clone()).or_default();
-            tally.declared.clone_from(&c.declared);
+            c.declared.as_str().clone_into(&mut tally.declared);
             tally.runs += 1;
             tally.failed += usize::from(t.verdict == perfmark_core::checks::Verdict::Fail);
-            let fitted = c.fitted.clone().unwrap_or_else(|| "no fit".to_owned());
+            let fitted = c.fitted.map_or("no fit", |f| f.as_str()).to_owned();
             *tally.fitted.entry(fitted).or_default() += 1;
             tally.exponents.extend(c.exponent.filter(|k| k.is_finite()));
         }

@@ -8,52 +8,25 @@ use super::said::ComplexitySaid;
 use perfmark_options::Complexity;
 
 use crate::checks::{Finding, Said, Warning};
-use crate::complexity::fit::{self, CandidateFit, GrowthFit, SizedTime};
-use crate::complexity::record::{CandidateRecord, ComplexityPoint, ComplexityRecord};
+use crate::complexity::fit::{self, GrowthFit, SizedTime};
+use crate::complexity::record::{ComplexityPoint, ComplexityRecord};
 use crate::stats::Interval;
 
 /// Fits `points` and decides the `declared` class at `confidence`.
 pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f64) -> Finding {
     let sized: Vec<SizedTime> = points.iter().map(sized_time).collect();
-    let mut record = ComplexityRecord {
-        declared: declared.as_str().to_owned(),
-        fitted: None,
-        exponent: None,
-        exponent_ci: None,
-        declared_exponent: None,
-        excess: None,
-        excess_low: None,
-        margin: fit::MARGIN,
-        detectable_excess: None,
-        confidence,
-        fails: true,
-        error: None,
-        points,
-        candidates: Vec::new(),
-    };
-    let fit = match fit::fit_growth(&sized, declared, confidence) {
-        Ok(fit) => fit,
-        Err(error) => {
-            record.error = Some(error.to_string());
-            return Finding::new(Said::Complexity(ComplexitySaid::NotFitted {
-                record,
-                error,
-            }));
+    match fit::fit_growth(&sized, declared, confidence) {
+        Ok(fit) => {
+            let record = ComplexityRecord::fitted(points, confidence, &fit);
+            Finding {
+                warnings: warnings(&fit, &record),
+                said: Said::Complexity(ComplexitySaid::Fitted { record, fit }),
+            }
         }
-    };
-    let warnings = warnings(&fit, &record);
-    record.fitted = Some(fit.fitted.as_str().to_owned());
-    record.exponent = Some(fit.exponent);
-    record.exponent_ci = Some(fit.exponent_ci);
-    record.declared_exponent = Some(fit.declared_exponent);
-    record.excess = Some(fit.excess);
-    record.excess_low = Some(fit.excess_low);
-    record.detectable_excess = Some(fit.detectable_excess);
-    record.fails = fit.fails();
-    record.candidates = fit.candidates.iter().map(candidate_record).collect();
-    Finding {
-        said: Said::Complexity(ComplexitySaid::Fitted { record, fit }),
-        warnings,
+        Err(error) => Finding::new(Said::Complexity(ComplexitySaid::NotFitted {
+            record: ComplexityRecord::not_fitted(points, declared, confidence, &error),
+            error,
+        })),
     }
 }
 
@@ -67,15 +40,6 @@ fn sized_time(p: &ComplexityPoint) -> SizedTime {
             high: p.ci_high,
             confidence: p.confidence,
         },
-    }
-}
-
-fn candidate_record(c: &CandidateFit) -> CandidateRecord {
-    CandidateRecord {
-        class: c.class.as_str().to_owned(),
-        constant_ns: c.constant_ns,
-        coefficient_ns: c.coefficient_ns,
-        relative_rms: c.relative_rms,
     }
 }
 

@@ -1,6 +1,9 @@
 //! What `report.json` keeps of a complexity test: the points the fit
 //! used, the candidates' fits and the verdict on the declared class.
 
+use perfmark_options::Complexity;
+
+use crate::complexity::fit::{CandidateFit, GrowthError, GrowthFit, MARGIN};
 use crate::stats::Interval;
 
 /// One argument's test as the check used it.
@@ -27,8 +30,10 @@ pub struct ComplexityPoint {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct CandidateRecord {
-    /// The class as written: `1`, `log n`, `n`, `n log n`, `n^2`, `n^3`.
-    pub class: String,
+    /// The class, written as in the attribute: `1`, `log n`, `n`,
+    /// `n log n`, `n^2`, `n^3`.
+    #[serde(with = "class_text")]
+    pub class: Complexity,
     /// The constant, ns per iteration.
     pub constant_ns: f64,
     /// The coefficient of `g(n)` (log₂ for the log classes), ns.
@@ -42,10 +47,12 @@ pub struct CandidateRecord {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct ComplexityRecord {
-    /// The declared class as written: `n log n`.
-    pub declared: String,
+    /// The declared class, written as in the attribute: `n log n`.
+    #[serde(with = "class_text")]
+    pub declared: Complexity,
     /// The best-fitting class, when a fit was made.
-    pub fitted: Option<String>,
+    #[serde(with = "class_text::optional")]
+    pub fitted: Option<Complexity>,
     /// The exponent k of `time ∝ n^k` over the sizes.
     pub exponent: Option<f64>,
     /// Its two-sided CI, at `confidence`.
@@ -62,9 +69,8 @@ pub struct ComplexityRecord {
     pub detectable_excess: Option<f64>,
     /// The test's confidence level.
     pub confidence: f64,
-    /// Whether the check failed: filled from the fit's decision
-    /// ([`GrowthFit::fails`](crate::complexity::fit::GrowthFit::fails)), or
-    /// true when no fit was made, as the finding decides it.
+    /// Whether the check failed: the fit's decision
+    /// ([`GrowthFit::fails`]), or true when no fit was made.
     pub fails: bool,
     /// Why no fit was made, when none was.
     pub error: Option<String>,
@@ -75,11 +81,122 @@ pub struct ComplexityRecord {
 }
 
 impl ComplexityRecord {
+    /// The record of a fit of `points` against the declared class, at
+    /// `confidence`.
+    pub fn fitted(points: Vec<ComplexityPoint>, confidence: f64, fit: &GrowthFit) -> Self {
+        ComplexityRecord {
+            declared: fit.declared,
+            fitted: Some(fit.fitted),
+            exponent: Some(fit.exponent),
+            exponent_ci: Some(fit.exponent_ci),
+            declared_exponent: Some(fit.declared_exponent),
+            excess: Some(fit.excess),
+            excess_low: Some(fit.excess_low),
+            margin: MARGIN,
+            detectable_excess: Some(fit.detectable_excess),
+            confidence,
+            fails: fit.fails(),
+            error: None,
+            points,
+            candidates: fit.candidates.iter().map(CandidateRecord::of).collect(),
+        }
+    }
+
+    /// The record of `points` that could not be fitted, for `error`: it
+    /// fails.
+    pub fn not_fitted(
+        points: Vec<ComplexityPoint>,
+        declared: Complexity,
+        confidence: f64,
+        error: &GrowthError,
+    ) -> Self {
+        ComplexityRecord {
+            declared,
+            fitted: None,
+            exponent: None,
+            exponent_ci: None,
+            declared_exponent: None,
+            excess: None,
+            excess_low: None,
+            margin: MARGIN,
+            detectable_excess: None,
+            confidence,
+            fails: true,
+            error: Some(error.to_string()),
+            points,
+            candidates: Vec::new(),
+        }
+    }
+
     /// The smallest and the largest size of the record's points, `(0, 0)`
     /// when it has none.
     pub fn size_range(&self) -> (u64, u64) {
         let low = self.points.iter().map(|p| p.size).min().unwrap_or(0);
         let high = self.points.iter().map(|p| p.size).max().unwrap_or(0);
         (low, high)
+    }
+}
+
+impl CandidateRecord {
+    /// What `report.json` keeps of a candidate's fit.
+    fn of(c: &CandidateFit) -> Self {
+        CandidateRecord {
+            class: c.class,
+            constant_ns: c.constant_ns,
+            coefficient_ns: c.coefficient_ns,
+            relative_rms: c.relative_rms,
+        }
+    }
+}
+
+/// A growth class in `report.json`: its text in the attribute (`n log n`),
+/// read back into the class.
+mod class_text {
+    use perfmark_options::Complexity;
+    use serde::Serializer;
+
+    pub(super) fn serialize<S: Serializer>(class: &Complexity, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(class.as_str())
+    }
+
+    #[cfg(feature = "tool")]
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Complexity, D::Error> {
+        use serde::Deserialize;
+        let text = String::deserialize(d)?;
+        Complexity::ALL
+            .into_iter()
+            .find(|c| c.as_str() == text)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "{text:?} is not a growth class: one of 1, log n, n, n log n, n^2, n^3"
+                ))
+            })
+    }
+
+    /// The same for a class that may be absent (`null`).
+    pub(super) mod optional {
+        use perfmark_options::Complexity;
+        use serde::Serializer;
+
+        pub(in super::super) fn serialize<S: Serializer>(
+            class: &Option<Complexity>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            match class {
+                Some(class) => s.serialize_some(class.as_str()),
+                None => s.serialize_none(),
+            }
+        }
+
+        #[cfg(feature = "tool")]
+        pub(in super::super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Complexity>, D::Error> {
+            #[derive(serde::Deserialize)]
+            struct Class(#[serde(with = "super")] Complexity);
+            serde::Deserialize::deserialize(d).map(|c: Option<Class>| c.map(|Class(c)| c))
+        }
     }
 }

@@ -230,9 +230,9 @@ fn comparison_facts(t: &TestReport) -> Vec<Fact> {
 /// size's time, and each candidate's fit.
 fn complexity_facts(c: &ComplexityRecord) -> Vec<Fact> {
     let mut facts = Vec::new();
-    let mut growth = format!("declared O({})", c.declared);
+    let mut growth = format!("declared {}", c.declared);
     if let Some(fitted) = &c.fitted {
-        growth.push_str(&format!(" · fitted O({fitted})"));
+        growth.push_str(&format!(" · fitted {fitted}"));
     }
     if let (Some(k), Some(ci), Some(kd)) = (c.exponent, c.exponent_ci, c.declared_exponent) {
         growth.push_str(&format!(
@@ -276,7 +276,7 @@ fn complexity_facts(c: &ComplexityRecord) -> Vec<Fact> {
         facts.push(Fact::new(
             "candidate",
             format!(
-                "O({}): t = {} + {} · g(n), relative rms {}",
+                "{}: t = {} + {} · g(n), relative rms {}",
                 candidate.class,
                 fmt_ns(candidate.constant_ns),
                 fmt_ns(candidate.coefficient_ns),

@@ -199,14 +199,14 @@ fn complexity_words(c: &crate::complexity::ComplexityRecord) -> String {
         );
     }
     if let Some(fitted) = &c.fitted {
-        let _ = write!(words, "best fit O({fitted}){SEP}");
+        let _ = write!(words, "best fit {fitted}{SEP}");
     }
     if c.error.is_some() {
         words.push_str("not fitted");
     } else if c.fails {
-        let _ = write!(words, "declared O({}) does not hold", c.declared);
+        let _ = write!(words, "declared {} does not hold", c.declared);
     } else {
-        let _ = write!(words, "declared O({}) holds", c.declared);
+        let _ = write!(words, "declared {} holds", c.declared);
     }
     words
 }

@@ -118,7 +118,7 @@ impl ComplexityRecord {
         let (low, high) = self.size_range();
         if let (Some(fitted), Some(k), Some(ci)) = (&self.fitted, self.exponent, self.exponent_ci) {
             lines.push(format!(
-                "fitted O({fitted}): time ∝ n^{:.2} [{:.2}, {:.2}] ({} CI) over n = {low} … {high} \
+                "fitted {fitted}: time ∝ n^{:.2} [{:.2}, {:.2}] ({} CI) over n = {low} … {high} \
                  ({} sizes)",
                 two_decimals(k),
                 two_decimals(ci.low),
@@ -140,7 +140,7 @@ impl ComplexityRecord {
             let fits: Vec<String> = self
                 .candidates
                 .iter()
-                .map(|c| format!("{} {}", c.class, fmt_percent(c.relative_rms, 1)))
+                .map(|c| format!("{} {}", c.class.as_str(), fmt_percent(c.relative_rms, 1)))
                 .collect();
             lines.push(format!(
                 "candidates (relative rms of t = a + c·g(n)): {}",
@@ -217,7 +217,7 @@ mod decided {
         };
         let record = c.record().expect("a complexity record");
         assert!(record.fails);
-        assert_eq!(record.fitted.as_deref(), Some("n^2"));
+        assert_eq!(record.fitted, Some(Complexity::Quadratic));
         let lines = record.lines();
         assert!(
             lines[0].starts_with("fitted O(n^2): time ∝ n^2.00 ["),
