@@ -403,3 +403,35 @@ fn a_base_that_is_not_a_perfmark_binary_is_refused_by_name() {
         assert!(result_lines(&out).is_empty(), "{}", explain(&out));
     }
 }
+
+/// A base built with an older perfmark, whose workers speak version 1 of
+/// the worker protocol: refused before any test, with both versions named
+/// and what to do.
+#[cfg(unix)]
+#[test]
+fn a_base_that_speaks_an_older_worker_protocol_is_refused_with_both_versions() {
+    use std::os::unix::fs::PermissionsExt;
+    let b = builds();
+    let dir = report_dir("older-protocol");
+    std::fs::create_dir_all(&dir).expect("the report directory");
+    // What a version 1 worker writes first, whatever it is asked.
+    let base = dir.join("older-base");
+    std::fs::write(
+        &base,
+        "#!/bin/sh\necho '@perfmark-worker {\"reply\":\"hello\",\"protocol\":1,\
+         \"perfmark\":\"0.0.9\",\"test\":null,\"tests\":[\"steady\"]}'\n",
+    )
+    .expect("the script");
+    std::fs::set_permissions(&base, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let out = compare(&b.head, &base, &[], &dir);
+    assert_eq!(out.status.code(), Some(101), "{}", explain(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("speaks perfmark worker protocol 1 (perfmark 0.0.9)")
+            && stderr.contains("this perfmark speaks 2: rebuild both with the same perfmark"),
+        "{}",
+        explain(&out)
+    );
+    assert!(stderr.contains(&base.display().to_string()), "{}", explain(&out));
+    assert!(result_lines(&out).is_empty(), "{}", explain(&out));
+}
