@@ -432,6 +432,10 @@ fn a_base_that_speaks_an_older_worker_protocol_is_refused_with_both_versions() {
         "{}",
         explain(&out)
     );
-    assert!(stderr.contains(&base.display().to_string()), "{}", explain(&out));
+    assert!(
+        stderr.contains(&base.display().to_string()),
+        "{}",
+        explain(&out)
+    );
     assert!(result_lines(&out).is_empty(), "{}", explain(&out));
 }
