@@ -21,9 +21,10 @@
 //! (`#[serde(default)]`). [`Reply::Slice`]'s `observed` is one: an older
 //! worker does not send it, an older coordinator skips it.
 //!
-//! The greeting keeps its shape in every version, so that a coordinator
-//! can name the version of a worker it cannot drive; a version 1 greeting
-//! (`{"reply":"hello","protocol":1,…}`) is read as such too.
+//! From version 2 on, the greeting keeps its shape in every version, so
+//! that a coordinator can name the version of a worker it cannot drive; a
+//! version 1 greeting (`{"reply":"hello","protocol":1,…}`) is read as one
+//! too.
 
 use serde::{Deserialize, Serialize};
 
