@@ -562,7 +562,7 @@ fn check_types<'a>(cx: &Ctxt, list: &'a List<Type>, ident: &Ident) -> Option<Vec
     for ty in &list.elems {
         let name = compact(&tokens_text(ty));
         if named.iter().any(|n| n.name == name) {
-            duplicate(cx, ty, "type", &name, ("type", ident, &name));
+            duplicate(cx, ty, "type", "type", &name, &format!("{ident}::{name}"));
             ok = false;
             continue;
         }
@@ -572,21 +572,22 @@ fn check_types<'a>(cx: &Ctxt, list: &'a List<Type>, ident: &Ident) -> Option<Vec
 }
 
 /// Reports a list element written twice: a `what` ("type", "constant",
-/// …) written `written`. Each element names a test, `ident::name`, so two
-/// would collide; `unit` is what the sentence calls one element ("type",
-/// "value", "count", "argument").
+/// …) written `written`, which would name the test `test` a second time;
+/// `unit` is what the sentence calls one element ("type", "value",
+/// "count", "argument").
 fn duplicate(
     cx: &Ctxt,
     at: impl quote::ToTokens,
     what: &str,
+    unit: &str,
     written: &str,
-    (unit, ident, name): (&str, &Ident, &str),
+    test: &str,
 ) {
     cx.error_spanned_by(
         at,
         format!(
-            "duplicate {what} `{written}`: each {unit} names a test (`{ident}::{name}`), so each \
-             must be different"
+            "duplicate {what} `{written}`: each {unit} names a test (`{test}`), so each must be \
+             different"
         ),
     );
 }
@@ -633,7 +634,14 @@ fn check_consts<'a>(
         }
         let name = tokens_text(expr);
         if named.iter().any(|n| n.name == name) {
-            duplicate(cx, expr, "constant", &name, ("value", ident, &name));
+            duplicate(
+                cx,
+                expr,
+                "constant",
+                "value",
+                &name,
+                &format!("{ident}::{name}"),
+            );
             ok = false;
             continue;
         }
@@ -751,9 +759,8 @@ fn check_thread_count(cx: &Ctxt, expr: &Expr, counts: &[u64], ident: &Ident) -> 
     };
     match Key::Threads.check_integer(&digits) {
         Ok(Value::U64(count)) if counts.contains(&count) => {
-            let name = thread_name(count);
-            let written = tokens_text(expr);
-            duplicate(cx, expr, "thread count", &written, ("count", ident, &name));
+            let test = format!("{ident}::{}", thread_name(count));
+            duplicate(cx, expr, "thread count", "count", &tokens_text(expr), &test);
             None
         }
         Ok(Value::U64(count)) => Some(count),
@@ -1018,7 +1025,14 @@ fn check_args<'a>(
         }
         let name = arg_name(expr);
         if args.iter().any(|arg| arg.name == name) {
-            duplicate(cx, expr, "argument", &name, ("argument", ident, &name));
+            duplicate(
+                cx,
+                expr,
+                "argument",
+                "argument",
+                &name,
+                &format!("{ident}::{name}"),
+            );
             ok = false;
             continue;
         }
