@@ -333,9 +333,9 @@ fn outcome_against(
     };
     let (Some(point), Some(low), Some(high), Some(conf)) = (
         finite(e.ns_per_iter),
-        finite(e.ci_low),
-        finite(e.ci_high),
-        finite(e.confidence),
+        finite(e.ci.low),
+        finite(e.ci.high),
+        finite(e.ci.confidence),
     ) else {
         return Ok(None);
     };

@@ -46,7 +46,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .filter(|e| e.ns_per_iter.is_finite())
                 .ok_or_else(|| format!("`{name}` has no estimate"))?;
             let point = verdict.ns_per_iter;
-            let width = (verdict.ci_high - verdict.ci_low) / 2.0 / point;
+            let width = (verdict.ci.high - verdict.ci.low) / 2.0 / point;
             by_test[i]
                 .entry("verdict".to_owned())
                 .or_default()

@@ -84,10 +84,10 @@ fn budget_row(t: &TestReport) -> Option<Row> {
     Some(Row {
         name: t.name.clone(),
         point: pct(e.ns_per_iter),
-        low: pct(e.ci_low),
-        high: pct(e.ci_high),
+        low: pct(e.ci.low),
+        high: pct(e.ci.high),
         status,
-        closeness: pct(e.ci_high),
+        closeness: pct(e.ci.high),
     })
 }
 

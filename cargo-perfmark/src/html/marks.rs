@@ -40,8 +40,8 @@ impl Marks {
             ci: t
                 .estimate
                 .as_ref()
-                .filter(|e| !e.ci_low.is_nan() && !e.ci_high.is_nan())
-                .map(|e| (e.ci_low, e.ci_high, e.confidence)),
+                .filter(|e| !e.ci.low.is_nan() && !e.ci.high.is_nan())
+                .map(|e| (e.ci.low, e.ci.high, e.ci.confidence)),
             statistic: t
                 .estimate
                 .as_ref()

@@ -179,9 +179,9 @@ fn estimate_text(t: &TestReport) -> (String, String) {
             format!("{} {}", e.statistic.as_str(), fmt_ns(e.ns_per_iter)),
             format!(
                 "[{}, {}] {}",
-                fmt_bound(e.ci_low),
-                fmt_bound(e.ci_high),
-                plain_percent(e.confidence)
+                fmt_bound(e.ci.low),
+                fmt_bound(e.ci.high),
+                plain_percent(e.ci.confidence)
             ),
         ),
         None => (String::new(), String::new()),
@@ -274,9 +274,9 @@ fn write_estimate_line(html: &mut String, t: &TestReport) {
         "<p><b>{} {}</b> per iteration, {} CI [{}, {}]",
         e.statistic.as_str(),
         fmt_ns(e.ns_per_iter),
-        plain_percent(e.confidence),
-        fmt_bound(e.ci_low),
-        fmt_bound(e.ci_high)
+        plain_percent(e.ci.confidence),
+        fmt_bound(e.ci.low),
+        fmt_bound(e.ci.high)
     );
     if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
         let _ = write!(line, " · {}", fmt_rate(work, rate));

@@ -170,8 +170,8 @@ fn budget_line_iff_budget() {
 fn infinite_ci_bounds_are_clamped() {
     let mut t = measured("wide", vec![10.0, 11.0], None);
     let e = t.estimate.as_mut().unwrap();
-    e.ci_low = f64::NEG_INFINITY;
-    e.ci_high = f64::INFINITY;
+    e.ci.low = f64::NEG_INFINITY;
+    e.ci.high = f64::INFINITY;
     let html = render(&report(vec![t]));
     assert!(html.contains("[−∞, +∞]"));
     assert_eq!(count(&html, "<rect class=\"ci\""), 2);

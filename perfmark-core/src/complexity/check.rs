@@ -10,7 +10,6 @@ use perfmark_options::Complexity;
 use crate::checks::{Finding, Said, Warning};
 use crate::complexity::fit::{self, GrowthFit, SizedTime};
 use crate::complexity::record::{ComplexityPoint, ComplexityRecord};
-use crate::stats::Interval;
 
 /// Fits `points` and decides the `declared` class at `confidence`.
 pub fn decide(points: Vec<ComplexityPoint>, declared: Complexity, confidence: f64) -> Finding {
@@ -35,11 +34,7 @@ fn sized_time(p: &ComplexityPoint) -> SizedTime {
     SizedTime {
         size: p.size as f64,
         ns: p.ns_per_iter,
-        ci: Interval {
-            low: p.ci_low,
-            high: p.ci_high,
-            confidence: p.confidence,
-        },
+        ci: p.ci,
     }
 }
 

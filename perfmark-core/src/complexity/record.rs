@@ -16,14 +16,10 @@ pub struct ComplexityPoint {
     pub size: u64,
     /// Its estimate, ns per iteration.
     pub ns_per_iter: f64,
-    /// Lower end of the estimate's CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_neg_infinity")]
-    pub ci_low: f64,
-    /// Upper end of the estimate's CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_infinity")]
-    pub ci_high: f64,
-    /// The CI's confidence level.
-    pub confidence: f64,
+    /// The estimate's CI, ns per iteration, written as the record's
+    /// `ci_low`, `ci_high` and `confidence`.
+    #[serde(flatten, with = "crate::stats::interval::ci_fields")]
+    pub ci: Interval,
 }
 
 /// One candidate class's fit, `t = constant + coefficient · g(n)`.

@@ -54,7 +54,7 @@ fn measures(t: &TestReport) -> Map<String, Value> {
     let Some(e) = &t.estimate else {
         return m;
     };
-    if let Some(v) = metric(e.ns_per_iter, e.ci_low, e.ci_high) {
+    if let Some(v) = metric(e.ns_per_iter, e.ci.low, e.ci.high) {
         m.insert("latency".to_owned(), v);
     }
     if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
@@ -69,7 +69,7 @@ fn measures(t: &TestReport) -> Map<String, Value> {
                 f64::NAN
             }
         };
-        if let Some(v) = metric(rate, at(e.ci_high), at(e.ci_low)) {
+        if let Some(v) = metric(rate, at(e.ci.high), at(e.ci.low)) {
             m.insert("throughput".to_owned(), v);
         }
     }
@@ -166,18 +166,18 @@ mod tests {
             };
             let latency = &value[&t.name]["latency"];
             assert_eq!(latency["value"].as_f64(), Some(e.ns_per_iter), "{}", t.name);
-            if e.ci_low.is_finite() {
-                assert_eq!(latency["lower_value"].as_f64(), Some(e.ci_low));
+            if e.ci.low.is_finite() {
+                assert_eq!(latency["lower_value"].as_f64(), Some(e.ci.low));
             }
-            if e.ci_high.is_finite() {
-                assert_eq!(latency["upper_value"].as_f64(), Some(e.ci_high));
+            if e.ci.high.is_finite() {
+                assert_eq!(latency["upper_value"].as_f64(), Some(e.ci.high));
             }
             latencies += 1;
             if let (Some(Work::Items(n)), Some(rate)) = (t.work, t.rate_per_s) {
                 let throughput = &value[&t.name]["throughput"];
                 assert_eq!(throughput["value"].as_f64(), Some(rate));
                 let upper = throughput["upper_value"].as_f64().unwrap();
-                assert!((upper - n as f64 * 1e9 / e.ci_low).abs() <= 1e-9 * upper);
+                assert!((upper - n as f64 * 1e9 / e.ci.low).abs() <= 1e-9 * upper);
             }
             if let Some(a) = &t.allocations {
                 assert_eq!(
@@ -215,7 +215,7 @@ mod tests {
             .find(|t| t.estimate.is_some())
             .unwrap();
         if let Some(e) = t.estimate.as_mut() {
-            e.ci_high = f64::INFINITY;
+            e.ci.high = f64::INFINITY;
         }
         t.instructions = Some(crate::instructions::InstructionCount {
             per_iter: 1200,

@@ -266,8 +266,8 @@ fn complexity_facts(c: &ComplexityRecord) -> Vec<Fact> {
                 "n = {}: {} [{}, {}] (`{}`)",
                 p.size,
                 fmt_ns(p.ns_per_iter),
-                fmt_bound(p.ci_low),
-                fmt_bound(p.ci_high),
+                fmt_bound(p.ci.low),
+                fmt_bound(p.ci.high),
                 p.test
             ),
         ));

@@ -30,7 +30,7 @@ pub fn render(report: &Report) -> String {
         let (estimate, ci) = match &t.estimate {
             Some(e) => (
                 format!("{} {}", e.statistic.as_str(), fmt_ns(e.ns_per_iter)),
-                format!("[{}, {}]", fmt_ns(e.ci_low), fmt_ns(e.ci_high)),
+                format!("[{}, {}]", fmt_ns(e.ci.low), fmt_ns(e.ci.high)),
             ),
             None => (String::new(), String::new()),
         };

@@ -394,14 +394,10 @@ pub struct EstimateRecord {
     pub statistic: Statistic,
     /// The point estimate, ns per iteration.
     pub ns_per_iter: f64,
-    /// Lower end of the CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_neg_infinity")]
-    pub ci_low: f64,
-    /// Upper end of the CI, ns per iteration.
-    #[serde(deserialize_with = "crate::stats::null_as_infinity")]
-    pub ci_high: f64,
-    /// The CI's confidence level.
-    pub confidence: f64,
+    /// The CI, ns per iteration, written as the record's `ci_low`,
+    /// `ci_high` and `confidence`.
+    #[serde(flatten, with = "crate::stats::interval::ci_fields")]
+    pub ci: Interval,
     /// Effective number of independent samples behind the CI (below the
     /// sample count when samples are serially correlated).
     pub effective_samples: f64,
@@ -418,9 +414,7 @@ impl From<&Estimate> for EstimateRecord {
         EstimateRecord {
             statistic: e.statistic,
             ns_per_iter: e.point,
-            ci_low: e.ci.low,
-            ci_high: e.ci.high,
-            confidence: e.ci.confidence,
+            ci: e.ci,
             effective_samples: e.effective_n,
             below_resolution: false,
         }

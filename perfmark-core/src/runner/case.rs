@@ -98,9 +98,7 @@ fn member_point(r: &TestReport, name: String) -> Member {
             test: name,
             size,
             ns_per_iter: e.ns_per_iter,
-            ci_low: e.ci_low,
-            ci_high: e.ci_high,
-            confidence: e.confidence,
+            ci: e.ci,
         }),
         (Some(_), None) => Member::Unusable(MemberProblem::NotMeasured {
             reasons: r.reasons.iter().map(|r| r.text.clone()).collect(),

@@ -97,7 +97,7 @@ impl Family {
                 continue;
             };
             if let Some(e) = &t.estimate {
-                bound += count as f64 * (1.0 - e.confidence);
+                bound += count as f64 * (1.0 - e.ci.confidence);
             }
             if t.budget.as_ref().is_some_and(|b| b.inconclusive()) {
                 straddled += 1;
@@ -169,7 +169,7 @@ mod tests {
                 let mut t = fixtures::realistic().tests[0].clone();
                 t.name = format!("t{i}");
                 t.verdict = Verdict::Pass;
-                t.estimate.as_mut().unwrap().confidence = level;
+                t.estimate.as_mut().unwrap().ci.confidence = level;
                 t.budget = Some(BudgetRecord {
                     budget_ns: 50.0,
                     // One straddled its budget: decided on the estimate.

@@ -403,8 +403,8 @@ mod tests {
         assert_eq!(report.verdict, Verdict::Pass, "{:?}", report.reasons);
         let e = report.estimate.as_ref().expect("estimated");
         assert!(e.below_resolution);
-        assert_eq!((e.ns_per_iter, e.ci_low), (0.0, 0.0));
-        assert!(e.ci_high > 0.0, "{e:?}");
+        assert_eq!((e.ns_per_iter, e.ci.low), (0.0, 0.0));
+        assert!(e.ci.high > 0.0, "{e:?}");
         assert!(
             report.reasons[0].text.starts_with("within budget 50.00 ns"),
             "{:?}",
@@ -457,8 +457,8 @@ mod tests {
             tight.reasons
         );
         let e = tight.estimate.as_ref().unwrap();
-        assert_eq!((e.ns_per_iter, e.ci_low), (0.0, 0.0));
-        assert!(e.ci_high >= 0.49, "{e:?}");
+        assert_eq!((e.ns_per_iter, e.ci.low), (0.0, 0.0));
+        assert!(e.ci.high >= 0.49, "{e:?}");
         let loose = run(1.0);
         assert!(
             loose.reasons[0].text.starts_with("within budget 1.000 ns"),
@@ -475,7 +475,7 @@ mod tests {
             for seed in 0..reps {
                 let r = synthetic_run(seed, phi, None);
                 let e = r.estimate.expect("estimated");
-                covered += usize::from(e.ci_low <= 1000.0 && 1000.0 <= e.ci_high);
+                covered += usize::from(e.ci.low <= 1000.0 && 1000.0 <= e.ci.high);
             }
             let coverage = covered as f64 / reps as f64;
             eprintln!(

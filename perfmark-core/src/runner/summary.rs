@@ -159,7 +159,7 @@ fn save_baselines(
         let (Some(e), Some(m)) = (r.estimate.as_ref(), r.measurement.as_ref()) else {
             continue;
         };
-        if !(e.ci_low.is_finite() && e.ci_high.is_finite()) {
+        if !(e.ci.low.is_finite() && e.ci.high.is_finite()) {
             unbounded.push(r.name.clone());
             continue;
         }
@@ -191,8 +191,8 @@ fn baseline_entry(
         baseline::StoredEstimate::new(
             e.statistic.as_str(),
             e.ns_per_iter,
-            (e.ci_low, e.ci_high),
-            e.confidence,
+            (e.ci.low, e.ci.high),
+            e.ci.confidence,
         )
         .with_df(r.processes.as_ref().map(|_| e.effective_samples - 1.0)),
         m.samples_ns.clone(),
@@ -200,7 +200,7 @@ fn baseline_entry(
         fingerprint.clone(),
     )
     .with_clock(r.measure);
-    if let Some(reference) = reference::estimate(&m.reference_ns, e.confidence) {
+    if let Some(reference) = reference::estimate(&m.reference_ns, e.ci.confidence) {
         entry = entry.with_reference(baseline::StoredReference {
             ci_high_ns: reference.ci.high,
             ci_low_ns: reference.ci.low,

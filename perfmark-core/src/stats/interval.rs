@@ -99,6 +99,57 @@ pub(crate) fn null_as_infinity<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
 }
 
+/// An [`Interval`] nested in a record and written flat, as three of the
+/// record's own fields: `ci_low`, `ci_high` (`null` when unbounded, read
+/// back as ∓∞) and `confidence`. `report.json`'s estimates name their
+/// interval so; a record holds it as one `Interval` with
+/// `#[serde(flatten, with = "crate::stats::interval::ci_fields")]`.
+pub(crate) mod ci_fields {
+    use super::{finite_or_null, Interval};
+    #[cfg(feature = "tool")]
+    use super::{null_as_infinity, null_as_neg_infinity};
+    #[cfg(feature = "tool")]
+    use serde::{Deserialize, Deserializer};
+    use serde::{Serialize, Serializer};
+
+    #[derive(Serialize)]
+    #[cfg_attr(feature = "tool", derive(Deserialize))]
+    struct Fields {
+        #[serde(
+            serialize_with = "finite_or_null",
+            deserialize_with = "null_as_neg_infinity"
+        )]
+        ci_low: f64,
+        #[serde(
+            serialize_with = "finite_or_null",
+            deserialize_with = "null_as_infinity"
+        )]
+        ci_high: f64,
+        confidence: f64,
+    }
+
+    /// Writes `ci` as the three fields.
+    pub(crate) fn serialize<S: Serializer>(ci: &Interval, s: S) -> Result<S::Ok, S::Error> {
+        Fields {
+            ci_low: ci.low,
+            ci_high: ci.high,
+            confidence: ci.confidence,
+        }
+        .serialize(s)
+    }
+
+    /// Reads the three fields back as one interval.
+    #[cfg(feature = "tool")]
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Interval, D::Error> {
+        let f = Fields::deserialize(d)?;
+        Ok(Interval {
+            low: f.ci_low,
+            high: f.ci_high,
+            confidence: f.confidence,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,7 +43,7 @@ pub mod dist;
 mod estimate;
 mod family;
 mod histogram;
-mod interval;
+pub(crate) mod interval;
 pub(crate) mod line;
 mod modality;
 mod outliers;
@@ -65,8 +65,6 @@ pub use histogram::bin_counts;
 #[cfg(feature = "tool")]
 pub use histogram::{bulk, histogram, Bulk, Histogram};
 pub use interval::Interval;
-#[cfg(feature = "tool")]
-pub(crate) use interval::{null_as_infinity, null_as_neg_infinity};
 pub use modality::{modes, Modality, Mode};
 pub use outliers::{tukey, Outliers};
 pub use resolution::{at_resolution, is_below_resolution, AtResolution};

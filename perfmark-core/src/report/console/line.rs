@@ -95,9 +95,9 @@ pub fn summary_line(t: &TestReport) -> Option<String> {
             "{} {}/iter [{}, {}] {} CI",
             e.statistic.as_str(),
             fmt_ns(e.ns_per_iter),
-            fmt_ns(e.ci_low),
-            fmt_ns(e.ci_high),
-            crate::report::fmt::plain_percent(e.confidence),
+            fmt_ns(e.ci.low),
+            fmt_ns(e.ci.high),
+            crate::report::fmt::plain_percent(e.ci.confidence),
         );
         if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {
             let _ = write!(estimate, "{SEP}{}", fmt_rate(work, rate));

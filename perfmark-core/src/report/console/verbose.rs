@@ -32,9 +32,9 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
             "{} {}/iter [{}, {}] ({} CI, {} samples × {} iters)",
             e.statistic.as_str(),
             fmt_ns(e.ns_per_iter),
-            fmt_ns(e.ci_low),
-            fmt_ns(e.ci_high),
-            plain_percent(e.confidence),
+            fmt_ns(e.ci.low),
+            fmt_ns(e.ci.high),
+            plain_percent(e.ci.confidence),
             t.samples,
             t.iters_per_sample,
         );

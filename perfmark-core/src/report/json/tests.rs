@@ -53,7 +53,7 @@ fn numbers_that_are_not_finite_read_back() {
     let t = &back.tests[0];
     // Two samples leave the median unbounded at 95%: ±∞ again.
     let e = t.estimate.as_ref().unwrap();
-    assert_eq!((e.ci_low, e.ci_high), (f64::NEG_INFINITY, f64::INFINITY));
+    assert_eq!((e.ci.low, e.ci.high), (f64::NEG_INFINITY, f64::INFINITY));
     let d = t.diagnostics.as_ref().unwrap();
     assert_eq!(d.verdict_estimate().unwrap().ci.high, f64::INFINITY);
     assert!(d.gating_error.is_nan() && t.summary.as_ref().unwrap().cov.is_nan());
@@ -184,15 +184,18 @@ fn a_complexity_check_reads_back_equal() {
     use crate::checks::Said;
     use crate::complexity::check::decide;
     use crate::complexity::record::ComplexityPoint;
+    use crate::stats::Interval;
     let points: Vec<ComplexityPoint> = [100u64, 1000, 10_000, 100_000]
         .iter()
         .map(|&size| ComplexityPoint {
             test: format!("sort::{size}"),
             size,
             ns_per_iter: size as f64 * 3.0,
-            ci_low: size as f64 * 2.9,
-            ci_high: f64::INFINITY,
-            confidence: 0.95,
+            ci: Interval {
+                low: size as f64 * 2.9,
+                high: f64::INFINITY,
+                confidence: 0.95,
+            },
         })
         .collect();
     let Said::Complexity(said) = decide(points, perfmark_options::Complexity::Linear, 0.95).said

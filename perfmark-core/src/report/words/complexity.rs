@@ -172,6 +172,7 @@ mod decided {
     use crate::checks::{Finding, Said};
     use crate::complexity::check::decide;
     use crate::complexity::record::ComplexityPoint;
+    use crate::stats::Interval;
 
     fn reason(finding: &Finding) -> String {
         crate::report::words::said(&finding.said)
@@ -194,9 +195,11 @@ mod decided {
                     test: format!("f::{size}"),
                     size,
                     ns_per_iter: ns,
-                    ci_low: ns * 0.99,
-                    ci_high: ns * 1.01,
-                    confidence: 0.95,
+                    ci: Interval {
+                        low: ns * 0.99,
+                        high: ns * 1.01,
+                        confidence: 0.95,
+                    },
                 }
             })
             .collect()
