@@ -321,11 +321,12 @@ fn write_team_line(html: &mut String, team: &ThreadsRecord) {
 /// own, with the CPUs when it was; when not, on how few CPUs the run could
 /// hold them, or that the scheduler placed them.
 fn team_placement(team: &ThreadsRecord) -> String {
+    let place = &team.placement;
     let threads = match team.count {
         1 => "1 thread".to_owned(),
         n => format!("{n} threads"),
     };
-    match (team.apart, team.cpus.as_slice()) {
+    match (place.apart, place.cpus.as_slice()) {
         (true, [cpu]) => format!("{threads}, held on a CPU of its own (CPU {cpu})"),
         (true, []) => format!("{threads}, each held on a CPU of its own"),
         (true, cpus) => {
@@ -335,9 +336,9 @@ fn team_placement(team: &ThreadsRecord) -> String {
                 cpus.join(", ")
             )
         }
-        (false, _) if team.candidates > 0 && team.candidates < team.count => format!(
+        (false, _) if place.candidates > 0 && place.candidates < team.count => format!(
             "{threads} on {} CPUs: not each on a CPU of its own",
-            team.candidates
+            place.candidates
         ),
         (false, _) => {
             format!("{threads}, not each held on a CPU of its own: left to the scheduler")

@@ -1,6 +1,6 @@
 use super::*;
 use perfmark_core::report::fixtures::{self, measured, report, unmeasured};
-use perfmark_core::report::{plot, scaling_of, Reason, Source, ThreadsRecord};
+use perfmark_core::report::{plot, scaling_of, Placement, Reason, Source, ThreadsRecord};
 
 /// No coordinate or label came out as `NaN` or `inf`.
 fn assert_finite(html: &str) {
@@ -238,9 +238,11 @@ fn threaded(function: &str, threads: usize, ns: f64) -> TestReport {
     t.threads = Some(ThreadsRecord {
         function: function.to_owned(),
         count: threads,
-        cpus: (0..threads).collect(),
-        apart: true,
-        candidates: 8,
+        placement: Placement {
+            cpus: (0..threads).collect(),
+            apart: true,
+            candidates: 8,
+        },
         per_thread_ns: (0..threads).map(|i| ns - 1.0 + i as f64 * 0.5).collect(),
     });
     t
@@ -329,9 +331,9 @@ fn scaling_figures_escape_function_names() {
 fn a_threaded_test_says_its_team() {
     let mut shared = threaded("lock", 4, 20.0);
     if let Some(team) = shared.threads.as_mut() {
-        team.cpus.clear();
-        team.apart = false;
-        team.candidates = 2;
+        team.placement.cpus.clear();
+        team.placement.apart = false;
+        team.placement.candidates = 2;
     }
     let html = render(&report(vec![threaded("lock", 4, 20.0), shared]));
     assert!(html.contains(
@@ -351,7 +353,11 @@ fn a_threaded_test_says_its_team() {
     assert!(!plain.contains("<b>Team</b>"));
     let mut unpinned = threaded("lock", 2, 20.0);
     if let Some(team) = unpinned.threads.as_mut() {
-        (team.cpus, team.apart, team.candidates) = (Vec::new(), false, 0);
+        team.placement = Placement {
+            cpus: Vec::new(),
+            apart: false,
+            candidates: 0,
+        };
         team.per_thread_ns[1] = f64::NAN;
     }
     let html = render(&report(vec![unpinned]));

@@ -196,3 +196,29 @@ mod class_text {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_point_writes_its_interval_as_its_own_fields_and_reads_it_back() {
+        let point = ComplexityPoint {
+            test: "sort::1000".to_owned(),
+            size: 1000,
+            ns_per_iter: 2.5,
+            ci: Interval {
+                low: f64::NEG_INFINITY,
+                high: 3.25,
+                confidence: 0.9,
+            },
+        };
+        let text = serde_json::to_string(&point).unwrap();
+        assert_eq!(
+            text,
+            r#"{"test":"sort::1000","size":1000,"ns_per_iter":2.5,"ci_low":null,"ci_high":3.25,"confidence":0.9}"#
+        );
+        let back: ComplexityPoint = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, point);
+    }
+}

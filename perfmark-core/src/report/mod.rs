@@ -107,7 +107,7 @@ pub struct Report {
     pub scaling: Vec<ScalingLine>,
 }
 
-pub use crate::threads::{ScalingLine, ScalingPoint, ThreadsRecord};
+pub use crate::threads::{Placement, ScalingLine, ScalingPoint, ThreadsRecord};
 
 /// The scaling lines of a run's `reports`: the measured tests of each
 /// function that ran on two thread counts or more, by their estimates.

@@ -190,10 +190,14 @@ impl Runner {
         measured.interference = self.observer.between(&before, &after);
         measured.wall_ns_per_iter = bencher.wall_ns_per_iter();
         measured.threads = team_record(t, &bencher, measured.cpu.as_ref());
-        if let Some(team) = measured.threads.as_ref().filter(|team| !team.apart) {
+        if let Some(team) = measured
+            .threads
+            .as_ref()
+            .filter(|team| !team.placement.apart)
+        {
             measured.warnings.push(Warning::ThreadsShareCpus {
                 threads: team.count,
-                candidates: team.candidates,
+                candidates: team.placement.candidates,
             });
         }
         measured.size = bencher.size();

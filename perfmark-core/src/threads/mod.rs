@@ -85,8 +85,10 @@ impl TeamPlan {
     }
 }
 
-/// Where a team ran.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where a team ran (in `report.json`, three fields of the team's
+/// record).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "tool", derive(serde::Deserialize))]
 pub struct Placement {
     /// The CPU each thread was held on, the measuring thread's first;
     /// empty when the helpers were left to the scheduler.
@@ -106,13 +108,9 @@ pub struct ThreadsRecord {
     pub function: String,
     /// Threads that ran the routine at once.
     pub count: usize,
-    /// The CPU each thread was held on, the measuring thread's first;
-    /// empty when the helpers were left to the scheduler.
-    pub cpus: Vec<usize>,
-    /// Whether every thread had a CPU of its own.
-    pub apart: bool,
-    /// The CPUs the run could hold threads on.
-    pub candidates: usize,
+    /// Where the team ran: `cpus`, `apart`, `candidates`.
+    #[serde(flatten)]
+    pub placement: Placement,
     /// Each thread's own median time per iteration over the sampling
     /// blocks, ns, the measuring thread's first. The test's estimate is
     /// the team's: each sample from the first start to the last end.
@@ -127,9 +125,11 @@ impl ThreadsRecord {
         ThreadsRecord {
             function,
             count: 1,
-            apart: true,
-            candidates,
-            cpus,
+            placement: Placement {
+                cpus,
+                apart: true,
+                candidates,
+            },
             per_thread_ns: Vec::new(),
         }
     }
@@ -190,9 +190,7 @@ impl TeamTimes {
         ThreadsRecord {
             function,
             count: self.threads,
-            cpus: placement.cpus,
-            apart: placement.apart,
-            candidates: placement.candidates,
+            placement,
             per_thread_ns: self.per_thread_ns(last),
         }
     }

@@ -77,3 +77,15 @@ fn per_thread_times_are_medians_per_iteration() {
     assert_eq!(times.per_thread_ns(3), [200.0, 400.0]);
     assert_eq!(times.per_thread_ns(1), [200.0, 400.0]);
 }
+
+#[test]
+fn a_team_record_writes_its_placement_as_its_own_fields() {
+    let record = ThreadsRecord::alone("lock".to_owned(), vec![3], 8);
+    let text = serde_json::to_string(&record).unwrap();
+    assert_eq!(
+        text,
+        r#"{"function":"lock","count":1,"cpus":[3],"apart":true,"candidates":8,"per_thread_ns":[]}"#
+    );
+    let back: ThreadsRecord = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, record);
+}

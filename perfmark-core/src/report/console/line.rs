@@ -253,11 +253,11 @@ pub fn marks(t: &TestReport) -> Vec<String> {
     {
         marks.push("measure = \"cpu\" does not apply to iter_custom".to_owned());
     }
-    if let Some(team) = t.threads.as_ref().filter(|team| !team.apart) {
+    if let Some(team) = t.threads.as_ref().filter(|team| !team.placement.apart) {
         marks.push(format!(
             "{} threads share {} CPUs: their times include waiting for one (--verbose)",
             team.count,
-            match team.candidates {
+            match team.placement.candidates {
                 0 => "the".to_owned(),
                 n => n.to_string(),
             }

@@ -81,10 +81,10 @@ pub fn summary_lines(t: &TestReport) -> Vec<String> {
 /// A threaded test's team: `2 threads, each held on a CPU of its own (1,
 /// 0) · each thread's own: 33.20 ns, 33.45 ns per iteration`.
 fn team_line(team: &ThreadsRecord) -> String {
-    let placed = if team.apart && !team.cpus.is_empty() {
-        let cpus: Vec<String> = team.cpus.iter().map(usize::to_string).collect();
+    let placed = if team.placement.apart && !team.placement.cpus.is_empty() {
+        let cpus: Vec<String> = team.placement.cpus.iter().map(usize::to_string).collect();
         format!("each held on a CPU of its own ({})", cpus.join(", "))
-    } else if team.apart {
+    } else if team.placement.apart {
         "on one CPU".to_owned()
     } else {
         "not each on a CPU of its own".to_owned()
