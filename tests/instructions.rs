@@ -459,6 +459,13 @@ fn a_limit_fails_above_it_passes_below_and_is_said_when_not_counted() {
         .env_remove("PERFMARK_INSTRUCTIONS");
     let out = cmd.output().expect("runs");
     assert!(out.status.success(), "{}", explain(&out));
+    // The test's line says so too, not only the report.
+    assert!(
+        stdout(&out)
+            .contains("! instruction limit 1000 not checked: counted only with --instructions"),
+        "{}",
+        explain(&out)
+    );
     let text = std::fs::read_to_string(report_dir_path("limits-off").join("report.json")).unwrap();
     assert!(
         text.contains(

@@ -129,6 +129,7 @@ pub fn measured(name: &str, samples: Vec<f64>, budget_ns: Option<f64>) -> TestRe
         cpu: None,
         processes: None,
         instructions: None,
+        unchecked_instruction_limit: None,
         file: "tests/perf.rs".to_owned(),
         line: 12,
         duration_s: 1.7,

@@ -262,6 +262,11 @@ pub struct TestReport {
     /// absent when the run did not count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<crate::instructions::InstructionCount>,
+    /// The test's `instructions` limit when this run did not count it, so
+    /// that the limit went unchecked: the test's line marks it. Not written
+    /// to `report.json`, whose `reasons` say it.
+    #[serde(skip)]
+    pub unchecked_instruction_limit: Option<u64>,
     /// Source location of the test.
     pub file: String,
     /// Line of the test.
@@ -454,6 +459,7 @@ impl TestReport {
             cpu: None,
             processes: None,
             instructions: None,
+            unchecked_instruction_limit: None,
             file: file.to_owned(),
             line,
             duration_s: 0.0,

@@ -15,6 +15,7 @@ use crate::checks::{Finding, Said, Verdict, Warning};
 use crate::clock::Clock;
 use crate::complexity::ComplexityRecord;
 use crate::cpus::CpuRecord;
+use crate::instructions::count::InstructionsSaid;
 use crate::instructions::InstructionCount;
 use crate::measure::Measurement;
 use crate::observe::Interference;
@@ -263,6 +264,10 @@ impl Outcome {
             .chain(&judged.warnings)
             .map(words::warning)
             .collect();
+        let unchecked_instruction_limit = judged.said.iter().find_map(|said| match said {
+            Said::Instructions(InstructionsSaid::LimitNotChecked { limit }) => Some(*limit),
+            _ => None,
+        });
         let baseline = judged
             .baseline
             .map(|record| words::baseline::completed(record, &judged.said));
@@ -295,6 +300,7 @@ impl Outcome {
             cpu: measured.cpu,
             processes: judged.processes,
             instructions: judged.instructions,
+            unchecked_instruction_limit,
             file: file.to_owned(),
             line,
             duration_s,

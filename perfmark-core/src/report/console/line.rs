@@ -22,7 +22,9 @@
 //! - a paired comparison left undecided (raise `max_time`), or one that
 //!   interference hit on one side more than the other (re-run it);
 //! - `measure = "cpu"` on `iter_custom`, where it cannot apply;
-//! - complexity sizes too close together to catch a wrong class.
+//! - complexity sizes too close together to catch a wrong class;
+//! - an `instructions` limit that a run without `--instructions` did not
+//!   check (the test is not gated on it).
 //!
 //! Not marked, being `--verbose`'s: outliers (the median is robust to
 //! them), serial correlation (already in the CI's width), modes, the
@@ -261,6 +263,11 @@ pub fn marks(t: &TestReport) -> Vec<String> {
                 0 => "the".to_owned(),
                 n => n.to_string(),
             }
+        ));
+    }
+    if let Some(limit) = t.unchecked_instruction_limit {
+        marks.push(format!(
+            "instruction limit {limit} not checked: counted only with --instructions"
         ));
     }
     if t.complexity

@@ -332,6 +332,20 @@ fn a_mark_says_what_needs_the_reader() {
 }
 
 #[test]
+fn an_instruction_limit_a_run_did_not_check_is_marked() {
+    let mut t = fixtures::realistic().tests[0].clone();
+    t.unchecked_instruction_limit = Some(2000);
+    let line = line::summary_line(&t).unwrap();
+    assert!(
+        line.ends_with("! instruction limit 2000 not checked: counted only with --instructions"),
+        "{line}"
+    );
+    // Not written to report.json: its reasons say it.
+    let json = serde_json::to_value(&t).unwrap();
+    assert!(json.get("unchecked_instruction_limit").is_none());
+}
+
+#[test]
 fn a_machine_that_moved_beyond_the_tolerance_is_said_once_not_marked() {
     use crate::baseline::compare::{
         compare_with_reference, BaselineEstimate, MachineShift, RegressionRule, RunEstimate,
