@@ -4,7 +4,8 @@
 
 use std::collections::BTreeSet;
 use std::error::Error as StdError;
-use std::path::{Path, PathBuf};
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 
 use super::case::Case;
@@ -384,18 +385,82 @@ fn machine_notes(
         .collect()
 }
 
-/// The directory cargo builds into: `CARGO_TARGET_DIR` when set, else the
-/// ancestor of this executable above `<profile>/deps/`, else
-/// `<manifest dir>/target`.
+/// The directory cargo builds into, for this test binary run from
+/// `manifest_dir`.
 fn target_dir(manifest_dir: &Path) -> PathBuf {
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return manifest_dir.join(dir);
+    target_dir_of(
+        std::env::var_os("CARGO_TARGET_DIR").as_deref(),
+        std::env::current_exe().ok().as_deref(),
+        manifest_dir,
+    )
+}
+
+/// The directory cargo builds into, from `CARGO_TARGET_DIR` (`var`), the
+/// test binary's path (`exe`) and its package's directory:
+///
+/// - an absolute `CARGO_TARGET_DIR`;
+/// - a relative one is what cargo resolved against the directory it was
+///   started in, which a test binary (run in its package's directory) does
+///   not know: the nearest ancestor of `exe` whose path ends with it (the
+///   executable lies inside it), else it under `manifest_dir`;
+/// - unset: the ancestor of `exe` above `<profile>/deps/`, else
+///   `<manifest dir>/target`.
+fn target_dir_of(var: Option<&OsStr>, exe: Option<&Path>, manifest_dir: &Path) -> PathBuf {
+    if let Some(dir) = var.map(Path::new) {
+        if dir.is_absolute() {
+            return dir.to_path_buf();
+        }
+        let named: PathBuf = dir
+            .components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect();
+        let holding = exe
+            .filter(|_| named.components().next().is_some())
+            .and_then(|exe| exe.ancestors().skip(1).find(|a| a.ends_with(&named)));
+        return holding.map_or_else(|| manifest_dir.join(dir), Path::to_path_buf);
     }
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| {
-            let deps = exe.parent()?;
-            (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
-        })
-        .unwrap_or_else(|| manifest_dir.join("target"))
+    exe.and_then(|exe| {
+        let deps = exe.parent()?;
+        (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
+    })
+    .unwrap_or_else(|| manifest_dir.join("target"))
+}
+
+#[cfg(test)]
+mod target_dir_tests {
+    use super::*;
+
+    fn of(var: Option<&str>, exe: &str) -> PathBuf {
+        target_dir_of(
+            var.map(OsStr::new),
+            Some(Path::new(exe)),
+            Path::new("/work/app/bench"),
+        )
+    }
+
+    #[test]
+    fn the_target_dir_is_the_one_cargo_built_this_binary_in() {
+        let exe = "/work/app/build/out/release/deps/perf-0123abcd";
+        // Unset: above `<profile>/deps/`.
+        assert_eq!(of(None, exe), Path::new("/work/app/build/out"));
+        // Absolute: as given.
+        assert_eq!(of(Some("/elsewhere/t"), exe), Path::new("/elsewhere/t"));
+        // Relative: cargo resolved it against where it was started (here
+        // `/work/app`), not the package's directory; the executable is in it.
+        assert_eq!(of(Some("build/out"), exe), Path::new("/work/app/build/out"));
+        assert_eq!(of(Some("./out"), exe), Path::new("/work/app/build/out"));
+        // With `--target <triple>` the profile sits one level deeper.
+        let cross = "/work/app/out/x86_64-unknown-linux-gnu/release/deps/perf-1";
+        assert_eq!(of(Some("out"), cross), Path::new("/work/app/out"));
+        // A relative directory the executable is not in (`..`, or a binary
+        // copied elsewhere): under the package's directory, as before.
+        assert_eq!(
+            of(Some("../t"), "/copied/perf"),
+            Path::new("/work/app/bench/../t")
+        );
+        assert_eq!(
+            target_dir_of(None, None, Path::new("/work/app/bench")),
+            Path::new("/work/app/bench/target")
+        );
+    }
 }
