@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::facts::{other_machine_baselines, table_reasons, verdict_words};
-use super::fmt::{fmt_ns, signed_percent};
+use super::fmt::{fmt_bound, fmt_ns, signed_percent};
 use super::{Report, TestReport};
 use crate::checks::Verdict;
 use crate::paired::RunComparison;
@@ -30,7 +30,7 @@ pub fn render(report: &Report) -> String {
         let (estimate, ci) = match &t.estimate {
             Some(e) => (
                 format!("{} {}", e.statistic.as_str(), fmt_ns(e.ns_per_iter)),
-                format!("[{}, {}]", fmt_ns(e.ci.low), fmt_ns(e.ci.high)),
+                format!("[{}, {}]", fmt_bound(e.ci.low), fmt_bound(e.ci.high)),
             ),
             None => (String::new(), String::new()),
         };

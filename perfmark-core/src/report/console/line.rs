@@ -44,7 +44,7 @@ use crate::checks::{Source, Verdict};
 use crate::budget::BudgetRecord;
 use crate::measure::SampleKind;
 use crate::report::fmt::signed_percent;
-use crate::report::fmt::{fmt_ns, fmt_rate};
+use crate::report::fmt::{fmt_bound, fmt_ns, fmt_rate};
 use crate::report::TestReport;
 use crate::stats::Statistic;
 use crate::verdicts::Outcome;
@@ -97,8 +97,8 @@ pub fn summary_line(t: &TestReport) -> Option<String> {
             "{} {}/iter [{}, {}] {} CI",
             e.statistic.as_str(),
             fmt_ns(e.ns_per_iter),
-            fmt_ns(e.ci.low),
-            fmt_ns(e.ci.high),
+            fmt_bound(e.ci.low),
+            fmt_bound(e.ci.high),
             crate::report::fmt::plain_percent(e.ci.confidence),
         );
         if let (Some(work), Some(rate)) = (t.work, t.rate_per_s) {

@@ -332,6 +332,24 @@ fn a_mark_says_what_needs_the_reader() {
 }
 
 #[test]
+fn an_interval_the_samples_could_not_bound_prints_its_infinite_ends() {
+    let mut t = fixtures::realistic().tests[0].clone();
+    let e = t.estimate.as_mut().unwrap();
+    (e.ci.low, e.ci.high) = (f64::NEG_INFINITY, f64::INFINITY);
+    let line = line::summary_line(&t).unwrap();
+    assert!(
+        line.starts_with("median 41.03 ns/iter [−∞, +∞] 95% CI"),
+        "{line}"
+    );
+    t.estimate.as_mut().unwrap().ci.low = 0.0;
+    let line = line::summary_line(&t).unwrap();
+    assert!(
+        line.starts_with("median 41.03 ns/iter [0.000 ns, +∞] 95% CI"),
+        "{line}"
+    );
+}
+
+#[test]
 fn an_instruction_limit_a_run_did_not_check_is_marked() {
     let mut t = fixtures::realistic().tests[0].clone();
     t.unchecked_instruction_limit = Some(2000);
