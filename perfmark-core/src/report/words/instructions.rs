@@ -203,6 +203,13 @@ pub fn said(said: &InstructionsSaid) -> String {
 /// instruction comparison.
 pub fn explained(time: (f64, f64, f64), counts: &CountComparison) -> String {
     let (ratio, low, high) = time;
+    if !ratio.is_finite() {
+        // An undecided paired comparison may have no time ratio at all.
+        return format!(
+            "instructions {}: the time has no estimate to set them against",
+            signed_percent(counts.ratio)
+        );
+    }
     let head = format!(
         "time {}, instructions {}",
         signed_percent(ratio),
@@ -304,6 +311,10 @@ mod tests {
              the machine), not more work"
         );
         assert!(explained((1.0, 0.97, 1.03), &same).contains("no time change"));
+        assert_eq!(
+            explained((f64::NAN, f64::NAN, f64::NAN), &same),
+            "instructions +0.0%: the time has no estimate to set them against"
+        );
         let more =
             CountComparison::decide((1100.0, 1100.0, 1100.0), (1000.0, 1000.0, 1000.0), 0.05);
         assert!(explained((1.098, 1.05, 1.15), &more).contains("explains the time"));
