@@ -8,6 +8,7 @@ mod complexity;
 mod interference;
 mod linearity;
 mod load;
+mod peers;
 mod perfrun;
 mod speed;
 mod stability;
@@ -25,6 +26,7 @@ tasks:
   alarms --paired [--rounds N] [--tolerance T] [--layouts N]  the same for the paired comparison (N layouts drawn per build, default 10; 1: none), builds A/A, padding, unrelated, +5/10/20%
   complexity [--runs N]                the complexity check on real routines over N processes (default 20): false failures, detections
   interference [--runs N] [--alarm-runs M] [--skip-alarms] [FILTER]  kernels suite and alarms, quiet and under busy loops: warnings, re-measurement
+  peers [--runs N] [--quick]           Criterion's and Divan's verdicts on unchanged code across N processes (default 5)
   linearity [--repeats N]              k× the work reads k× the time? async against its sync twin? (calibration suite)
   stability [--runs N] [FILTER...]     one estimate across N separate processes (default 10)
   speed [--runs N]                     wall time per perf test and start-up time of --list
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Some("complexity") => complexity::run(&rest),
         Some("interference") => interference::run(&rest),
         Some("linearity") => linearity::run(&rest),
+        Some("peers") => peers::run(&rest),
         Some("stability") => stability::run(&rest),
         Some("speed") => speed::run(&rest),
         Some("weight") => weight::run(&rest),

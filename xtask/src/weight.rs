@@ -338,7 +338,7 @@ fn print_breakdown(b: &Build, top: usize) {
     }
 }
 
-fn load_average() -> String {
+pub(crate) fn load_average() -> String {
     fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|s| s.split_whitespace().next().map(str::to_owned))
