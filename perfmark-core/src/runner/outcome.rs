@@ -264,10 +264,6 @@ impl Outcome {
             .chain(&judged.warnings)
             .map(words::warning)
             .collect();
-        let unchecked_instruction_limit = judged.said.iter().find_map(|said| match said {
-            Said::Instructions(InstructionsSaid::LimitNotChecked { limit }) => Some(*limit),
-            _ => None,
-        });
         let baseline = judged
             .baseline
             .map(|record| words::baseline::completed(record, &judged.said));
@@ -300,12 +296,21 @@ impl Outcome {
             cpu: measured.cpu,
             processes: judged.processes,
             instructions: judged.instructions,
-            unchecked_instruction_limit,
+            unchecked_instruction_limit: unchecked_limit(&judged.said),
             file: file.to_owned(),
             line,
             duration_s,
         }
     }
+}
+
+/// The `instructions` limit that a run without counting left unchecked,
+/// when `said` says so.
+fn unchecked_limit(said: &[Said]) -> Option<u64> {
+    said.iter().find_map(|said| match said {
+        Said::Instructions(InstructionsSaid::LimitNotChecked { limit }) => Some(*limit),
+        _ => None,
+    })
 }
 
 /// A failure measured under interference, re-measured once: the first

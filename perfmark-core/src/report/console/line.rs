@@ -255,16 +255,7 @@ pub fn marks(t: &TestReport) -> Vec<String> {
     {
         marks.push("measure = \"cpu\" does not apply to iter_custom".to_owned());
     }
-    if let Some(team) = t.threads.as_ref().filter(|team| !team.placement.apart) {
-        marks.push(format!(
-            "{} threads share {} CPUs: their times include waiting for one (--verbose)",
-            team.count,
-            match team.placement.candidates {
-                0 => "the".to_owned(),
-                n => n.to_string(),
-            }
-        ));
-    }
+    marks.extend(team_mark(t));
     if let Some(limit) = t.unchecked_instruction_limit {
         marks.push(format!(
             "instruction limit {limit} not checked: counted only with --instructions"
@@ -278,6 +269,20 @@ pub fn marks(t: &TestReport) -> Vec<String> {
         marks.push("sizes too close together to catch a wrong class (--verbose)".to_owned());
     }
     marks
+}
+
+/// A threaded test whose threads could not each have a CPU: how many
+/// shared how few.
+fn team_mark(t: &TestReport) -> Option<String> {
+    let team = t.threads.as_ref().filter(|team| !team.placement.apart)?;
+    Some(format!(
+        "{} threads share {} CPUs: their times include waiting for one (--verbose)",
+        team.count,
+        match team.placement.candidates {
+            0 => "the".to_owned(),
+            n => n.to_string(),
+        }
+    ))
 }
 
 /// What needs the reader about the budget check `b` of `t`: a CI that
