@@ -662,8 +662,8 @@ mod tests {
             [
                 "unknown option `regresion`: accepted options are budget, confidence, \
                  regression, precision, max_time, warmup, args, types, consts, threads, ignore, \
-                 allocs, instructions, count_regression, complexity and measure; did you mean \
-                 `regression`?"
+                 allocs, instructions, count_regression, complexity, measure and crate; did \
+                 you mean `regression`?"
             ]
         );
     }

@@ -500,10 +500,12 @@ impl Key {
     }
 }
 
-/// The message for an option written `written` that the table does not
-/// know: the accepted options, and the nearest one when it looks like a typo.
+/// The message for an option written `written` that the attribute does
+/// not know: the accepted options (the table's, then the macro's own
+/// `crate`), and the nearest one when it looks like a typo.
 pub fn unknown_option_message(written: &str) -> String {
-    let accepted: Vec<&str> = Key::supported().map(Key::name).collect();
+    let mut accepted: Vec<&str> = Key::supported().map(Key::name).collect();
+    accepted.push("crate");
     let (last, rest) = accepted.split_last().expect("some options are supported");
     let mut message = format!(
         "unknown option `{written}`: accepted options are {} and {last}",
@@ -636,18 +638,20 @@ mod tests {
             unknown_option_message("regresion"),
             "unknown option `regresion`: accepted options are budget, confidence, regression, \
              precision, max_time, warmup, args, types, consts, threads, ignore, allocs, \
-             instructions, count_regression, complexity and measure; did you mean `regression`?"
+             instructions, count_regression, complexity, measure and crate; did you mean \
+             `regression`?"
         );
         assert_eq!(
             unknown_option_message("frobnicate"),
             "unknown option `frobnicate`: accepted options are budget, confidence, regression, \
              precision, max_time, warmup, args, types, consts, threads, ignore, allocs, \
-             instructions, count_regression, complexity and measure"
+             instructions, count_regression, complexity, measure and crate"
         );
         // Two edits from `args`, but as long as the name itself: no guess.
         assert!(!unknown_option_message("ar").contains("did you mean"));
         assert!(unknown_option_message("complexty").ends_with("did you mean `complexity`?"));
         assert!(unknown_option_message("alocs").ends_with("did you mean `allocs`?"));
+        assert!(unknown_option_message("crat").ends_with("did you mean `crate`?"));
     }
 
     #[test]
