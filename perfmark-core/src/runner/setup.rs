@@ -416,7 +416,8 @@ fn target_dir_of(var: Option<&OsStr>, exe: Option<&Path>, manifest_dir: &Path) -
             .collect();
         let holding = exe
             .filter(|_| named.components().next().is_some())
-            .and_then(|exe| exe.ancestors().skip(1).find(|a| a.ends_with(&named)));
+            // Above `<profile>/deps/`, where the binary lies.
+            .and_then(|exe| exe.ancestors().skip(3).find(|a| a.ends_with(&named)));
         return holding.map_or_else(|| manifest_dir.join(dir), Path::to_path_buf);
     }
     exe.and_then(|exe| {
@@ -452,6 +453,12 @@ mod target_dir_tests {
         // With `--target <triple>` the profile sits one level deeper.
         let cross = "/work/app/out/x86_64-unknown-linux-gnu/release/deps/perf-1";
         assert_eq!(of(Some("out"), cross), Path::new("/work/app/out"));
+        // A directory named like the profile is not taken for the profile.
+        let named_release = "/work/app/release/release/deps/perf-2";
+        assert_eq!(
+            of(Some("release"), named_release),
+            Path::new("/work/app/release")
+        );
         // A relative directory the executable is not in (`..`, or a binary
         // copied elsewhere): under the package's directory, as before.
         assert_eq!(
