@@ -1,6 +1,7 @@
 //! `cargo xtask peers [--runs N] [--quick]`: how the peers' own verdicts
 //! hold between processes on this machine, on six small kernels of
-//! unchanged code (DESIGN.md's "Who is there already").
+//! unchanged code: the question perfmark's regression rule was built to
+//! answer better than its peers do.
 //!
 //! - **Criterion.rs 0.7**: one process records a baseline
 //!   (`--save-baseline peers`), then each of `N` other processes compares
@@ -16,11 +17,12 @@
 //! defaults are 3 s and 5 s). perfmark's own rates on the same question
 //! are `cargo xtask alarms`'.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::perfrun::scratch_dir;
+use cargo_perfmark::cargo::test_binaries_in;
+
+use crate::perfrun::{scratch_dir, write_file};
 
 /// The six kernels: small, deterministic routines of 1 ns to a few µs.
 const KERNELS: &str = "\
@@ -212,23 +214,16 @@ harness = false
 name = \"divan\"
 harness = false
 ";
-    let write = |path: PathBuf, text: &str| -> Result<(), String> {
-        fs::create_dir_all(path.parent().expect("a file in a folder"))
-            .and_then(|()| fs::write(&path, text))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    write(dir.join("Cargo.toml"), manifest)?;
-    write(dir.join("src/lib.rs"), KERNELS)?;
-    write(dir.join("benches/criterion.rs"), CRITERION)?;
-    write(dir.join("benches/divan.rs"), DIVAN)
+    write_file(&dir.join("Cargo.toml"), manifest)?;
+    write_file(&dir.join("src/lib.rs"), KERNELS)?;
+    write_file(&dir.join("benches/criterion.rs"), CRITERION)?;
+    write_file(&dir.join("benches/divan.rs"), DIVAN)
 }
 
 /// Builds the bench target `name` of the scratch crate; its executable.
 fn bench_binary(dir: &Path, name: &str) -> Result<PathBuf, String> {
     eprintln!("peers: building the {name} bench");
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
+    let out = crate::weight::cargo(dir)
         .args([
             "bench",
             "--no-run",
@@ -245,11 +240,10 @@ fn bench_binary(dir: &Path, name: &str) -> Result<PathBuf, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["target"]["name"] == name)
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+    test_binaries_in(&String::from_utf8_lossy(&out.stdout))
+        .into_iter()
+        .find(|b| b.target == name)
+        .map(|b| b.path)
         .ok_or_else(|| format!("cargo named no executable for the {name} bench"))
 }
 

@@ -89,6 +89,13 @@ impl PerfBinary {
     }
 }
 
+/// Writes `text` to `path`, making its folder first.
+pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::create_dir_all(path.parent().expect("a file in a folder"))
+        .and_then(|()| std::fs::write(path, text))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// A scratch directory under `target/xtask/NAME`.
 pub fn scratch_dir(name: &str) -> PathBuf {
     workspace_root().join("target").join("xtask").join(name)

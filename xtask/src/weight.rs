@@ -14,13 +14,13 @@
 //! lock files afterwards.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::perfrun::{median, workspace_root};
+use crate::perfrun::{median, workspace_root, write_file};
 
 /// A harness and its scratch crate's files.
 struct Harness {
@@ -207,14 +207,9 @@ fn write_crate(h: &Harness, dir: &Path, root: &Path) -> Result<(), String> {
         name = h.name,
         dependency = (h.dependency)(root),
     );
-    let write = |path: PathBuf, text: &str| -> Result<(), String> {
-        fs::create_dir_all(path.parent().expect("a file in a folder"))
-            .and_then(|()| fs::write(&path, text))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    write(dir.join("Cargo.toml"), &manifest)?;
-    write(dir.join("src/lib.rs"), "")?;
-    write(dir.join(folder).join(format!("{}.rs", h.name)), h.source)?;
+    write_file(&dir.join("Cargo.toml"), &manifest)?;
+    write_file(&dir.join("src/lib.rs"), "")?;
+    write_file(&dir.join(folder).join(format!("{}.rs", h.name)), h.source)?;
     if h.name == "perfmark" {
         // The versions this workspace builds and tests, not the newest.
         fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock"))
@@ -225,7 +220,7 @@ fn write_crate(h: &Harness, dir: &Path, root: &Path) -> Result<(), String> {
 
 /// `cargo` in the scratch crate `dir`, with its own target directory and no
 /// compiler wrapper (a cache would make a clean build not clean).
-fn cargo(dir: &Path) -> Command {
+pub(crate) fn cargo(dir: &Path) -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(dir)
         .env("CARGO_TARGET_DIR", dir.join("target"))
